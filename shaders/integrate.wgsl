@@ -1,0 +1,61 @@
+// One step of Cyclone's Particle::integrate per invocation.
+// Mirrored line for line by src/core/integrate.ts (the CPU reference).
+// Prepended: the Particle struct and accessors generated from src/core/layout.ts,
+// and shaders/dispatch.wgsl.
+
+// Variants are fixed per pipeline, so every branch on them is uniform and
+// compiled away: no per-particle branching on the variant.
+override SEMI_IMPLICIT: bool = false;
+// 0: per-second, v *= pow(damping, dt) (Millington eq. 3.6)
+// 1: per-step,   v *= damping          (eq. 3.5)
+// 2: off
+override DAMPING_MODE: u32 = 0u;
+
+struct StepParams {
+  dt: f32,
+  count: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(1) @binding(0) var<uniform> params: StepParams;
+
+fn dampingFactor(damping: f32, dt: f32) -> f32 {
+  switch DAMPING_MODE {
+    // pow(0, dt) = 0 and pow(1, dt) = 1 exactly; a GPU pow is exp2(dt * log2(d))
+    // and need not hit them, and log2(0) is outside its domain.
+    case 0u: { return select(pow(damping, dt), damping, damping == 0.0 || damping == 1.0); }
+    case 1u: { return damping; }
+    default: { return 1.0; }
+  }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) local: u32,
+) {
+  let index = particleIndex(workgroup, workgroups, local);
+  if (index >= params.count) { return; }
+  var p = particles[index];
+
+  // We don't integrate things with infinite mass.
+  let inverseMass = getInverseMass(p);
+  if (inverseMass <= 0.0) { return; }
+
+  let dt = params.dt;
+  let oldVelocity = getVelocity(p);
+  // Work out the acceleration from the force: a + f * (1/m).
+  let resultingAcc = getAcceleration(p) + getForceAccum(p) * inverseMass;
+  // Update linear velocity from the acceleration, then impose drag.
+  var velocity = oldVelocity + resultingAcc * dt;
+  if (DAMPING_MODE != 2u) { velocity = velocity * dampingFactor(getDamping(p), dt); }
+  // Explicit (Cyclone, Lander): position moves with the old velocity.
+  // Semi-implicit (Bourg): with the new one.
+  let moveWith = select(oldVelocity, velocity, SEMI_IMPLICIT);
+  setPosition(&p, getPosition(p) + moveWith * dt);
+  setVelocity(&p, velocity);
+  // Clear the forces.
+  setForceAccum(&p, vec3f(0.0));
+  particles[index] = p;
+}

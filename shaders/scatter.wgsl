@@ -1,0 +1,30 @@
+// Writes (or, with ADD, adds) host-supplied values into one attribute of a
+// range of particles: Cyclone's bulk setters and addForce. The particle buffer
+// is seen here as flat vec4 lanes so one pipeline serves every attribute; the
+// lane and component mask come from src/core/layout.ts.
+override ADD: bool = false;
+
+struct ScatterParams {
+  start: u32,
+  count: u32,
+  lane: u32,
+  mask: vec4u, // 1 where the attribute has a component
+}
+
+@group(0) @binding(0) var<storage, read_write> lanes: array<vec4f>;
+@group(1) @binding(0) var<uniform> params: ScatterParams;
+@group(1) @binding(1) var<storage, read> values: array<vec4f>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) local: u32,
+) {
+  let i = particleIndex(workgroup, workgroups, local);
+  if (i >= params.count) { return; }
+  let slot = (params.start + i) * LANES_PER_PARTICLE + params.lane;
+  let old = lanes[slot];
+  let incoming = select(values[i], old + values[i], ADD);
+  lanes[slot] = select(old, incoming, params.mask != vec4u(0u));
+}

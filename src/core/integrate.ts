@@ -1,0 +1,73 @@
+/**
+ * The CPU reference of shaders/integrate.wgsl: Cyclone's Particle::integrate
+ * over the packed layout, line for line in the shader's order, so the two can
+ * be read side by side. With `round = Math.fround` every operation rounds to
+ * float32 as the GPU does; with the identity it runs in float64 to measure the
+ * float32 error itself.
+ */
+import { FLOATS_PER_PARTICLE, attributeOffset } from './layout';
+import type { FloatArray } from './particles';
+import type { Variant } from './variants';
+
+export type Rounding = (x: number) => number;
+
+const POSITION = attributeOffset('position');
+const INVERSE_MASS = attributeOffset('inverseMass');
+const VELOCITY = attributeOffset('velocity');
+const DAMPING = attributeOffset('damping');
+const ACCELERATION = attributeOffset('acceleration');
+const FORCE_ACCUM = attributeOffset('forceAccum');
+
+/**
+ * The share of velocity kept this step. Damping 0 and 1 are exact (pow(0, dt)
+ * and pow(1, dt) are 0 and 1 mathematically; the shader selects them rather
+ * than trusting a GPU pow built on exp2(dt * log2(d)) to hit them exactly).
+ */
+export function dampingFactor(variant: Variant, damping: number, dt: number, round: Rounding): number {
+  switch (variant.damping) {
+    case 'per-second':
+      return damping === 0 || damping === 1 ? damping : round(Math.pow(damping, dt));
+    case 'per-step':
+      return damping;
+    case 'off':
+      return 1;
+  }
+}
+
+/** One step of `dt` for particles [0, count) of `state`, in place. */
+export function integrate(
+  state: FloatArray,
+  count: number,
+  dt: number,
+  variant: Variant,
+  round: Rounding,
+): void {
+  const semiImplicit = variant.integrator === 'semi-implicit';
+  for (let i = 0; i < count; i++) {
+    const base = i * FLOATS_PER_PARTICLE;
+    // We don't integrate things with infinite mass.
+    const inverseMass = state[base + INVERSE_MASS] as number;
+    if (inverseMass <= 0) continue;
+
+    const keep = dampingFactor(variant, state[base + DAMPING] as number, dt, round);
+    for (let c = 0; c < 3; c++) {
+      const p = base + POSITION + c;
+      const v = base + VELOCITY + c;
+      const oldVelocity = state[v] as number;
+      // Work out the acceleration from the force: a + f * (1/m).
+      const resultingAcc = round(
+        (state[base + ACCELERATION + c] as number) + round((state[base + FORCE_ACCUM + c] as number) * inverseMass),
+      );
+      // Update linear velocity from the acceleration, then impose drag.
+      let velocity = round(oldVelocity + round(resultingAcc * dt));
+      if (variant.damping !== 'off') velocity = round(velocity * keep);
+      // Explicit (Cyclone, Lander): position moves with the old velocity.
+      // Semi-implicit (Bourg): with the new one.
+      const moveWith = semiImplicit ? velocity : oldVelocity;
+      state[p] = round((state[p] as number) + round(moveWith * dt));
+      state[v] = velocity;
+      // Clear the forces.
+      state[base + FORCE_ACCUM + c] = 0;
+    }
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * Particle input, validated once for every backend, and packing into (and out
+ * of) the one layout. Nothing here knows about the GPU.
+ */
+import { SparkworksInputError } from './errors';
+import {
+  ATTRIBUTES,
+  ATTRIBUTE_NAMES,
+  FLOATS_PER_PARTICLE,
+  attributeOffset,
+  type AttributeName,
+} from './layout';
+
+export type Vec3Like = ArrayLike<number>;
+export type FloatArray = Float32Array | Float64Array;
+
+/** One particle as a user describes it: Cyclone's setters in one record. */
+export interface ParticleInit {
+  position: Vec3Like;
+  /** Default [0, 0, 0]. */
+  velocity?: Vec3Like;
+  /** Constant acceleration such as gravity (Cyclone keeps it per particle). Default [0, 0, 0]. */
+  acceleration?: Vec3Like;
+  /** Mass > 0. Give `mass` or `inverseMass`, not both. Default mass 1. */
+  mass?: number;
+  /** 1/mass >= 0; 0 makes the particle immovable (Cyclone's `hasFiniteMass` false). */
+  inverseMass?: number;
+  /** Share of velocity kept (per second or per step, by the damping mode), in [0, 1]. Default 1. */
+  damping?: number;
+}
+
+/** The state of `count` particles, one typed array per attribute (vec3s packed xyz). */
+export type ParticleSnapshot<T extends FloatArray = Float32Array> = { readonly count: number } & {
+  readonly [K in AttributeName]: T;
+};
+
+/** Attributes a user may set in bulk, with the stored attribute each one writes. */
+export const SETTABLE_FIELDS = {
+  position: 'position',
+  velocity: 'velocity',
+  acceleration: 'acceleration',
+  mass: 'inverseMass',
+  inverseMass: 'inverseMass',
+  damping: 'damping',
+} as const satisfies Record<string, AttributeName>;
+export type SettableField = keyof typeof SETTABLE_FIELDS;
+
+function refuse(what: string, value: unknown, rule: string): never {
+  throw new SparkworksInputError(`${what} = ${String(value)} is invalid: ${rule}`, what, value);
+}
+
+export function checkTimeStep(dt: number): void {
+  if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) {
+    refuse('dt', dt, 'the time step must be finite and > 0 (Cyclone asserts duration > 0)');
+  }
+}
+
+export function checkStepCount(steps: number): void {
+  if (!Number.isInteger(steps) || steps < 0) refuse('steps', steps, 'must be an integer >= 0');
+}
+
+export function checkCapacity(capacity: number, maxParticles: number, limitName: string): void {
+  if (!Number.isInteger(capacity) || capacity < 1) refuse('capacity', capacity, 'must be an integer >= 1');
+  if (capacity > maxParticles) {
+    refuse('capacity', capacity, `exceeds ${maxParticles} particles, the most that ${limitName} allows`);
+  }
+}
+
+export function checkRange(start: number, count: number, capacity: number): void {
+  if (!Number.isInteger(start) || start < 0) refuse('start', start, 'must be an integer >= 0');
+  if (!Number.isInteger(count) || count < 0) refuse('count', count, 'must be an integer >= 0');
+  if (start + count > capacity) {
+    throw new SparkworksInputError(
+      `particle range [${start}, ${start + count}) exceeds the capacity of ${capacity}`,
+      'range',
+      [start, start + count],
+    );
+  }
+}
+
+export function isValidMass(mass: number): boolean {
+  return typeof mass === 'number' && Number.isFinite(mass) && mass > 0;
+}
+export function isValidInverseMass(inverseMass: number): boolean {
+  return typeof inverseMass === 'number' && Number.isFinite(inverseMass) && inverseMass >= 0;
+}
+export function isValidDamping(damping: number): boolean {
+  return typeof damping === 'number' && damping >= 0 && damping <= 1;
+}
+
+const MASS_RULE = 'mass must be finite and > 0 (an immovable particle has inverseMass 0)';
+const INVERSE_MASS_RULE = 'inverseMass must be finite and >= 0';
+const DAMPING_RULE = 'damping must be in [0, 1]';
+
+function checkVector(what: string, v: Vec3Like | undefined): void {
+  if (v === undefined || v === null || typeof v.length !== 'number' || v.length !== 3) {
+    refuse(what, v === undefined ? v : JSON.stringify(Array.from(v ?? [])), 'must be 3 finite numbers');
+  }
+  for (let c = 0; c < 3; c++) {
+    const x = v[c];
+    if (typeof x !== 'number' || !Number.isFinite(x)) refuse(`${what}[${c}]`, x, 'must be finite');
+  }
+}
+
+/** Converts and validates one user field value into the stored attribute's value. */
+function storedScalar(field: 'mass' | 'inverseMass' | 'damping', what: string, value: number): number {
+  switch (field) {
+    case 'mass':
+      if (!isValidMass(value)) refuse(what, value, MASS_RULE);
+      return 1 / value;
+    case 'inverseMass':
+      if (!isValidInverseMass(value)) refuse(what, value, INVERSE_MASS_RULE);
+      return value;
+    case 'damping':
+      if (!isValidDamping(value)) refuse(what, value, DAMPING_RULE);
+      return value;
+  }
+}
+
+/**
+ * Validates whole particle records and packs them into the layout, force
+ * accumulator cleared. Throws before returning anything, so a bad record
+ * leaves the caller's state untouched.
+ */
+export function packParticles(particles: readonly ParticleInit[], what = 'particles'): Float32Array {
+  const packed = new Float32Array(particles.length * FLOATS_PER_PARTICLE);
+  particles.forEach((particle, i) => {
+    const at = `${what}[${i}]`;
+    if (particle === null || typeof particle !== 'object') refuse(at, particle, 'must be an object');
+    const base = i * FLOATS_PER_PARTICLE;
+    const zero = [0, 0, 0];
+    const vectors = [
+      ['position', particle.position],
+      ['velocity', particle.velocity ?? zero],
+      ['acceleration', particle.acceleration ?? zero],
+    ] as const;
+    for (const [name, value] of vectors) {
+      checkVector(`${at}.${name}`, value);
+      packed.set(Array.from(value), base + attributeOffset(name));
+    }
+    if (particle.mass !== undefined && particle.inverseMass !== undefined) {
+      refuse(`${at}.mass`, particle.mass, 'give mass or inverseMass, not both');
+    }
+    packed[base + attributeOffset('inverseMass')] =
+      particle.inverseMass !== undefined
+        ? storedScalar('inverseMass', `${at}.inverseMass`, particle.inverseMass)
+        : storedScalar('mass', `${at}.mass`, particle.mass ?? 1);
+    packed[base + attributeOffset('damping')] = storedScalar('damping', `${at}.damping`, particle.damping ?? 1);
+  });
+  return packed;
+}
+
+/**
+ * Validates a bulk field write and returns the stored values, one per particle
+ * component (`count * size` floats), and the attribute they go to.
+ */
+export function prepareFieldValues(
+  field: SettableField,
+  values: ArrayLike<number>,
+): { attribute: AttributeName; count: number; values: Float32Array } {
+  if (!(field in SETTABLE_FIELDS)) {
+    refuse('field', field, `must be one of ${Object.keys(SETTABLE_FIELDS).join(', ')}`);
+  }
+  const attribute = SETTABLE_FIELDS[field];
+  const size = ATTRIBUTES[attribute].size;
+  if (values.length % size !== 0) {
+    refuse(`${field}.length`, values.length, `must be a multiple of ${size}`);
+  }
+  const out = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const what = `${field}[${i}]`;
+    const value = values[i] as number;
+    if (field === 'mass' || field === 'inverseMass' || field === 'damping') {
+      out[i] = storedScalar(field, what, value);
+    } else if (typeof value !== 'number' || !Number.isFinite(value)) {
+      refuse(what, value, 'must be finite');
+    } else {
+      out[i] = value;
+    }
+  }
+  return { attribute, count: values.length / size, values: out };
+}
+
+/** Validates forces to add (xyz per particle); returns them as float32. */
+export function prepareForces(forces: ArrayLike<number>): Float32Array {
+  if (forces.length % 3 !== 0) refuse('forces.length', forces.length, 'must be a multiple of 3');
+  const out = new Float32Array(forces.length);
+  for (let i = 0; i < forces.length; i++) {
+    const value = forces[i] as number;
+    if (typeof value !== 'number' || !Number.isFinite(value)) refuse(`forces[${i}]`, value, 'must be finite');
+    out[i] = value;
+  }
+  return out;
+}
+
+/** Cyclone's default particle (at rest at the origin, mass 1, damping 1) in slots [start, start + count). */
+export function fillDefaultParticles(packed: FloatArray, start: number, count: number): void {
+  packed.fill(0, start * FLOATS_PER_PARTICLE, (start + count) * FLOATS_PER_PARTICLE);
+  const inverseMass = attributeOffset('inverseMass');
+  const damping = attributeOffset('damping');
+  for (let i = start; i < start + count; i++) {
+    packed[i * FLOATS_PER_PARTICLE + inverseMass] = 1;
+    packed[i * FLOATS_PER_PARTICLE + damping] = 1;
+  }
+}
+
+/** Splits packed records into one array per attribute. */
+export function unpackSnapshot<T extends FloatArray>(
+  packed: T,
+  count: number,
+  make: (length: number) => T,
+): ParticleSnapshot<T> {
+  const snapshot: Record<string, unknown> = { count };
+  for (const name of ATTRIBUTE_NAMES) {
+    const { size } = ATTRIBUTES[name];
+    const offset = attributeOffset(name);
+    const out = make(count * size);
+    for (let i = 0; i < count; i++) {
+      for (let c = 0; c < size; c++) out[i * size + c] = packed[i * FLOATS_PER_PARTICLE + offset + c] as number;
+    }
+    snapshot[name] = out;
+  }
+  return snapshot as ParticleSnapshot<T>;
+}

@@ -1,0 +1,54 @@
+import { SparkworksInputError } from './errors';
+
+/**
+ * `explicit`: Cyclone and Lander, position advances with the old velocity.
+ * `semi-implicit`: Bourg's `UpdateBodyEuler`, velocity first, then position
+ * from the new velocity (symplectic Euler).
+ */
+export const INTEGRATION_ORDERS = ['explicit', 'semi-implicit'] as const;
+export type IntegrationOrder = (typeof INTEGRATION_ORDERS)[number];
+
+/**
+ * `per-second`: `v *= pow(damping, dt)` (Millington eq. 3.6; damping is the
+ * share of velocity kept each second, so the result does not depend on how a
+ * span is split). `per-step`: `v *= damping` (eq. 3.5; cheaper, frame-rate
+ * dependent). `off`: no damping, for thousands of sparks where pow is too slow.
+ */
+export const DAMPING_MODES = ['per-second', 'per-step', 'off'] as const;
+export type DampingMode = (typeof DAMPING_MODES)[number];
+
+export interface Variant {
+  readonly integrator: IntegrationOrder;
+  readonly damping: DampingMode;
+}
+
+export const DEFAULT_VARIANT: Variant = { integrator: 'explicit', damping: 'per-second' };
+
+/** Every integrator x damping combination, for tests and benchmarks. */
+export const ALL_VARIANTS: readonly Variant[] = INTEGRATION_ORDERS.flatMap((integrator) =>
+  DAMPING_MODES.map((damping) => ({ integrator, damping })),
+);
+
+export function variantName(variant: Variant): string {
+  return `${variant.integrator}/${variant.damping}`;
+}
+
+export function resolveVariant(partial: Partial<Variant> = {}): Variant {
+  const integrator = partial.integrator ?? DEFAULT_VARIANT.integrator;
+  const damping = partial.damping ?? DEFAULT_VARIANT.damping;
+  if (!INTEGRATION_ORDERS.includes(integrator)) {
+    throw new SparkworksInputError(
+      `integrator ${JSON.stringify(integrator)} is not one of ${INTEGRATION_ORDERS.join(', ')}`,
+      'integrator',
+      integrator,
+    );
+  }
+  if (!DAMPING_MODES.includes(damping)) {
+    throw new SparkworksInputError(
+      `damping mode ${JSON.stringify(damping)} is not one of ${DAMPING_MODES.join(', ')}`,
+      'damping',
+      damping,
+    );
+  }
+  return { integrator, damping };
+}
