@@ -59,6 +59,16 @@ function describe(adapter: GPUAdapter, source: string): AdapterDescription {
   };
 }
 
+/**
+ * Dawn instances live as long as the process: collecting one while its
+ * adapter's worker threads still run has crashed Node here (a corrupted mutex).
+ */
+const dawnInstances: GPU[] = [];
+function keep(instance: GPU): GPU {
+  dawnInstances.push(instance);
+  return instance;
+}
+
 async function nodeAdapter(options: AcquireOptions): Promise<{ adapter: GPUAdapter; source: string }> {
   // A variable specifier keeps bundlers from pulling Dawn into browser builds.
   const specifier = 'webgpu';
@@ -69,16 +79,19 @@ async function nodeAdapter(options: AcquireOptions): Promise<{ adapter: GPUAdapt
   // Dawn's objects (GPUBufferUsage and friends) become globals, as in a browser.
   Object.assign(globalThis, dawn.globals);
   const request = { powerPreference: options.powerPreference ?? 'high-performance' } as const;
+  let software: GPUAdapter | null = null;
   if (!options.forceSoftware) {
-    const adapter = await dawn.create([]).requestAdapter(request);
+    const adapter = await keep(dawn.create([])).requestAdapter(request);
     if (adapter && !describe(adapter, '').software) return { adapter, source: 'webgpu (Dawn), hardware adapter' };
+    software = adapter;
   }
+  if (software) return { adapter: software, source: 'webgpu (Dawn), software adapter (no hardware adapter found)' };
   // The Vulkan loader reads VK_ICD_FILENAMES when Dawn opens a new instance.
   const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
   const previous = env.VK_ICD_FILENAMES;
   env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
   try {
-    const adapter = await dawn.create([]).requestAdapter(request);
+    const adapter = await keep(dawn.create([])).requestAdapter(request);
     if (adapter) return { adapter, source: `webgpu (Dawn), SwiftShader fallback (${SWIFTSHADER_ICD})` };
   } finally {
     if (previous === undefined) delete env.VK_ICD_FILENAMES;

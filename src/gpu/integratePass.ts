@@ -55,7 +55,8 @@ export class IntegratePass {
         { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
       ],
     });
-    const pipeline = await device.createComputePipelineAsync({
+    // Created synchronously: the caller's error scopes catch any failure.
+    const pipeline = device.createComputePipeline({
       label: `IntegratePass.pipeline(${variant.integrator}, ${variant.damping})`,
       layout: device.createPipelineLayout({
         label: 'IntegratePass.pipelineLayout',

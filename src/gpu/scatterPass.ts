@@ -44,12 +44,12 @@ export class ScatterPass {
     });
     const module = device.createShaderModule({ label: 'scatter.wgsl', code: shaders.scatter() });
     const pipeline = (add: boolean) =>
-      device.createComputePipelineAsync({
+      device.createComputePipeline({
         label: add ? 'ScatterPass.add' : 'ScatterPass.write',
         layout,
         compute: { module, entryPoint: 'main', constants: { WORKGROUP_SIZE: workgroupSize, ADD: add ? 1 : 0 } },
       });
-    const [write, add] = await Promise.all([pipeline(false), pipeline(true)]);
+    const [write, add] = [pipeline(false), pipeline(true)];
     return new ScatterPass(device, particles, write, add, valuesLayout, workgroupSize);
   }
 

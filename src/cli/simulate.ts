@@ -1,0 +1,266 @@
+/**
+ * `npm run simulate -- --scene scene.json --steps N --dt S [--integrator explicit|semi-implicit]
+ *   [--damping per-second|per-step|off] [--cpu] [--out state.json]`
+ *
+ * Steps a scene headless, on the GPU (or the CPU reference with --cpu), and
+ * writes the final state as JSON to --out, or to stdout without it. A one-line
+ * summary goes to stderr, so stdout stays pure JSON when it carries the state.
+ */
+import { realpathSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import type { ParticleSystemApi } from '../core/api';
+import { CpuParticleSystem } from '../core/cpuParticleSystem';
+import { SparkworksInputError } from '../core/errors';
+import { checkStepCount, checkTimeStep, type ParticleSnapshot } from '../core/particles';
+import { DAMPING_MODES, DEFAULT_VARIANT, INTEGRATION_ORDERS, resolveVariant, variantName, type Variant } from '../core/variants';
+import { acquireDevice, NoAdapterError, type AdapterDescription } from '../gpu/device';
+import { ParticleSystem } from '../gpu/particleSystem';
+import { parseScene, sceneToParticles } from './scene';
+
+/** Steps per command buffer, so a huge --steps never records one giant command buffer. */
+const STEPS_PER_SUBMIT = 1000;
+
+const CPU_ADAPTER = { description: 'CPU reference (float32)' } as const;
+
+export interface ParticleState {
+  position: number[];
+  velocity: number[];
+  acceleration: number[];
+  inverseMass: number;
+  /** Omitted for an immovable particle (inverseMass 0). */
+  mass?: number;
+  damping: number;
+}
+
+export interface SimulationOutput {
+  backend: 'gpu' | 'cpu';
+  adapter: AdapterDescription | typeof CPU_ADAPTER;
+  variant: Variant;
+  steps: number;
+  dt: number;
+  particles: ParticleState[];
+}
+
+export interface SimulateResult {
+  output: SimulationOutput;
+  summary: string;
+}
+
+/** Where the command writes; the tests pass their own to keep quiet. */
+export interface SimulateIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: SimulateIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+interface Options {
+  scene: string;
+  steps: number;
+  dt: number;
+  variant: Variant;
+  cpu: boolean;
+  out: string | undefined;
+}
+
+/** Runs a core check on a flag's value and names the flag in its error. */
+function checkFlag<T>(flag: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof SparkworksInputError) throw new SparkworksInputError(`${flag}: ${error.message}`, flag, error.value);
+    throw error;
+  }
+}
+
+function numberFlag(flag: string, text: string): number {
+  // Number('') is 0; an empty flag is a mistake, not zero.
+  const value = text.trim() === '' ? Number.NaN : Number(text);
+  if (Number.isNaN(value)) throw new SparkworksInputError(`${flag}: ${JSON.stringify(text)} is not a number`, flag, text);
+  return value;
+}
+
+function parseOptions(argv: string[], io: SimulateIo): Options {
+  const program = new Command('simulate')
+    .description('Step a scene headless and write the final particle state as JSON.')
+    .requiredOption('--scene <file>', 'scene JSON file')
+    .requiredOption('--steps <n>', 'number of steps, an integer >= 0')
+    .requiredOption('--dt <seconds>', 'time step, finite and > 0')
+    .option('--integrator <order>', INTEGRATION_ORDERS.join(' | '), DEFAULT_VARIANT.integrator)
+    .option('--damping <mode>', DAMPING_MODES.join(' | '), DEFAULT_VARIANT.damping)
+    .option('--cpu', 'use the CPU reference instead of the GPU')
+    .option('--out <file>', 'write the state here instead of stdout')
+    // Throw instead of exiting, so runSimulate can be tested; main() prints the message once.
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: () => {} });
+  program.parse(argv, { from: 'user' });
+  const flags = program.opts<{ scene: string; steps: string; dt: string; integrator: string; damping: string; cpu?: true; out?: string }>();
+
+  const steps = numberFlag('--steps', flags.steps);
+  checkFlag('--steps', () => checkStepCount(steps));
+  const dt = numberFlag('--dt', flags.dt);
+  checkFlag('--dt', () => checkTimeStep(dt));
+  // resolveVariant fills the other half with its default, so each call checks one flag.
+  type VariantInput = Parameters<typeof resolveVariant>[0];
+  const { integrator } = checkFlag('--integrator', () => resolveVariant({ integrator: flags.integrator } as VariantInput));
+  const { damping } = checkFlag('--damping', () => resolveVariant({ damping: flags.damping } as VariantInput));
+  const variant = { integrator, damping };
+  return { scene: flags.scene, steps, dt, variant, cpu: flags.cpu === true, out: flags.out };
+}
+
+interface Backend {
+  system: ParticleSystemApi;
+  adapter: SimulationOutput['adapter'];
+  close(): void;
+}
+
+async function openBackend(cpu: boolean, capacity: number, variant: Variant): Promise<Backend> {
+  if (cpu) {
+    const system = new CpuParticleSystem({ capacity, ...variant });
+    return { system, adapter: CPU_ADAPTER, close: () => system.destroy() };
+  }
+  const { device, adapterInfo } = await acquireDevice();
+  try {
+    const system = await ParticleSystem.create(device, { capacity, ...variant });
+    return {
+      system,
+      adapter: adapterInfo,
+      close: () => {
+        system.destroy();
+        device.destroy();
+      },
+    };
+  } catch (error) {
+    device.destroy();
+    throw error;
+  }
+}
+
+/** Snapshot to JSON records; refuses values JSON cannot hold (it would write null). */
+function particleStates(snapshot: ParticleSnapshot, steps: number): ParticleState[] {
+  const states: ParticleState[] = [];
+  for (let i = 0; i < snapshot.count; i++) {
+    const vector = (name: 'position' | 'velocity' | 'acceleration') => Array.from(snapshot[name].subarray(3 * i, 3 * i + 3));
+    const inverseMass = snapshot.inverseMass[i] as number;
+    const state: ParticleState = {
+      position: vector('position'),
+      velocity: vector('velocity'),
+      acceleration: vector('acceleration'),
+      inverseMass,
+      ...(inverseMass === 0 ? {} : { mass: 1 / inverseMass }),
+      damping: snapshot.damping[i] as number,
+    };
+    for (const [field, value] of Object.entries(state)) {
+      if ([value].flat().every(Number.isFinite)) continue;
+      throw new SparkworksInputError(
+        `particles[${i}].${field} is ${Array.isArray(value) ? `[${value.join(', ')}]` : String(value)} ` +
+          `after ${steps} step(s): outside float32's range, and JSON cannot hold non-finite numbers`,
+        `particles[${i}].${field}`,
+        value,
+      );
+    }
+    states.push(state);
+  }
+  return states;
+}
+
+function centroid(particles: readonly ParticleState[]): number[] {
+  const sum = [0, 0, 0];
+  for (const { position } of particles) position.forEach((x, c) => (sum[c] = (sum[c] as number) + x));
+  return sum.map((x) => Number((x / particles.length).toPrecision(6)));
+}
+
+/** Indented JSON with each vector on one line, so a particle reads as a few lines. */
+function toJson(output: SimulationOutput): string {
+  // Only arrays of numbers match: a JSON string cannot hold a raw newline after its `[`.
+  const numberArray = /\[\s+(-?[\d.e+-]+(?:,\s+-?[\d.e+-]+)*)\s+\]/g;
+  return JSON.stringify(output, null, 2).replace(numberArray, (_, items: string) => `[${items.split(/,\s+/).join(', ')}]`) + '\n';
+}
+
+/** Runs the command (without exiting); throws SparkworksInputError or CommanderError for bad input. */
+export async function runSimulate(argv: string[], io: SimulateIo = processIo): Promise<SimulateResult> {
+  const options = parseOptions(argv, io);
+  let text: string;
+  try {
+    text = await readFile(options.scene, 'utf8');
+  } catch (error) {
+    throw new SparkworksInputError(`--scene: cannot read the scene (${(error as Error).message})`, '--scene', options.scene);
+  }
+  const particles = sceneToParticles(parseScene(text, options.scene));
+
+  const backend = await openBackend(options.cpu, particles.length, options.variant);
+  let snapshot: ParticleSnapshot;
+  let elapsedMs: number;
+  try {
+    await backend.system.writeParticles(0, particles);
+    const started = performance.now();
+    for (let done = 0; done < options.steps; done += STEPS_PER_SUBMIT) {
+      await backend.system.stepMany(options.dt, Math.min(STEPS_PER_SUBMIT, options.steps - done));
+    }
+    // Reading waits for the GPU, so the time covers the steps themselves.
+    snapshot = await backend.system.read(0, particles.length);
+    elapsedMs = performance.now() - started;
+  } finally {
+    backend.close();
+  }
+
+  const output: SimulationOutput = {
+    backend: options.cpu ? 'cpu' : 'gpu',
+    adapter: backend.adapter,
+    variant: options.variant,
+    steps: options.steps,
+    dt: options.dt,
+    particles: particleStates(snapshot, options.steps),
+  };
+  const json = toJson(output);
+  if (options.out === undefined) io.out(json);
+  else await writeFile(options.out, json);
+
+  const summary =
+    `simulated ${particles.length} particles x ${options.steps} steps of ${options.dt} s ` +
+    `on ${backend.adapter.description} (${variantName(options.variant)}) in ${Math.round(elapsedMs)} ms; ` +
+    `centroid [${centroid(output.particles).join(', ')}]` +
+    (options.out === undefined ? '' : `; wrote ${options.out}`);
+  io.err(summary + '\n');
+  return { output, summary };
+}
+
+/** runSimulate as a program: returns the exit code, and bad input is one line on stderr. */
+export async function main(argv: string[], io: SimulateIo = processIo): Promise<number> {
+  try {
+    await runSimulate(argv, io);
+    return 0;
+  } catch (error) {
+    // --help and --version arrive as CommanderErrors with exit code 0.
+    if (error instanceof CommanderError && error.exitCode === 0) return 0;
+    const expected = error instanceof CommanderError || error instanceof SparkworksInputError || error instanceof NoAdapterError;
+    if (!expected) throw error;
+    io.err(`simulate: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
+    return 1;
+  }
+}
+
+/**
+ * Whether this file is the program. node and tsx put its path in argv[1], but
+ * vite-node (the npm script) rewrites argv to [node, its own CLI, ...script
+ * args], dropping the file's name; so under vite-node's CLI this file counts as
+ * the entry point. Vitest's argv[1] is its own, so importing it there runs nothing.
+ */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  let real: string;
+  try {
+    real = realpathSync(script);
+  } catch {
+    return false;
+  }
+  return pathToFileURL(real).href === import.meta.url || /[\\/]vite-node[\\/]dist[\\/]cli\.mjs$/.test(real);
+}
+
+if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));

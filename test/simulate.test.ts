@@ -1,0 +1,234 @@
+/**
+ * The headless `simulate` command: GPU against the CPU reference on the
+ * example scene, scene validation, flag validation, and the npm script itself.
+ * The GPU is real (acquireDevice: Dawn, SwiftShader here), never mocked.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SparkworksInputError } from '../src/core/errors';
+import { ALL_VARIANTS, variantName, type Variant } from '../src/core/variants';
+import { parseScene, sceneToParticles } from '../src/cli/scene';
+import { main, runSimulate, type SimulateIo, type SimulationOutput } from '../src/cli/simulate';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BALLISTIC = join(ROOT, 'public/scenes/ballistic.json');
+const DRAG = join(ROOT, 'public/scenes/drag.json');
+
+/** Collects what the command writes instead of printing it. */
+function capture(): SimulateIo & { stdout: string; stderr: string } {
+  const io = { stdout: '', stderr: '', out: (text: string) => void (io.stdout += text), err: (text: string) => void (io.stderr += text) };
+  return io;
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sparkworks-simulate-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------
+// GPU against the CPU reference
+
+const u = 2 ** -24; // float32's unit roundoff
+
+/**
+ * Relative error of the damping factor k = d^dt as a backend computes it (0
+ * where k is exact: per-step uses d itself, off uses no factor, and both
+ * backends select d = 0 and d = 1 instead of calling pow).
+ */
+function keepError(backend: 'cpu' | 'gpu', variant: Variant, d: number, dt: number): number {
+  if (variant.damping !== 'per-second' || d === 0 || d === 1) return 0;
+  // The CPU rounds Math.pow's double (within an ulp of double) to float32.
+  if (backend === 'cpu') return u + 2 ** -52;
+  // WGSL's pow inherits its accuracy from exp2(dt * log2(d)): log2 is within
+  // 2^-21 absolute on [0.5, 2] and 3 ULP elsewhere (an ULP of y is <= 2u|y|),
+  // the product dt * log2(d) rounds once, and exp2(z) is within 3 + 2|z| ULP
+  // of a result in (0, 1], so within (3 + 2|z|) 2u relative. An error e in z
+  // scales the result by 2^e, about 1 + ln2 e.
+  const log2d = Math.log2(d);
+  const z = Math.abs(dt * log2d);
+  const log2Error = d >= 0.5 && d <= 2 ? 2 ** -21 : 6 * u * Math.abs(log2d);
+  return Math.LN2 * (dt * log2Error + u * z) + (3 + 2 * z) * 2 * u;
+}
+
+/**
+ * How far one backend's float32 run can be from exact arithmetic on the same
+ * float32 inputs, for one component of one particle after n steps of dt.
+ *
+ * Per step (no forces, so the acceleration a is used as stored):
+ *   velocity: v' = (v + a dt) k rounds a*dt, the sum and the product by k:
+ *     u|a dt| + 2u|v + a dt|, plus k's own error keepError * |v + a dt|.
+ *     A fused multiply-add only drops a rounding, so the bound holds with fma.
+ *   position: p' = p + m dt (m the old or the new velocity) rounds m*dt and
+ *     the sum: u|m dt| + u|p'|.
+ * Magnitudes: damping only shrinks velocity (k <= 1), so |v + a dt| <= V =
+ * |v0| + (n + 1)|a| dt all along, and |p| <= P = |p0| + n dt V.
+ * Propagation: a velocity error is carried on (times k <= 1) and each step
+ * adds at most perStep, so after j steps it is <= j perStep: linear in n. The
+ * position gains dt times that velocity error each step (j = 0..n-1 explicit,
+ * 1..n semi-implicit), summing to at most dt perStep n(n + 1)/2: quadratic.
+ * To first order in u; the neglected terms are about n u ~ 1e-5 of the bound.
+ * No value here comes near float32's subnormals, so flushing them (which a
+ * software adapter may do) changes nothing.
+ */
+function errorBound(n: number, dt: number, p0: number, v0: number, a: number, keep: number) {
+  const V = Math.abs(v0) + (n + 1) * Math.abs(a) * dt;
+  const P = Math.abs(p0) + n * dt * V;
+  const perStep = u * Math.abs(a) * dt + (2 * u + keep) * V;
+  return { velocity: n * perStep, position: n * u * (V * dt + P) + (dt * perStep * n * (n + 1)) / 2 };
+}
+
+describe('simulate: GPU against the CPU reference on public/scenes/ballistic.json', () => {
+  // 2 s of flight at 100 Hz, Cyclone's ballistic demo. Few enough steps that
+  // the bound stays far below the difference between the variants themselves
+  // (swapping explicit and semi-implicit moves the cannon shot by ~0.4).
+  const steps = 200;
+  const dt = 0.01;
+
+  it.each(ALL_VARIANTS.map((variant) => [variantName(variant), variant] as const))(
+    '%s: positions and velocities agree within the float32 bound, the rest exactly',
+    async (_, variant) => {
+      const flags = ['--scene', BALLISTIC, '--steps', String(steps), '--dt', String(dt)];
+      flags.push('--integrator', variant.integrator, '--damping', variant.damping);
+      const gpu = (await runSimulate(flags, capture())).output;
+      const cpu = (await runSimulate([...flags, '--cpu'], capture())).output;
+      expect(gpu.backend).toBe('gpu');
+      expect(cpu.backend).toBe('cpu');
+      expect(cpu.adapter).toEqual({ description: 'CPU reference (float32)' });
+      expect(gpu.variant).toEqual(variant);
+
+      const scene = sceneToParticles(parseScene(await readFile(BALLISTIC, 'utf8'), BALLISTIC));
+      expect(gpu.particles).toHaveLength(scene.length);
+      expect(cpu.particles).toHaveLength(scene.length);
+      // Both runs use the float32 values of the inputs (dt included).
+      const dt32 = Math.fround(dt);
+      scene.forEach((initial, i) => {
+        const g = gpu.particles[i]!;
+        const c = cpu.particles[i]!;
+        // The step never writes these: bit for bit.
+        expect({ ...g, position: 0, velocity: 0 }).toEqual({ ...c, position: 0, velocity: 0 });
+        const d = Math.fround(initial.damping ?? 1);
+        const gpuKeep = keepError('gpu', variant, d, dt32);
+        const cpuKeep = keepError('cpu', variant, d, dt32);
+        for (let axis = 0; axis < 3; axis++) {
+          const p0 = Math.fround(initial.position[axis]!);
+          const v0 = Math.fround(initial.velocity?.[axis] ?? 0);
+          const a = Math.fround(initial.acceleration?.[axis] ?? 0);
+          // Each backend is within its own bound of the same exact run, so
+          // they are within the sum of the two bounds of each other.
+          const gpuBound = errorBound(steps, dt32, p0, v0, a, gpuKeep);
+          const cpuBound = errorBound(steps, dt32, p0, v0, a, cpuKeep);
+          const where = `particle ${i} axis ${axis}`;
+          expect(Math.abs(g.velocity[axis]! - c.velocity[axis]!), `${where} velocity`).toBeLessThanOrEqual(
+            gpuBound.velocity + cpuBound.velocity,
+          );
+          expect(Math.abs(g.position[axis]! - c.position[axis]!), `${where} position`).toBeLessThanOrEqual(
+            gpuBound.position + cpuBound.position,
+          );
+        }
+      });
+      // The anchor (inverseMass 0) is never integrated: still where it was, no mass.
+      for (const out of [gpu, cpu]) {
+        expect(out.particles[4]).toEqual({
+          position: [0, 5, -10],
+          velocity: [3, 0, 0],
+          acceleration: [0, Math.fround(-9.81), 0],
+          inverseMass: 0,
+          damping: 1,
+        });
+      }
+    },
+  );
+
+  it('batches steps past 1000 without losing or adding one (exact on the GPU)', async () => {
+    // With damping off and no acceleration, x += 10 * dt; dt = 2^-10 makes
+    // every product and partial sum exact in float32, with or without fma.
+    const dt = 2 ** -10;
+    const { output } = await runSimulate(['--scene', DRAG, '--steps', '1001', '--dt', String(dt), '--damping', 'off'], capture());
+    for (const particle of output.particles) expect(particle.position[0]).toBe(10 * 1001 * dt);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Scene validation
+
+describe('simulate: scene validation', () => {
+  const particle = '{"position": [0, 1, 2]}';
+  const refused = (text: string) => () => parseScene(text, 'scene.json');
+
+  it.each([
+    ['non-JSON', '{"particles": [', /^scene\.json: \$: not valid JSON/],
+    ['a missing position', '{"particles": [{"velocity": [1, 2, 3]}]}', /\$\.particles\[0\]\.position: is required.*; got nothing/],
+    ['a position of length 2', `{"particles": [${particle}, {"position": [1, 2]}]}`, /\$\.particles\[1\]\.position: .*; got \[1,2\]/],
+    ['mass -1', '{"particles": [{"position": [0, 0, 0], "mass": -1}]}', /\$\.particles\[0\]\.mass: mass must be finite and > 0.*; got -1$/],
+    ['damping 1.5', `{"particles": [${particle}, ${particle}, {"position": [0, 0, 0], "damping": 1.5}]}`, /\$\.particles\[2\]\.damping: damping must be in \[0, 1\].*; got 1\.5$/],
+    ['NaN as a string', '{"particles": [{"position": [0, 0, 0], "mass": "NaN"}]}', /\$\.particles\[0\]\.mass: must be a finite number; got "NaN"$/],
+    ['mass and inverseMass together', '{"particles": [{"position": [0, 0, 0], "mass": 2, "inverseMass": 0.5}]}', /\$\.particles\[0\]\.mass: give mass or inverseMass, not both; got 2$/],
+    ['an unknown particle key', '{"particles": [{"position": [0, 0, 0], "colour": "red"}]}', /\$\.particles\[0\]\.colour: unknown particle field.*; got "red"$/],
+    ['no particles', '{"particles": []}', /\$\.particles: a scene needs at least one particle/],
+    ['a non-object', '[1, 2]', /\$: a scene must be a JSON object/],
+  ])('refuses %s, naming the JSON path and the value', (_, text, message) => {
+    expect(refused(text)).toThrow(SparkworksInputError);
+    expect(refused(text)).toThrow(message);
+  });
+
+  it('allows unknown top-level keys and fills in the defaults', () => {
+    const scene = parseScene('{"forces": [], "capacity": 10, "particles": [{"position": [1, 2, 3]}]}', 'scene.json');
+    expect(sceneToParticles(scene)).toEqual([{ position: [1, 2, 3] }]);
+  });
+
+  it('reports a bad scene file from the command as one line on stderr, exit code 1', async () => {
+    const file = join(dir, 'bad.json');
+    await writeFile(file, '{"particles": [{"position": [0, 0, 0]}, {"position": [0, 0, 0], "damping": -0.5}]}');
+    const io = capture();
+    expect(await main(['--scene', file, '--steps', '1', '--dt', '0.1', '--cpu'], io)).toBe(1);
+    expect(io.stderr).toMatch(/^simulate: .*bad\.json: \$\.particles\[1\]\.damping: .*; got -0\.5\n$/);
+    expect(io.stdout).toBe('');
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Flag validation (fails before any scene is read or device acquired)
+
+describe('simulate: flag validation', () => {
+  const base = ['--scene', BALLISTIC, '--steps', '10', '--dt', '0.01'];
+  it.each([
+    ['--dt 0', [...base, '--dt', '0'], /--dt: dt = 0 is invalid: .*finite and > 0/],
+    ['--dt -1', [...base, '--dt', '-1'], /--dt: dt = -1 is invalid/],
+    ['--dt abc', [...base, '--dt', 'abc'], /--dt: "abc" is not a number/],
+    ['--steps 1.5', [...base, '--steps', '1.5'], /--steps: steps = 1\.5 is invalid: must be an integer >= 0/],
+    ['--integrator foo', [...base, '--integrator', 'foo'], /--integrator: integrator "foo" is not one of explicit, semi-implicit/],
+    ['--damping bar', [...base, '--damping', 'bar'], /--damping: damping mode "bar" is not one of per-second, per-step, off/],
+    ['no --dt', ['--scene', BALLISTIC, '--steps', '10'], /required option '--dt <seconds>' not specified/],
+  ])('refuses %s naming the value: one line on stderr, exit code 1', async (_, argv, message) => {
+    await expect(runSimulate(argv, capture())).rejects.toThrow(message);
+    const io = capture();
+    expect(await main(argv, io)).toBe(1);
+    expect(io.stderr).toMatch(/^simulate: [^\n]+\n$/);
+    expect(io.stderr).toMatch(message);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The npm script, as a user runs it
+
+describe('simulate: npm run simulate', () => {
+  it('writes --out and prints the summary', async () => {
+    const out = join(dir, 'state.json');
+    const flags = ['--scene', BALLISTIC, '--steps', '100', '--dt', '0.01', '--out', out];
+    const child = await promisify(execFile)('npm', ['run', '--silent', 'simulate', '--', ...flags], { cwd: ROOT });
+    expect(child.stderr).toMatch(/simulated 6 particles x 100 steps of 0\.01 s on .* \(explicit\/per-second\) in \d+ ms; centroid \[.*\]; wrote /);
+    const written = JSON.parse(await readFile(out, 'utf8')) as SimulationOutput;
+    expect(written).toMatchObject({ backend: 'gpu', steps: 100, dt: 0.01, variant: { integrator: 'explicit', damping: 'per-second' } });
+    // The same run in this process gives the same state, bit for bit.
+    const inProcess = await runSimulate(flags.slice(0, -2), capture());
+    expect(written.particles).toEqual(inProcess.output.particles);
+  });
+});
