@@ -6,5 +6,11 @@ export * from './core/particles';
 export type { ParticleSystemApi, ParticleSystemOptions } from './core/api';
 export { CpuParticleSystem, type CpuParticleSystemOptions, type Precision } from './core/cpuParticleSystem';
 export { ParticleSystem, DEFAULT_WORKGROUP_SIZE, type GpuParticleSystemOptions } from './gpu/particleSystem';
-export { acquireDevice, NoAdapterError, SWIFTSHADER_ICD, type AdapterDescription, type AcquiredDevice } from './gpu/device';
+export {
+  acquireDevice,
+  NoAdapterError,
+  SWIFTSHADER_ICD,
+  type AdapterDescription,
+  type AcquiredDevice,
+} from './gpu/device';
 export { GpuValidationError, DeviceLostError } from './gpu/errors';

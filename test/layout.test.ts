@@ -38,8 +38,13 @@ describe('particle layout', () => {
     const { device } = gpu.get();
     const count = 3; // more than one record, so the stride is checked too
     const getters = ATTRIBUTE_NAMES.map((name, k) => {
-      const { size } = ATTRIBUTES[name];
-      const widen = size === 4 ? 'v' : size === 1 ? 'vec4f(v, 0.0, 0.0, 0.0)' : `vec4f(v, ${'0.0, '.repeat(4 - size).slice(0, -2)})`;
+      const size: number = ATTRIBUTES[name].size;
+      const widen =
+        size === 4
+          ? 'v'
+          : size === 1
+            ? 'vec4f(v, 0.0, 0.0, 0.0)'
+            : `vec4f(v, ${'0.0, '.repeat(4 - size).slice(0, -2)})`;
       return `{ let v = get${capitalized(name)}(p); out[i * ${ATTRIBUTE_NAMES.length}u + ${k}u] = ${widen}; }`;
     });
     // Setters write -(value + 1) into each attribute of particle i of the copy.
@@ -56,10 +61,16 @@ describe('particle layout', () => {
   particles[i] = q;
 }`;
     const input = Float32Array.from({ length: count * FLOATS_PER_PARTICLE }, (_, k) => k + 0.5);
-    const state = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const state = device.createBuffer({
+      size: input.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
     const outBytes = count * ATTRIBUTE_NAMES.length * WIDTH * 4;
     const out = device.createBuffer({ size: outBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-    const readState = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const readState = device.createBuffer({
+      size: input.byteLength,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     const readOut = device.createBuffer({ size: outBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     await withErrorScopes(device, 'layout shader', () => {
       device.queue.writeBuffer(state, 0, input);

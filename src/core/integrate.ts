@@ -35,13 +35,7 @@ export function dampingFactor(variant: Variant, damping: number, dt: number, rou
 }
 
 /** One step of `dt` for particles [0, count) of `state`, in place. */
-export function integrate(
-  state: FloatArray,
-  count: number,
-  dt: number,
-  variant: Variant,
-  round: Rounding,
-): void {
+export function integrate(state: FloatArray, count: number, dt: number, variant: Variant, round: Rounding): void {
   const semiImplicit = variant.integrator === 'semi-implicit';
   for (let i = 0; i < count; i++) {
     const base = i * FLOATS_PER_PARTICLE;

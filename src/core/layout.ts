@@ -24,12 +24,7 @@ export interface AttributeSpec {
 }
 
 /** Lane names, in memory order; these become the WGSL struct's members. */
-export const LANES = [
-  'positionInverseMass',
-  'velocityDamping',
-  'accelerationSpare',
-  'forceAccumSpare',
-] as const;
+export const LANES = ['positionInverseMass', 'velocityDamping', 'accelerationSpare', 'forceAccumSpare'] as const;
 export type LaneName = (typeof LANES)[number];
 
 /** Named attributes and where they live. The one place to add a field. */

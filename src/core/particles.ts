@@ -3,13 +3,7 @@
  * of) the one layout. Nothing here knows about the GPU.
  */
 import { SparkworksInputError } from './errors';
-import {
-  ATTRIBUTES,
-  ATTRIBUTE_NAMES,
-  FLOATS_PER_PARTICLE,
-  attributeOffset,
-  type AttributeName,
-} from './layout';
+import { ATTRIBUTES, ATTRIBUTE_NAMES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from './layout';
 
 export type Vec3Like = ArrayLike<number>;
 export type FloatArray = Float32Array | Float64Array;

@@ -93,12 +93,16 @@ export class StepErrorBound {
         let velocityError = undampedError;
         if (this.variant.damping !== 'off') {
           velocity = undamped * keep;
-          velocityError = keep * undampedError + Math.abs(undamped) * keepError + 2 * u * Math.abs(velocity) + FLUSHED_SUBNORMAL;
+          velocityError =
+            keep * undampedError + Math.abs(undamped) * keepError + 2 * u * Math.abs(velocity) + FLUSHED_SUBNORMAL;
         }
         const move = semiImplicit ? velocity : v;
         const moveError = semiImplicit ? velocityError : (this.velocity[j] as number);
         this.position[j] =
-          (this.position[j] as number) + dt * moveError + MULTIPLY_ADD * (Math.abs(x) + Math.abs(move * dt)) + FLUSHED_SUBNORMAL;
+          (this.position[j] as number) +
+          dt * moveError +
+          MULTIPLY_ADD * (Math.abs(x) + Math.abs(move * dt)) +
+          FLUSHED_SUBNORMAL;
         this.velocity[j] = velocityError;
       }
     }
@@ -158,7 +162,14 @@ export function compareWithBound(
         if (!same) {
           total++;
           if (mismatches.length < 5) {
-            mismatches.push({ index: i, field, component: c, got: gpu[at] as number, expected: reference[at] as number, allowed: 0 });
+            mismatches.push({
+              index: i,
+              field,
+              component: c,
+              got: gpu[at] as number,
+              expected: reference[at] as number,
+              allowed: 0,
+            });
           }
         }
       }

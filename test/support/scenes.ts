@@ -20,7 +20,8 @@ export function mixedScene(count: number, seed: number): TestScene {
       // Edge dampings 0 and 1 and a spread in between, some near Cyclone's 0.995.
       damping: [0, 1, 0.995, 0.5, 0.05][i % 5] ?? 1,
     };
-    if (i % 7 === 3) particle.inverseMass = 0; // immovable
+    if (i % 7 === 3)
+      particle.inverseMass = 0; // immovable
     else if (i % 3 === 0) particle.inverseMass = random() * 4;
     else particle.mass = 0.1 + random() * 10;
     if (i % 5 >= 3) particle.damping = random();
