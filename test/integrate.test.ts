@@ -26,7 +26,11 @@ async function runBoth(
 ): Promise<void> {
   const { device } = gpu.get();
   const scene = mixedScene(count, options.seed ?? count);
-  const system = await ParticleSystem.create(device, { capacity: count, ...variant, workgroupSize: options.workgroupSize });
+  const system = await ParticleSystem.create(device, {
+    capacity: count,
+    ...variant,
+    workgroupSize: options.workgroupSize,
+  });
   const reference = new CpuParticleSystem({ capacity: count, ...variant });
   try {
     for (const backend of [system, reference]) {
@@ -54,15 +58,18 @@ async function runBoth(
   }
 }
 
-describe.each(ALL_VARIANTS.map((v) => [variantName(v), v] as const))('GPU step matches the CPU reference: %s', (_, variant) => {
-  it.each([1, 63, 64, 65, 1000])('%i particles after 1 and 1,000 steps', async (count) => {
-    await runBoth(variant, count, [1, 1000]);
-  });
+describe.each(ALL_VARIANTS.map((v) => [variantName(v), v] as const))(
+  'GPU step matches the CPU reference: %s',
+  (_, variant) => {
+    it.each([1, 63, 64, 65, 1000])('%i particles after 1 and 1,000 steps', async (count) => {
+      await runBoth(variant, count, [1, 1000]);
+    });
 
-  it('1,048,576 particles after 3 steps', async () => {
-    await runBoth(variant, 1 << 20, [1, 3]);
-  });
-});
+    it('1,048,576 particles after 3 steps', async () => {
+      await runBoth(variant, 1 << 20, [1, 3]);
+    });
+  },
+);
 
 describe('dispatch', () => {
   it('covers every particle exactly once with a 2D grid past 65,535 workgroups', async () => {
@@ -77,7 +84,11 @@ describe('dispatch', () => {
     const { device } = gpu.get();
     const count = 65;
     const scene = mixedScene(count, 5);
-    const system = await ParticleSystem.create(device, { capacity: count, integrator: 'semi-implicit', damping: 'off' });
+    const system = await ParticleSystem.create(device, {
+      capacity: count,
+      integrator: 'semi-implicit',
+      damping: 'off',
+    });
     const explicit: Variant = { integrator: 'explicit', damping: 'off' };
     const reference = new CpuParticleSystem({ capacity: count, ...explicit });
     await system.writeParticles(0, scene.particles);

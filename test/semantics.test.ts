@@ -58,15 +58,18 @@ describe('damping', () => {
     damping,
   });
 
-  it.each(['per-second', 'per-step'] as DampingMode[])('%s: damping 1 keeps velocity exactly, damping 0 zeroes it', async (mode) => {
-    const s = await system(3, { damping: mode });
-    await s.writeParticles(0, [ball(1), ball(0), ball(0, [0, -9.81, 0])]);
-    await s.stepMany(DT, 10);
-    const state = await s.read();
-    expect(Array.from(state.velocity.subarray(0, 3))).toEqual(Array.from(Float32Array.from([3.25, -1.5, 0.1])));
-    expect(Array.from(state.velocity.subarray(3, 9)).map(Math.abs)).toEqual([0, 0, 0, 0, 0, 0]);
-    s.destroy();
-  });
+  it.each(['per-second', 'per-step'] as DampingMode[])(
+    '%s: damping 1 keeps velocity exactly, damping 0 zeroes it',
+    async (mode) => {
+      const s = await system(3, { damping: mode });
+      await s.writeParticles(0, [ball(1), ball(0), ball(0, [0, -9.81, 0])]);
+      await s.stepMany(DT, 10);
+      const state = await s.read();
+      expect(Array.from(state.velocity.subarray(0, 3))).toEqual(Array.from(Float32Array.from([3.25, -1.5, 0.1])));
+      expect(Array.from(state.velocity.subarray(3, 9)).map(Math.abs)).toEqual([0, 0, 0, 0, 0, 0]);
+      s.destroy();
+    },
+  );
 
   it('per-second damping removes the same share whether a span is one step or two halves', async () => {
     const dampings = [0.995, 0.9, 0.5, 0.2, 0.05, 0.001];
@@ -87,7 +90,9 @@ describe('damping', () => {
       for (let k = 0; k < 3; k++) {
         const x = a.velocity[i * 3 + k] as number;
         const y = b.velocity[i * 3 + k] as number;
-        expect(Math.abs(x - y), `damping ${d} component ${k}: ${x} vs ${y}`).toBeLessThanOrEqual(Math.abs(x) * relative);
+        expect(Math.abs(x - y), `damping ${d} component ${k}: ${x} vs ${y}`).toBeLessThanOrEqual(
+          Math.abs(x) * relative,
+        );
         // Per-step damping does depend on the split (d vs d^2): the test can tell.
         const z = c.velocity[i * 3 + k] as number;
         expect(Math.abs(x - z)).toBeGreaterThan(Math.abs(x) * relative);
@@ -113,7 +118,8 @@ describe('damping', () => {
         await s.step(DT);
         const velocity = (await s.read()).velocity;
         for (let i = 0; i < count; i++) {
-          const speed = (v: Float32Array) => Math.hypot(v[i * 3] as number, v[i * 3 + 1] as number, v[i * 3 + 2] as number);
+          const speed = (v: Float32Array) =>
+            Math.hypot(v[i * 3] as number, v[i * 3 + 1] as number, v[i * 3 + 2] as number);
           // Exact: each component is rounded from |v * k| <= |v|, and rounding is monotone.
           expect(speed(velocity), `particle ${i} at step ${step}`).toBeLessThanOrEqual(speed(previous));
         }
@@ -150,12 +156,21 @@ describe('ballistic particle against the closed form of each Euler recurrence', 
     // explicit: x_n = x_0 + n dt v_0 + a dt^2 n(n-1)/2; semi-implicit: n(n+1)/2
     const triangle = integrator === 'explicit' ? (n * (n - 1)) / 2 : (n * (n + 1)) / 2;
     for (let c = 0; c < 3; c++) {
-      const x = Math.fround(x0[c] as number) + n * dt * Math.fround(v0[c] as number) + Math.fround(a[c] as number) * dt * dt * triangle;
+      const x =
+        Math.fround(x0[c] as number) +
+        n * dt * Math.fround(v0[c] as number) +
+        Math.fround(a[c] as number) * dt * dt * triangle;
       const v = Math.fround(v0[c] as number) + n * Math.fround(a[c] as number) * dt;
       // The float64 reference is the closed form up to float64 rounding.
-      expect(Math.abs((exact.state[attributeOffset('position') + c] as number) - x)).toBeLessThan(1e-9 * (1 + Math.abs(x)));
-      expect(Math.abs((state.position[c] as number) - x), `position[${c}]`).toBeLessThanOrEqual(bound.position[c] as number);
-      expect(Math.abs((state.velocity[c] as number) - v), `velocity[${c}]`).toBeLessThanOrEqual(bound.velocity[c] as number);
+      expect(Math.abs((exact.state[attributeOffset('position') + c] as number) - x)).toBeLessThan(
+        1e-9 * (1 + Math.abs(x)),
+      );
+      expect(Math.abs((state.position[c] as number) - x), `position[${c}]`).toBeLessThanOrEqual(
+        bound.position[c] as number,
+      );
+      expect(Math.abs((state.velocity[c] as number) - v), `velocity[${c}]`).toBeLessThanOrEqual(
+        bound.velocity[c] as number,
+      );
     }
     s.destroy();
   });
