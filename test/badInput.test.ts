@@ -29,7 +29,11 @@ const cases: Case[] = [
   ['mass < 0', (s) => s.writeParticles(0, [{ ...good, mass: -2 }]), /particles\[0\]\.mass = -2/],
   ['mass NaN', (s) => s.writeParticles(0, [{ ...good, mass: Number.NaN }]), /mass = NaN/],
   ['mass and inverseMass', (s) => s.writeParticles(0, [{ ...good, mass: 2, inverseMass: 0.5 }]), /not both/],
-  ['inverseMass < 0', (s) => s.writeParticles(0, [{ ...good, inverseMass: -1 }]), /inverseMass = -1 .*>= 0/],
+  [
+    'inverseMass < 0',
+    (s) => s.writeParticles(0, [{ ...good, inverseMass: -1 }]),
+    /inverseMass = -1 .*0 or a normal float32/,
+  ],
   ['damping > 1', (s) => s.writeParticles(0, [{ ...good, damping: 1.5 }]), /damping = 1.5 .*\[0, 1\]/],
   ['damping < 0', (s) => s.writeParticles(0, [{ ...good, damping: -0.1 }]), /damping = -0.1/],
   ['damping NaN', (s) => s.writeParticles(0, [{ ...good, damping: Number.NaN }]), /damping = NaN/],

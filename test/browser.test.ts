@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseScene, sceneToParticles } from '../src/cli/scene';
+import { parseScene, sceneToParticles } from '../src/scene/scene';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { StepErrorBound } from './support/errorBound';
 

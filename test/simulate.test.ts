@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
 import { ALL_VARIANTS, variantName, type Variant } from '../src/core/variants';
-import { parseScene, sceneToParticles } from '../src/cli/scene';
+import { parseScene, sceneToParticles } from '../src/scene/scene';
 import { main, runSimulate, type SimulateIo, type SimulationOutput } from '../src/cli/simulate';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +21,12 @@ const DRAG = join(ROOT, 'public/scenes/drag.json');
 
 /** Collects what the command writes instead of printing it. */
 function capture(): SimulateIo & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', out: (text: string) => void (io.stdout += text), err: (text: string) => void (io.stderr += text) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (text: string) => void (io.stdout += text),
+    err: (text: string) => void (io.stderr += text),
+  };
   return io;
 }
 
@@ -151,7 +156,8 @@ describe('simulate: GPU against the CPU reference on public/scenes/ballistic.jso
     // With damping off and no acceleration, x += 10 * dt; dt = 2^-10 makes
     // every product and partial sum exact in float32, with or without fma.
     const dt = 2 ** -10;
-    const { output } = await runSimulate(['--scene', DRAG, '--steps', '1001', '--dt', String(dt), '--damping', 'off'], capture());
+    const flags = ['--scene', DRAG, '--steps', '1001', '--dt', String(dt), '--damping', 'off'];
+    const { output } = await runSimulate(flags, capture());
     for (const particle of output.particles) expect(particle.position[0]).toBe(10 * 1001 * dt);
   });
 });
@@ -161,19 +167,42 @@ describe('simulate: GPU against the CPU reference on public/scenes/ballistic.jso
 
 describe('simulate: scene validation', () => {
   const particle = '{"position": [0, 1, 2]}';
-  const refused = (text: string) => () => parseScene(text, 'scene.json');
+  // A bare array is a scene's particles; anything else is the whole scene.
+  const refused = (text: string) => () =>
+    parseScene(text.startsWith('[') ? `{"particles": ${text}}` : text, 'scene.json');
 
+  // Each case: what is wrong, the particles (or the whole text), the message.
   it.each([
     ['non-JSON', '{"particles": [', /^scene\.json: \$: not valid JSON/],
-    ['a missing position', '{"particles": [{"velocity": [1, 2, 3]}]}', /\$\.particles\[0\]\.position: is required.*; got nothing/],
-    ['a position of length 2', `{"particles": [${particle}, {"position": [1, 2]}]}`, /\$\.particles\[1\]\.position: .*; got \[1,2\]/],
-    ['mass -1', '{"particles": [{"position": [0, 0, 0], "mass": -1}]}', /\$\.particles\[0\]\.mass: mass must be finite and > 0.*; got -1$/],
-    ['damping 1.5', `{"particles": [${particle}, ${particle}, {"position": [0, 0, 0], "damping": 1.5}]}`, /\$\.particles\[2\]\.damping: damping must be in \[0, 1\].*; got 1\.5$/],
-    ['NaN as a string', '{"particles": [{"position": [0, 0, 0], "mass": "NaN"}]}', /\$\.particles\[0\]\.mass: must be a finite number; got "NaN"$/],
-    ['mass and inverseMass together', '{"particles": [{"position": [0, 0, 0], "mass": 2, "inverseMass": 0.5}]}', /\$\.particles\[0\]\.mass: give mass or inverseMass, not both; got 2$/],
-    ['an unknown particle key', '{"particles": [{"position": [0, 0, 0], "colour": "red"}]}', /\$\.particles\[0\]\.colour: unknown particle field.*; got "red"$/],
-    ['no particles', '{"particles": []}', /\$\.particles: a scene needs at least one particle/],
-    ['a non-object', '[1, 2]', /\$: a scene must be a JSON object/],
+    ['a missing position', '[{"velocity": [1, 2, 3]}]', /\$\.particles\[0\]\.position: is required.*; got nothing$/],
+    ['a position of length 2', `[${particle}, {"position": [1, 2]}]`, /\$\.particles\[1\]\.position: .*; got \[1,2\]$/],
+    [
+      'mass -1',
+      '[{"position": [0, 0, 0], "mass": -1}]',
+      /\$\.particles\[0\]\.mass: mass must be finite and > 0.*; got -1$/,
+    ],
+    [
+      'damping 1.5',
+      `[${particle}, ${particle}, {"position": [0, 0, 0], "damping": 1.5}]`,
+      /\$\.particles\[2\]\.damping: damping must be in \[0, 1\].*; got 1\.5$/,
+    ],
+    [
+      'NaN as a string',
+      '[{"position": [0, 0, 0], "mass": "NaN"}]',
+      /\$\.particles\[0\]\.mass: must be a finite number; got "NaN"$/,
+    ],
+    [
+      'mass and inverseMass together',
+      '[{"position": [0, 0, 0], "mass": 2, "inverseMass": 0.5}]',
+      /\$\.particles\[0\]\.mass: give mass or inverseMass, not both; got 2$/,
+    ],
+    [
+      'an unknown particle key',
+      '[{"position": [0, 0, 0], "colour": "red"}]',
+      /\$\.particles\[0\]\.colour: unknown particle field.*; got "red"$/,
+    ],
+    ['no particles', '[]', /\$\.particles: a scene needs at least one particle/],
+    ['a non-object', '"particles"', /\$: a scene must be a JSON object/],
   ])('refuses %s, naming the JSON path and the value', (_, text, message) => {
     expect(refused(text)).toThrow(SparkworksInputError);
     expect(refused(text)).toThrow(message);
@@ -186,7 +215,7 @@ describe('simulate: scene validation', () => {
 
   it('reports a bad scene file from the command as one line on stderr, exit code 1', async () => {
     const file = join(dir, 'bad.json');
-    await writeFile(file, '{"particles": [{"position": [0, 0, 0]}, {"position": [0, 0, 0], "damping": -0.5}]}');
+    await writeFile(file, '{"particles": [{"position": [0, 0, 0]}, {"position": [0, 0, 0], "damping": -0.5}]}\n');
     const io = capture();
     expect(await main(['--scene', file, '--steps', '1', '--dt', '0.1', '--cpu'], io)).toBe(1);
     expect(io.stderr).toMatch(/^simulate: .*bad\.json: \$\.particles\[1\]\.damping: .*; got -0\.5\n$/);
@@ -204,8 +233,16 @@ describe('simulate: flag validation', () => {
     ['--dt -1', [...base, '--dt', '-1'], /--dt: dt = -1 is invalid/],
     ['--dt abc', [...base, '--dt', 'abc'], /--dt: "abc" is not a number/],
     ['--steps 1.5', [...base, '--steps', '1.5'], /--steps: steps = 1\.5 is invalid: must be an integer >= 0/],
-    ['--integrator foo', [...base, '--integrator', 'foo'], /--integrator: integrator "foo" is not one of explicit, semi-implicit/],
-    ['--damping bar', [...base, '--damping', 'bar'], /--damping: damping mode "bar" is not one of per-second, per-step, off/],
+    [
+      '--integrator foo',
+      [...base, '--integrator', 'foo'],
+      /--integrator: integrator "foo" is not one of explicit, semi/,
+    ],
+    [
+      '--damping bar',
+      [...base, '--damping', 'bar'],
+      /--damping: damping mode "bar" is not one of per-second, per-step/,
+    ],
     ['no --dt', ['--scene', BALLISTIC, '--steps', '10'], /required option '--dt <seconds>' not specified/],
   ])('refuses %s naming the value: one line on stderr, exit code 1', async (_, argv, message) => {
     await expect(runSimulate(argv, capture())).rejects.toThrow(message);
@@ -224,9 +261,12 @@ describe('simulate: npm run simulate', () => {
     const out = join(dir, 'state.json');
     const flags = ['--scene', BALLISTIC, '--steps', '100', '--dt', '0.01', '--out', out];
     const child = await promisify(execFile)('npm', ['run', '--silent', 'simulate', '--', ...flags], { cwd: ROOT });
-    expect(child.stderr).toMatch(/simulated 6 particles x 100 steps of 0\.01 s on .* \(explicit\/per-second\) in \d+ ms; centroid \[.*\]; wrote /);
+    expect(child.stderr).toMatch(
+      /simulated 6 particles x 100 steps of 0\.01 s on .* \(explicit\/per-second\) in \d+ ms; centroid \[.*\]; wrote /,
+    );
     const written = JSON.parse(await readFile(out, 'utf8')) as SimulationOutput;
-    expect(written).toMatchObject({ backend: 'gpu', steps: 100, dt: 0.01, variant: { integrator: 'explicit', damping: 'per-second' } });
+    const variant = { integrator: 'explicit', damping: 'per-second' };
+    expect(written).toMatchObject({ backend: 'gpu', steps: 100, dt: 0.01, variant });
     // The same run in this process gives the same state, bit for bit.
     const inProcess = await runSimulate(flags.slice(0, -2), capture());
     expect(written.particles).toEqual(inProcess.output.particles);

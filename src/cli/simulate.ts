@@ -6,18 +6,25 @@
  * writes the final state as JSON to --out, or to stdout without it. A one-line
  * summary goes to stderr, so stdout stays pure JSON when it carries the state.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { ParticleSystemApi } from '../core/api';
 import { CpuParticleSystem } from '../core/cpuParticleSystem';
 import { SparkworksInputError } from '../core/errors';
 import { checkStepCount, checkTimeStep, type ParticleSnapshot } from '../core/particles';
-import { DAMPING_MODES, DEFAULT_VARIANT, INTEGRATION_ORDERS, resolveVariant, variantName, type Variant } from '../core/variants';
+import {
+  DAMPING_MODES,
+  DEFAULT_VARIANT,
+  INTEGRATION_ORDERS,
+  resolveVariant,
+  variantName,
+  type Variant,
+} from '../core/variants';
 import { acquireDevice, NoAdapterError, type AdapterDescription } from '../gpu/device';
 import { ParticleSystem } from '../gpu/particleSystem';
-import { parseScene, sceneToParticles } from './scene';
+import { parseScene, sceneToParticles } from '../scene/scene';
 
 /** Steps per command buffer, so a huge --steps never records one giant command buffer. */
 const STEPS_PER_SUBMIT = 1000;
@@ -73,16 +80,29 @@ function checkFlag<T>(flag: string, check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof SparkworksInputError) throw new SparkworksInputError(`${flag}: ${error.message}`, flag, error.value);
-    throw error;
+    if (!(error instanceof SparkworksInputError)) throw error;
+    throw new SparkworksInputError(`${flag}: ${error.message}`, flag, error.value);
   }
 }
 
 function numberFlag(flag: string, text: string): number {
   // Number('') is 0; an empty flag is a mistake, not zero.
   const value = text.trim() === '' ? Number.NaN : Number(text);
-  if (Number.isNaN(value)) throw new SparkworksInputError(`${flag}: ${JSON.stringify(text)} is not a number`, flag, text);
+  if (Number.isNaN(value)) {
+    throw new SparkworksInputError(`${flag}: ${JSON.stringify(text)} is not a number`, flag, text);
+  }
   return value;
+}
+
+/** The flags as commander hands them over: strings, checked in parseOptions. */
+interface Flags {
+  scene: string;
+  steps: string;
+  dt: string;
+  integrator: string;
+  damping: string;
+  cpu?: true;
+  out?: string;
 }
 
 function parseOptions(argv: string[], io: SimulateIo): Options {
@@ -99,16 +119,15 @@ function parseOptions(argv: string[], io: SimulateIo): Options {
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: () => {} });
   program.parse(argv, { from: 'user' });
-  const flags = program.opts<{ scene: string; steps: string; dt: string; integrator: string; damping: string; cpu?: true; out?: string }>();
+  const flags = program.opts<Flags>();
 
   const steps = numberFlag('--steps', flags.steps);
   checkFlag('--steps', () => checkStepCount(steps));
   const dt = numberFlag('--dt', flags.dt);
   checkFlag('--dt', () => checkTimeStep(dt));
   // resolveVariant fills the other half with its default, so each call checks one flag.
-  type VariantInput = Parameters<typeof resolveVariant>[0];
-  const { integrator } = checkFlag('--integrator', () => resolveVariant({ integrator: flags.integrator } as VariantInput));
-  const { damping } = checkFlag('--damping', () => resolveVariant({ damping: flags.damping } as VariantInput));
+  const { integrator } = checkFlag('--integrator', () => resolveVariant({ integrator: flags.integrator }));
+  const { damping } = checkFlag('--damping', () => resolveVariant({ damping: flags.damping }));
   const variant = { integrator, damping };
   return { scene: flags.scene, steps, dt, variant, cpu: flags.cpu === true, out: flags.out };
 }
@@ -145,7 +164,8 @@ async function openBackend(cpu: boolean, capacity: number, variant: Variant): Pr
 function particleStates(snapshot: ParticleSnapshot, steps: number): ParticleState[] {
   const states: ParticleState[] = [];
   for (let i = 0; i < snapshot.count; i++) {
-    const vector = (name: 'position' | 'velocity' | 'acceleration') => Array.from(snapshot[name].subarray(3 * i, 3 * i + 3));
+    const vector = (name: 'position' | 'velocity' | 'acceleration') =>
+      Array.from(snapshot[name].subarray(3 * i, 3 * i + 3));
     const inverseMass = snapshot.inverseMass[i] as number;
     const state: ParticleState = {
       position: vector('position'),
@@ -179,7 +199,8 @@ function centroid(particles: readonly ParticleState[]): number[] {
 function toJson(output: SimulationOutput): string {
   // Only arrays of numbers match: a JSON string cannot hold a raw newline after its `[`.
   const numberArray = /\[\s+(-?[\d.e+-]+(?:,\s+-?[\d.e+-]+)*)\s+\]/g;
-  return JSON.stringify(output, null, 2).replace(numberArray, (_, items: string) => `[${items.split(/,\s+/).join(', ')}]`) + '\n';
+  const oneLine = (_: string, items: string) => `[${items.split(/,\s+/).join(', ')}]`;
+  return JSON.stringify(output, null, 2).replace(numberArray, oneLine) + '\n';
 }
 
 /** Runs the command (without exiting); throws SparkworksInputError or CommanderError for bad input. */
@@ -189,7 +210,8 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
   try {
     text = await readFile(options.scene, 'utf8');
   } catch (error) {
-    throw new SparkworksInputError(`--scene: cannot read the scene (${(error as Error).message})`, '--scene', options.scene);
+    const message = `--scene: cannot read the scene (${(error as Error).message})`;
+    throw new SparkworksInputError(message, '--scene', options.scene);
   }
   const particles = sceneToParticles(parseScene(text, options.scene));
 
@@ -238,29 +260,45 @@ export async function main(argv: string[], io: SimulateIo = processIo): Promise<
   } catch (error) {
     // --help and --version arrive as CommanderErrors with exit code 0.
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
-    const expected = error instanceof CommanderError || error instanceof SparkworksInputError || error instanceof NoAdapterError;
+    const expected =
+      error instanceof CommanderError || error instanceof SparkworksInputError || error instanceof NoAdapterError;
     if (!expected) throw error;
     io.err(`simulate: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
     return 1;
   }
 }
 
+/** The real path of a file named on a command line, or undefined if there is none. */
+function realPath(arg: string): string | undefined {
+  try {
+    return realpathSync(arg);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Whether this file is the program. node and tsx put its path in argv[1], but
- * vite-node (the npm script) rewrites argv to [node, its own CLI, ...script
- * args], dropping the file's name; so under vite-node's CLI this file counts as
- * the entry point. Vitest's argv[1] is its own, so importing it there runs nothing.
+ * Whether this file is the program rather than an import. node and tsx put its
+ * path in argv[1]. vite-node (the npm script) rewrites argv to [node, its own
+ * CLI, ...script args], dropping the file's name, so there we look for it in
+ * the command line the process started with (Linux keeps it in
+ * /proc/self/cmdline; elsewhere, being run by vite-node's CLI has to do).
+ * Under Vitest argv[1] is Vitest's, so the tests import this file inertly.
  */
 function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  let real: string;
+  const self = fileURLToPath(import.meta.url);
+  const script = process.argv[1] === undefined ? undefined : realPath(process.argv[1]);
+  if (script === self) return true;
+  if (script === undefined || !/[\\/]vite-node[\\/]/.test(script)) return false;
+  let launch: string[];
   try {
-    real = realpathSync(script);
+    launch = readFileSync('/proc/self/cmdline', 'utf8').split('\0');
   } catch {
-    return false;
+    return true;
   }
-  return pathToFileURL(real).href === import.meta.url || /[\\/]vite-node[\\/]dist[\\/]cli\.mjs$/.test(real);
+  // vite-node's own arguments come before the first `--`: [node, vite-node, ...options and files].
+  const end = launch.indexOf('--');
+  return launch.slice(2, end < 0 ? undefined : end).some((arg) => realPath(arg) === self);
 }
 
 if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));

@@ -72,19 +72,47 @@ export function checkRange(start: number, count: number, capacity: number): void
   }
 }
 
-export function isValidMass(mass: number): boolean {
-  return typeof mass === 'number' && Number.isFinite(mass) && mass > 0;
+/** The smallest normal float32. GPUs may flush anything smaller to zero. */
+export const FLOAT32_MIN_NORMAL = 2 ** -126;
+
+/** Finite once stored as float32 (|x| below about 3.4e38). */
+export function isFiniteFloat32(x: number): boolean {
+  return typeof x === 'number' && Number.isFinite(Math.fround(x));
 }
+
+/**
+ * A stored inverse mass is 0 (immovable) or a normal float32: a subnormal one
+ * would be flushed to 0 by some GPUs and not by the CPU reference, so the two
+ * would disagree on whether the particle moves.
+ */
 export function isValidInverseMass(inverseMass: number): boolean {
-  return typeof inverseMass === 'number' && Number.isFinite(inverseMass) && inverseMass >= 0;
+  if (typeof inverseMass !== 'number' || !isFiniteFloat32(inverseMass)) return false;
+  const stored = Math.fround(inverseMass);
+  return stored === 0 || stored >= FLOAT32_MIN_NORMAL;
+}
+export function isValidMass(mass: number): boolean {
+  return (
+    typeof mass === 'number' &&
+    Number.isFinite(mass) &&
+    mass > 0 &&
+    Math.fround(1 / mass) >= FLOAT32_MIN_NORMAL &&
+    isFiniteFloat32(1 / mass)
+  );
 }
 export function isValidDamping(damping: number): boolean {
   return typeof damping === 'number' && damping >= 0 && damping <= 1;
 }
 
-const MASS_RULE = 'mass must be finite and > 0 (an immovable particle has inverseMass 0)';
-const INVERSE_MASS_RULE = 'inverseMass must be finite and >= 0';
-const DAMPING_RULE = 'damping must be in [0, 1]';
+/** The rules, worded once for every caller (the API, the scene file, the CLI). */
+export const RULES = {
+  mass: 'mass must be finite and > 0, with 1/mass a normal float32 (mass in (0, 8.5e37]); an immovable particle has inverseMass 0',
+  inverseMass: 'inverseMass must be 0 or a normal float32 in [1.18e-38, 3.4e38]',
+  damping: 'damping must be in [0, 1] (the share of velocity kept)',
+  vector: 'must be finite as a float32 (|x| < 3.4e38)',
+} as const;
+const MASS_RULE = RULES.mass;
+const INVERSE_MASS_RULE = RULES.inverseMass;
+const DAMPING_RULE = RULES.damping;
 
 function checkVector(what: string, v: Vec3Like | undefined): void {
   if (v === undefined || v === null || typeof v.length !== 'number' || v.length !== 3) {
@@ -92,7 +120,7 @@ function checkVector(what: string, v: Vec3Like | undefined): void {
   }
   for (let c = 0; c < 3; c++) {
     const x = v[c];
-    if (typeof x !== 'number' || !Number.isFinite(x)) refuse(`${what}[${c}]`, x, 'must be finite');
+    if (!isFiniteFloat32(x as number)) refuse(`${what}[${c}]`, x, RULES.vector);
   }
 }
 
@@ -166,8 +194,8 @@ export function prepareFieldValues(
     const value = values[i] as number;
     if (field === 'mass' || field === 'inverseMass' || field === 'damping') {
       out[i] = storedScalar(field, what, value);
-    } else if (typeof value !== 'number' || !Number.isFinite(value)) {
-      refuse(what, value, 'must be finite');
+    } else if (!isFiniteFloat32(value)) {
+      refuse(what, value, RULES.vector);
     } else {
       out[i] = value;
     }
@@ -181,7 +209,7 @@ export function prepareForces(forces: ArrayLike<number>): Float32Array {
   const out = new Float32Array(forces.length);
   for (let i = 0; i < forces.length; i++) {
     const value = forces[i] as number;
-    if (typeof value !== 'number' || !Number.isFinite(value)) refuse(`forces[${i}]`, value, 'must be finite');
+    if (!isFiniteFloat32(value)) refuse(`forces[${i}]`, value, RULES.vector);
     out[i] = value;
   }
   return out;

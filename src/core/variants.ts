@@ -33,9 +33,12 @@ export function variantName(variant: Variant): string {
   return `${variant.integrator}/${variant.damping}`;
 }
 
-export function resolveVariant(partial: Partial<Variant> = {}): Variant {
-  const integrator = partial.integrator ?? DEFAULT_VARIANT.integrator;
-  const damping = partial.damping ?? DEFAULT_VARIANT.damping;
+/** Checks user-supplied names (typed or raw strings from a CLI or file) and fills defaults. */
+export function resolveVariant(
+  partial: { integrator?: string | undefined; damping?: string | undefined } = {},
+): Variant {
+  const integrator = (partial.integrator ?? DEFAULT_VARIANT.integrator) as IntegrationOrder;
+  const damping = (partial.damping ?? DEFAULT_VARIANT.damping) as DampingMode;
   if (!INTEGRATION_ORDERS.includes(integrator)) {
     throw new SparkworksInputError(
       `integrator ${JSON.stringify(integrator)} is not one of ${INTEGRATION_ORDERS.join(', ')}`,

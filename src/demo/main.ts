@@ -4,7 +4,7 @@
  * reference as lines) side on, so a user sees that they agree.
  */
 import GUI from 'lil-gui';
-import { parseScene, sceneToParticles } from '../cli/scene';
+import { parseScene, sceneToParticles } from '../scene/scene';
 import { CpuParticleSystem } from '../core/cpuParticleSystem';
 import { DAMPING_MODES, INTEGRATION_ORDERS, type Variant } from '../core/variants';
 import { acquireDevice, type AcquiredDevice } from '../gpu/device';

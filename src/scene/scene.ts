@@ -7,10 +7,17 @@
  */
 import { z } from 'zod';
 import { SparkworksInputError } from '../core/errors';
-import { isValidDamping, isValidInverseMass, isValidMass, type ParticleInit } from '../core/particles';
+import {
+  RULES,
+  isFiniteFloat32,
+  isValidDamping,
+  isValidInverseMass,
+  isValidMass,
+  type ParticleInit,
+} from '../core/particles';
 
-// JSON has no NaN or Infinity, and zod's number() refuses them anyway.
-const finite = z.number({ error: 'must be a finite number' });
+// JSON has no NaN or Infinity, but 1e39 parses and would be Infinity as float32.
+const finite = z.number({ error: 'must be a finite number' }).refine(isFiniteFloat32, RULES.vector);
 
 const vec3 = z.tuple([finite, finite, finite], {
   error: (issue) => (issue.input === undefined ? 'is required, as [x, y, z]' : 'must be [x, y, z], 3 numbers'),
@@ -20,23 +27,26 @@ const particleFields = {
   position: vec3,
   velocity: vec3.optional(),
   acceleration: vec3.optional(),
-  mass: finite.refine(isValidMass, 'mass must be finite and > 0 (an immovable particle has inverseMass 0)').optional(),
-  inverseMass: finite.refine(isValidInverseMass, 'inverseMass must be finite and >= 0').optional(),
-  damping: finite.refine(isValidDamping, 'damping must be in [0, 1] (the share of velocity kept)').optional(),
+  mass: finite.refine(isValidMass, RULES.mass).optional(),
+  inverseMass: finite.refine(isValidInverseMass, RULES.inverseMass).optional(),
+  damping: finite.refine(isValidDamping, RULES.damping).optional(),
 };
 
 const particleSchema = z.strictObject(particleFields).superRefine((particle, context) => {
   if (particle.mass !== undefined && particle.inverseMass !== undefined) {
-    context.addIssue({ code: 'custom', path: ['mass'], input: particle.mass, message: 'give mass or inverseMass, not both' });
+    const message = 'give mass or inverseMass, not both';
+    context.addIssue({ code: 'custom', path: ['mass'], input: particle.mass, message });
   }
 });
 
 // A plain object, not a strict one: later scene keys (forces, emitters...) are allowed through.
 const sceneSchema = z.object(
   {
-    particles: z.array(particleSchema, {
-      error: (issue) => (issue.input === undefined ? 'is required, as an array of particles' : 'must be an array of particles'),
-    }).min(1, 'a scene needs at least one particle'),
+    particles: z
+      .array(particleSchema, {
+        error: (issue) => (issue.input === undefined ? 'is required, as an array' : 'must be an array of particles'),
+      })
+      .min(1, 'a scene needs at least one particle'),
   },
   { error: 'a scene must be a JSON object {"particles": [...]}' },
 );
@@ -78,7 +88,8 @@ export function parseScene(text: string, sourceName: string): Scene {
     // zod reports unknown keys on the object; name the key itself.
     const key = issue.keys[0] as string;
     const known = Object.keys(particleFields).join(', ');
-    refuse(sourceName, [...issue.path, key], `unknown particle field (known: ${known})`, (issue.input as Record<string, unknown>)[key]);
+    const value = (issue.input as Record<string, unknown>)[key];
+    refuse(sourceName, [...issue.path, key], `unknown particle field (known: ${known})`, value);
   }
   refuse(sourceName, issue.path, issue.message, issue.input);
 }
