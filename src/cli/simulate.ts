@@ -6,9 +6,7 @@
  * writes the final state as JSON to --out, or to stdout without it. A one-line
  * summary goes to stderr, so stdout stays pure JSON when it carries the state.
  */
-import { readFileSync, realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { ParticleSystemApi } from '../core/api';
 import { CpuParticleSystem } from '../core/cpuParticleSystem';
@@ -267,38 +265,3 @@ export async function main(argv: string[], io: SimulateIo = processIo): Promise<
     return 1;
   }
 }
-
-/** The real path of a file named on a command line, or undefined if there is none. */
-function realPath(arg: string): string | undefined {
-  try {
-    return realpathSync(arg);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether this file is the program rather than an import. node and tsx put its
- * path in argv[1]. vite-node (the npm script) rewrites argv to [node, its own
- * CLI, ...script args], dropping the file's name, so there we look for it in
- * the command line the process started with (Linux keeps it in
- * /proc/self/cmdline; elsewhere, being run by vite-node's CLI has to do).
- * Under Vitest argv[1] is Vitest's, so the tests import this file inertly.
- */
-function isEntryPoint(): boolean {
-  const self = fileURLToPath(import.meta.url);
-  const script = process.argv[1] === undefined ? undefined : realPath(process.argv[1]);
-  if (script === self) return true;
-  if (script === undefined || !/[\\/]vite-node[\\/]/.test(script)) return false;
-  let launch: string[];
-  try {
-    launch = readFileSync('/proc/self/cmdline', 'utf8').split('\0');
-  } catch {
-    return true;
-  }
-  // vite-node's own arguments come before the first `--`: [node, vite-node, ...options and files].
-  const end = launch.indexOf('--');
-  return launch.slice(2, end < 0 ? undefined : end).some((arg) => realPath(arg) === self);
-}
-
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));
