@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
-import { ALL_VARIANTS, variantName, type Variant } from '../src/core/variants';
+import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
+import { ALL_VARIANTS, variantName } from '../src/core/variants';
+import { StepErrorBound } from './support/errorBound';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
 import { main, runSimulate, type SimulateIo, type SimulationOutput } from '../src/cli/simulate';
 
@@ -41,55 +43,6 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------
 // GPU against the CPU reference
 
-const u = 2 ** -24; // float32's unit roundoff
-
-/**
- * Relative error of the damping factor k = d^dt as a backend computes it (0
- * where k is exact: per-step uses d itself, off uses no factor, and both
- * backends select d = 0 and d = 1 instead of calling pow).
- */
-function keepError(backend: 'cpu' | 'gpu', variant: Variant, d: number, dt: number): number {
-  if (variant.damping !== 'per-second' || d === 0 || d === 1) return 0;
-  // The CPU rounds Math.pow's double (within an ulp of double) to float32.
-  if (backend === 'cpu') return u + 2 ** -52;
-  // WGSL's pow inherits its accuracy from exp2(dt * log2(d)): log2 is within
-  // 2^-21 absolute on [0.5, 2] and 3 ULP elsewhere (an ULP of y is <= 2u|y|),
-  // the product dt * log2(d) rounds once, and exp2(z) is within 3 + 2|z| ULP
-  // of a result in (0, 1], so within (3 + 2|z|) 2u relative. An error e in z
-  // scales the result by 2^e, about 1 + ln2 e.
-  const log2d = Math.log2(d);
-  const z = Math.abs(dt * log2d);
-  const log2Error = d >= 0.5 && d <= 2 ? 2 ** -21 : 6 * u * Math.abs(log2d);
-  return Math.LN2 * (dt * log2Error + u * z) + (3 + 2 * z) * 2 * u;
-}
-
-/**
- * How far one backend's float32 run can be from exact arithmetic on the same
- * float32 inputs, for one component of one particle after n steps of dt.
- *
- * Per step (no forces, so the acceleration a is used as stored):
- *   velocity: v' = (v + a dt) k rounds a*dt, the sum and the product by k:
- *     u|a dt| + 2u|v + a dt|, plus k's own error keepError * |v + a dt|.
- *     A fused multiply-add only drops a rounding, so the bound holds with fma.
- *   position: p' = p + m dt (m the old or the new velocity) rounds m*dt and
- *     the sum: u|m dt| + u|p'|.
- * Magnitudes: damping only shrinks velocity (k <= 1), so |v + a dt| <= V =
- * |v0| + (n + 1)|a| dt all along, and |p| <= P = |p0| + n dt V.
- * Propagation: a velocity error is carried on (times k <= 1) and each step
- * adds at most perStep, so after j steps it is <= j perStep: linear in n. The
- * position gains dt times that velocity error each step (j = 0..n-1 explicit,
- * 1..n semi-implicit), summing to at most dt perStep n(n + 1)/2: quadratic.
- * To first order in u; the neglected terms are about n u ~ 1e-5 of the bound.
- * No value here comes near float32's subnormals, so flushing them (which a
- * software adapter may do) changes nothing.
- */
-function errorBound(n: number, dt: number, p0: number, v0: number, a: number, keep: number) {
-  const V = Math.abs(v0) + (n + 1) * Math.abs(a) * dt;
-  const P = Math.abs(p0) + n * dt * V;
-  const perStep = u * Math.abs(a) * dt + (2 * u + keep) * V;
-  return { velocity: n * perStep, position: n * u * (V * dt + P) + (dt * perStep * n * (n + 1)) / 2 };
-}
-
 describe('simulate: GPU against the CPU reference on public/scenes/ballistic.json', () => {
   // 2 s of flight at 100 Hz, Cyclone's ballistic demo. Few enough steps that
   // the bound stays far below the difference between the variants themselves
@@ -112,30 +65,27 @@ describe('simulate: GPU against the CPU reference on public/scenes/ballistic.jso
       const scene = sceneToParticles(parseScene(await readFile(BALLISTIC, 'utf8'), BALLISTIC));
       expect(gpu.particles).toHaveLength(scene.length);
       expect(cpu.particles).toHaveLength(scene.length);
-      // Both runs use the float32 values of the inputs (dt included).
-      const dt32 = Math.fround(dt);
-      scene.forEach((initial, i) => {
+      // The float32 bound between the GPU and the reference, carried along a
+      // reference run of the same scene (derivation in test/support/errorBound.ts).
+      const reference = new CpuParticleSystem({ capacity: scene.length, ...variant });
+      reference.writeParticles(0, scene);
+      const bound = new StepErrorBound(scene.length, variant);
+      for (let s = 0; s < steps; s++) {
+        bound.advance(reference.state, Math.fround(dt));
+        reference.step(dt);
+      }
+      scene.forEach((_, i) => {
         const g = gpu.particles[i]!;
         const c = cpu.particles[i]!;
         // The step never writes these: bit for bit.
         expect({ ...g, position: 0, velocity: 0 }).toEqual({ ...c, position: 0, velocity: 0 });
-        const d = Math.fround(initial.damping ?? 1);
-        const gpuKeep = keepError('gpu', variant, d, dt32);
-        const cpuKeep = keepError('cpu', variant, d, dt32);
         for (let axis = 0; axis < 3; axis++) {
-          const p0 = Math.fround(initial.position[axis]!);
-          const v0 = Math.fround(initial.velocity?.[axis] ?? 0);
-          const a = Math.fround(initial.acceleration?.[axis] ?? 0);
-          // Each backend is within its own bound of the same exact run, so
-          // they are within the sum of the two bounds of each other.
-          const gpuBound = errorBound(steps, dt32, p0, v0, a, gpuKeep);
-          const cpuBound = errorBound(steps, dt32, p0, v0, a, cpuKeep);
           const where = `particle ${i} axis ${axis}`;
           expect(Math.abs(g.velocity[axis]! - c.velocity[axis]!), `${where} velocity`).toBeLessThanOrEqual(
-            gpuBound.velocity + cpuBound.velocity,
+            bound.velocity[i * 3 + axis]!,
           );
           expect(Math.abs(g.position[axis]! - c.position[axis]!), `${where} position`).toBeLessThanOrEqual(
-            gpuBound.position + cpuBound.position,
+            bound.position[i * 3 + axis]!,
           );
         }
       });
