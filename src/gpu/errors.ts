@@ -28,15 +28,19 @@ export async function withErrorScopes<T>(device: GPUDevice, operation: string, w
   device.pushErrorScope('internal');
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
-  let result: T;
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
-    result = await work();
-  } finally {
-    const errors = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()];
-    const first = errors.find((e): e is GPUError => e !== null);
-    if (first) throw new GpuValidationError(operation, first);
+    outcome = { ok: true, value: await work() };
+  } catch (error) {
+    outcome = { ok: false, error };
   }
-  return result;
+  // Always pop all three, so a failure never leaves scopes pushed.
+  const errors = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()];
+  // The host-side exception explains more than the GPU error it caused.
+  if (!outcome.ok) throw outcome.error;
+  const first = errors.find((e): e is GPUError => e !== null);
+  if (first) throw new GpuValidationError(operation, first);
+  return outcome.value;
 }
 
 /**
