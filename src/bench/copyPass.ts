@@ -1,0 +1,91 @@
+/**
+ * The roofline kernel: owns shaders/copy.wgsl's pipeline and the two buffers
+ * it copies between, `bytes` each. `copyBufferToBuffer` over the same buffers
+ * gives the second roofline, the copy engine's (or the driver's memcpy).
+ */
+import { dispatchSize } from '../gpu/dispatch';
+import { benchShaders } from './wgsl';
+
+/** Bytes one invocation of copy.wgsl copies: four vec4s, today's particle record. */
+export const COPY_BYTES_PER_INVOCATION = 64;
+
+export class CopyPass {
+  readonly source: GPUBuffer;
+  readonly destination: GPUBuffer;
+  private readonly params: GPUBuffer;
+  private readonly bindGroup: GPUBindGroup;
+  private readonly invocations: number;
+  private destroyed = false;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly pipeline: GPUComputePipeline,
+    readonly bytes: number,
+    readonly workgroupSize: number,
+  ) {
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    this.source = device.createBuffer({ label: 'CopyPass.source', size: bytes, usage });
+    this.destination = device.createBuffer({ label: 'CopyPass.destination', size: bytes, usage });
+    this.invocations = bytes / COPY_BYTES_PER_INVOCATION;
+    this.params = device.createBuffer({
+      label: 'CopyPass.params',
+      size: 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(this.params, 0, new Uint32Array([this.invocations, 0, 0, 0]));
+    this.bindGroup = device.createBindGroup({
+      label: 'CopyPass.bindGroup',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: this.source } },
+        { binding: 1, resource: { buffer: this.destination } },
+        { binding: 2, resource: { buffer: this.params } },
+      ],
+    });
+  }
+
+  /** Creates the pipeline and two buffers of `bytes` (a multiple of 64). Call inside the caller's error scopes. */
+  static create(device: GPUDevice, bytes: number, workgroupSize: number): CopyPass {
+    if (!Number.isInteger(bytes) || bytes <= 0 || bytes % COPY_BYTES_PER_INVOCATION !== 0) {
+      throw new RangeError(`bytes = ${bytes} must be a positive multiple of ${COPY_BYTES_PER_INVOCATION}`);
+    }
+    // 'auto' is enough here: this pipeline shares its bind group with nothing.
+    const pipeline = device.createComputePipeline({
+      label: 'CopyPass.pipeline',
+      layout: 'auto',
+      compute: {
+        module: device.createShaderModule({ label: 'copy.wgsl', code: benchShaders.copy() }),
+        entryPoint: 'main',
+        constants: { WORKGROUP_SIZE: workgroupSize },
+      },
+    });
+    return new CopyPass(device, pipeline, bytes, workgroupSize);
+  }
+
+  /** Records `repeats` copies of source to destination with the kernel, in one pass. */
+  encode(encoder: GPUCommandEncoder, repeats = 1): void {
+    const [x, y] = dispatchSize(
+      this.invocations,
+      this.workgroupSize,
+      this.device.limits.maxComputeWorkgroupsPerDimension,
+    );
+    const pass = encoder.beginComputePass({ label: 'CopyPass' });
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.bindGroup);
+    for (let r = 0; r < repeats; r++) pass.dispatchWorkgroups(x, y);
+    pass.end();
+  }
+
+  /** Records `repeats` copies of the same bytes with copyBufferToBuffer. */
+  encodeBufferCopy(encoder: GPUCommandEncoder, repeats = 1): void {
+    for (let r = 0; r < repeats; r++) encoder.copyBufferToBuffer(this.source, 0, this.destination, 0, this.bytes);
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.source.destroy();
+    this.destination.destroy();
+    this.params.destroy();
+  }
+}

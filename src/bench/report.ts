@@ -1,0 +1,246 @@
+/**
+ * From the measured cases to what a reader wants: the layout and workgroup
+ * comparisons, the issue's targets (reported, never asserted), the table the
+ * terminal and the page both show, and the JSON document.
+ */
+import { BYTES_PER_PARTICLE } from '../core/layout';
+import { DEFAULT_VARIANT, variantName } from '../core/variants';
+import { DEFAULT_WORKGROUP_SIZE } from '../gpu/particleSystem';
+import { WORKGROUP_SIZES, type BenchRun, type CaseResult } from './harness';
+
+export interface Contender {
+  label: string;
+  /** The case measured for this choice (at every count). */
+  caseName: string;
+  /** Particle-steps a second over the baseline's, at each count measured for both. */
+  ratios: { particles: number; ratio: number }[];
+  /** Geometric mean of `ratios`. */
+  meanRatio: number;
+}
+
+export interface Comparison {
+  question: string;
+  /** The label of the current default. */
+  baseline: string;
+  contenders: Contender[];
+  /** The label with the highest mean ratio. */
+  best: string;
+}
+
+export interface Target {
+  target: string;
+  /** null: not measured in this run. */
+  met: boolean | null;
+  figure: string;
+  /** False where the issue scopes the target to another kind of adapter. */
+  applies: boolean;
+}
+
+export interface BenchReport extends BenchRun {
+  comparisons: Comparison[];
+  targets: Target[];
+}
+
+const DEFAULT_TAIL = variantName(DEFAULT_VARIANT);
+const DEFAULT_STEP = `step/${DEFAULT_TAIL}`;
+
+function find(cases: readonly CaseResult[], name: string, particles: number): CaseResult | undefined {
+  return cases.find((c) => c.name === name && c.particles === particles);
+}
+
+function geometricMean(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  return Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
+}
+
+function compare(
+  cases: readonly CaseResult[],
+  question: string,
+  options: { label: string; caseName: string }[],
+  baselineLabel: string,
+): Comparison | null {
+  const baseline = options.find((o) => o.label === baselineLabel);
+  if (!baseline) return null;
+  const sizes = [...new Set(cases.filter((c) => c.name === baseline.caseName).map((c) => c.particles))];
+  const contenders = options
+    .map(({ label, caseName }) => {
+      const ratios = sizes.flatMap((particles) => {
+        const mine = find(cases, caseName, particles);
+        const base = find(cases, baseline.caseName, particles);
+        return mine && base ? [{ particles, ratio: mine.particleStepsPerSecond / base.particleStepsPerSecond }] : [];
+      });
+      return { label, caseName, ratios, meanRatio: geometricMean(ratios.map((r) => r.ratio)) };
+    })
+    .filter((c) => c.ratios.length > 0);
+  if (contenders.length < 2) return null;
+  const best = contenders.reduce((a, b) => (b.meanRatio > a.meanRatio ? b : a));
+  return { question, baseline: baselineLabel, contenders, best: best.label };
+}
+
+export function comparisons(cases: readonly CaseResult[]): Comparison[] {
+  const workgroupCase = (size: number) =>
+    size === DEFAULT_WORKGROUP_SIZE ? DEFAULT_STEP : `step-wg${size}/${DEFAULT_TAIL}`;
+  return [
+    compare(
+      cases,
+      'layout: packed vec4 records (AoS) or structure of arrays',
+      [
+        { label: 'packed vec4 records', caseName: DEFAULT_STEP },
+        { label: 'structure of arrays', caseName: `step-soa/${DEFAULT_TAIL}` },
+      ],
+      'packed vec4 records',
+    ),
+    compare(
+      cases,
+      'acceleration: per particle or one uniform',
+      [
+        { label: 'per particle', caseName: DEFAULT_STEP },
+        { label: 'uniform', caseName: `step-uniform-acceleration/${DEFAULT_TAIL}` },
+      ],
+      'per particle',
+    ),
+    compare(
+      cases,
+      'workgroup size',
+      WORKGROUP_SIZES.map((size) => ({ label: String(size), caseName: workgroupCase(size) })),
+      String(DEFAULT_WORKGROUP_SIZE),
+    ),
+  ].filter((c): c is Comparison => c !== null);
+}
+
+const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+const millions = (x: number) => `${(x / 1e6).toFixed(2)} M/s`;
+
+export function targets(run: BenchRun): Target[] {
+  const { cases } = run;
+  const out: Target[] = [];
+
+  // 1. The step at >= 2^20 particles against 85% of the copy kernel's bandwidth.
+  const large = cases.filter((c) => c.group === 'step' && c.particles >= 2 ** 20);
+  if (large.length === 0) {
+    out.push({
+      target: 'step at >= 2^20 particles >= 85% of the copy kernel bandwidth',
+      met: null,
+      figure: 'not measured: no count >= 2^20 in this run (drop --quick or add --sizes 20)',
+      applies: true,
+    });
+  } else {
+    const top = Math.max(...large.map((c) => c.particles));
+    const atTop = large.filter((c) => c.particles === top);
+    const worst = atTop.reduce((a, b) => (b.fractionOfCopy < a.fractionOfCopy ? b : a));
+    const main = atTop.find((c) => c.name === DEFAULT_STEP) ?? worst;
+    out.push({
+      target: 'step at >= 2^20 particles >= 85% of the copy kernel bandwidth (every variant)',
+      met: atTop.every((c) => c.fractionOfCopy >= 0.85),
+      figure:
+        `at 2^${Math.log2(top)}: ${main.name} ${main.gigabytesPerSecond.toFixed(2)} GB/s = ` +
+        `${percent(main.fractionOfCopy)} of copy; worst ${worst.name} ${percent(worst.fractionOfCopy)}`,
+      applies: true,
+    });
+  }
+
+  // 2. The state's bytes a particle.
+  out.push({
+    target: 'particle state <= 64 bytes a particle',
+    met: BYTES_PER_PARTICLE <= 64,
+    figure: `BYTES_PER_PARTICLE = ${BYTES_PER_PARTICLE}`,
+    applies: true,
+  });
+
+  // 3. On a software adapter, the GPU step against twice the CPU reference, same process, same count.
+  const pairs = cases
+    .filter((c) => c.name === 'cpu-reference')
+    .flatMap((cpu) => {
+      const gpu = find(cases, DEFAULT_STEP, cpu.particles);
+      return gpu ? [{ cpu, gpu }] : [];
+    });
+  if (pairs.length === 0) {
+    out.push({ target: 'GPU step >= 2x the CPU reference', met: null, figure: 'not measured', applies: true });
+  } else {
+    const { cpu, gpu } = pairs.reduce((a, b) => (b.cpu.particles > a.cpu.particles ? b : a));
+    const ratio = gpu.particleStepsPerSecond / cpu.particleStepsPerSecond;
+    const copy = find(cases, 'copy', gpu.particles);
+    const ceiling = copy
+      ? `; the copy kernel itself moves ${millions(copy.particleStepsPerSecond)} particles = ` +
+        `${(copy.particleStepsPerSecond / cpu.particleStepsPerSecond).toFixed(2)}x the CPU step`
+      : '';
+    // The other variants at the same count: the CPU's cost depends on them far more than the GPU's.
+    const others = cases
+      .filter((c) => c.name.startsWith('cpu-reference/') && c.particles === gpu.particles)
+      .flatMap((c) => {
+        const step = find(cases, `step/${c.variant}`, c.particles);
+        return step ? [`${c.variant} ${(step.particleStepsPerSecond / c.particleStepsPerSecond).toFixed(2)}x`] : [];
+      });
+    out.push({
+      target: 'GPU step >= 2x the CPU reference (software adapter)',
+      met: ratio >= 2,
+      figure:
+        `at 2^${Math.log2(gpu.particles)}: GPU ${millions(gpu.particleStepsPerSecond)} / CPU ` +
+        `${millions(cpu.particleStepsPerSecond)} = ${ratio.toFixed(2)}x (${DEFAULT_TAIL})${ceiling}` +
+        (others.length > 0 ? `; other variants: ${others.join(', ')}` : ''),
+      applies: run.adapter.software,
+    });
+  }
+  return out;
+}
+
+export function buildReport(run: BenchRun): BenchReport {
+  return { ...run, comparisons: comparisons(run.cases), targets: targets(run) };
+}
+
+/** The table both front ends print: a header row and one row a case. */
+export function tableRows(report: BenchReport): { head: string[]; rows: string[][] } {
+  const head = [
+    'case',
+    'particles',
+    'M steps/s',
+    'B/step',
+    'GB/s',
+    'of copy',
+    'of buf copy',
+    'ms/step',
+    'min..max ms',
+    'timing',
+  ];
+  const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
+  const rows = report.cases.map((c) => [
+    c.name,
+    `2^${Math.log2(c.particles)}`,
+    fixed(c.particleStepsPerSecond / 1e6, 2),
+    String(c.bytesPerParticleStep),
+    fixed(c.gigabytesPerSecond, 2),
+    Number.isFinite(c.fractionOfCopy) ? percent(c.fractionOfCopy) : '-',
+    Number.isFinite(c.fractionOfBufferCopy) ? percent(c.fractionOfBufferCopy) : '-',
+    fixed(c.medianMs, 3),
+    `${fixed(c.spread.minMs, 3)}..${fixed(c.spread.maxMs, 3)}`,
+    c.timing === 'timestamp-query' ? 'timestamps' : c.timing,
+  ]);
+  return { head, rows };
+}
+
+/** Plain lines: comparisons, targets, what was skipped or not measured. */
+export function summaryLines(report: BenchReport): string[] {
+  const lines: string[] = [];
+  for (const c of report.comparisons) {
+    const parts = c.contenders.map((k) => {
+      const range = k.ratios.map((r) => `2^${Math.log2(r.particles)}: ${r.ratio.toFixed(2)}x`).join(', ');
+      return `${k.label} ${k.meanRatio.toFixed(2)}x (${range})`;
+    });
+    lines.push(`${c.question} — best: ${c.best}; vs ${c.baseline}: ${parts.join('; ')}`);
+  }
+  for (const t of report.targets) {
+    const status = t.met === null ? 'NOT MEASURED' : t.met ? 'MET' : 'NOT MET';
+    lines.push(`target ${t.target}: ${status}${t.applies ? '' : ' (does not apply to this adapter)'} — ${t.figure}`);
+  }
+  for (const s of report.skipped) lines.push(`skipped ${s}`);
+  for (const n of report.notMeasured) lines.push(`not measured: ${n}`);
+  return lines;
+}
+
+/** The JSON document: the contract fields of every case, everything else beside them. */
+export function reportJson(report: BenchReport): string {
+  return (
+    JSON.stringify(report, (_, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2) +
+    '\n'
+  );
+}

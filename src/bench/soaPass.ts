@@ -1,0 +1,154 @@
+/**
+ * Bench only: the particle step over a structure of arrays
+ * (shaders/bench/integrateSoA.wgsl). Owns six buffers, one per attribute,
+ * vectors packed xyz, and converts to and from the packed records of
+ * src/core/layout.ts so its state can be compared with the CPU reference.
+ */
+import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../core/layout';
+import type { Variant } from '../core/variants';
+import { dispatchSize } from '../gpu/dispatch';
+import { DAMPING_MODE_CONSTANT, benchShaders } from './wgsl';
+
+/** The attributes the step reads, in integrateSoA.wgsl's binding order. */
+const SOA_ATTRIBUTES = [
+  'position',
+  'velocity',
+  'acceleration',
+  'forceAccum',
+  'inverseMass',
+  'damping',
+] as const satisfies readonly AttributeName[];
+
+/** What one step touches a particle: reads every attribute, writes position, velocity, force. */
+export const SOA_BYTES_READ = SOA_ATTRIBUTES.reduce((sum, name) => sum + ATTRIBUTES[name].size * 4, 0);
+export const SOA_BYTES_WRITTEN = (['position', 'velocity', 'forceAccum'] as const).reduce(
+  (sum, name) => sum + ATTRIBUTES[name].size * 4,
+  0,
+);
+
+export class SoAStepPass {
+  readonly buffers: readonly GPUBuffer[];
+  private readonly params: GPUBuffer;
+  private readonly stateBindGroup: GPUBindGroup;
+  private readonly paramsBindGroup: GPUBindGroup;
+  private destroyed = false;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly pipeline: GPUComputePipeline,
+    readonly capacity: number,
+    readonly workgroupSize: number,
+  ) {
+    this.buffers = SOA_ATTRIBUTES.map((name) =>
+      device.createBuffer({
+        label: `SoAStepPass.${name}`,
+        size: capacity * ATTRIBUTES[name].size * 4,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+      }),
+    );
+    this.params = device.createBuffer({
+      label: 'SoAStepPass.params',
+      size: 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.stateBindGroup = device.createBindGroup({
+      label: 'SoAStepPass.stateBindGroup',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: this.buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    this.paramsBindGroup = device.createBindGroup({
+      label: 'SoAStepPass.paramsBindGroup',
+      layout: pipeline.getBindGroupLayout(1),
+      entries: [{ binding: 0, resource: { buffer: this.params } }],
+    });
+  }
+
+  /** Creates the buffers and pipeline for `variant`. Call inside the caller's error scopes. */
+  static create(device: GPUDevice, capacity: number, variant: Variant, workgroupSize: number): SoAStepPass {
+    // 'auto' is enough here: these bind groups serve this one pipeline.
+    const pipeline = device.createComputePipeline({
+      label: `SoAStepPass.pipeline(${variant.integrator}, ${variant.damping})`,
+      layout: 'auto',
+      compute: {
+        module: device.createShaderModule({ label: 'bench/integrateSoA.wgsl', code: benchShaders.integrateSoA() }),
+        entryPoint: 'main',
+        constants: {
+          WORKGROUP_SIZE: workgroupSize,
+          SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
+          DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
+        },
+      },
+    });
+    return new SoAStepPass(device, pipeline, capacity, workgroupSize);
+  }
+
+  /** Uploads `capacity` packed records, split into the six arrays. */
+  write(packed: Float32Array): void {
+    SOA_ATTRIBUTES.forEach((name, b) => {
+      const { size } = ATTRIBUTES[name];
+      const offset = attributeOffset(name);
+      const out = new Float32Array(this.capacity * size);
+      for (let i = 0; i < this.capacity; i++) {
+        for (let c = 0; c < size; c++) out[i * size + c] = packed[i * FLOATS_PER_PARTICLE + offset + c] as number;
+      }
+      this.device.queue.writeBuffer(this.buffers[b] as GPUBuffer, 0, out);
+    });
+  }
+
+  /** Reads the six arrays back as packed records (spare slots 0), for comparison with the reference. */
+  async readPacked(): Promise<Float32Array> {
+    const packed = new Float32Array(this.capacity * FLOATS_PER_PARTICLE);
+    const arrays = await Promise.all(this.buffers.map((buffer) => readBuffer(this.device, buffer)));
+    SOA_ATTRIBUTES.forEach((name, b) => {
+      const { size } = ATTRIBUTES[name];
+      const offset = attributeOffset(name);
+      const values = arrays[b] as Float32Array;
+      for (let i = 0; i < this.capacity; i++) {
+        for (let c = 0; c < size; c++) packed[i * FLOATS_PER_PARTICLE + offset + c] = values[i * size + c] as number;
+      }
+    });
+    return packed;
+  }
+
+  /** Records `steps` steps of `dt` over every particle; the caller submits before changing `dt`. */
+  encode(encoder: GPUCommandEncoder, dt: number, steps = 1): void {
+    const params = new ArrayBuffer(8);
+    new Float32Array(params, 0, 1)[0] = dt;
+    new Uint32Array(params, 4, 1)[0] = this.capacity;
+    this.device.queue.writeBuffer(this.params, 0, params);
+    const [x, y] = dispatchSize(this.capacity, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
+    const pass = encoder.beginComputePass({ label: 'SoAStepPass' });
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.stateBindGroup);
+    pass.setBindGroup(1, this.paramsBindGroup);
+    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
+    pass.end();
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const buffer of this.buffers) buffer.destroy();
+    this.params.destroy();
+  }
+}
+
+/** Copies a storage buffer to the host through a staging buffer, unmapped and destroyed after. */
+export async function readBuffer(device: GPUDevice, buffer: GPUBuffer): Promise<Float32Array> {
+  const staging = device.createBuffer({
+    label: `${buffer.label}.readback`,
+    size: buffer.size,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  try {
+    const encoder = device.createCommandEncoder({ label: `readBuffer(${buffer.label})` });
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
+    device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const out = new Float32Array(staging.getMappedRange().slice(0));
+    staging.unmap();
+    return out;
+  } finally {
+    staging.destroy();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The particle state every bench case steps: seeded, every particle movable
+ * (inverse mass > 0, so each one is read and written), damping strictly
+ * between 0 and 1 (so per-second damping evaluates pow), forces non-zero, and
+ * one acceleration for all, so the uniform-acceleration variant computes the
+ * same thing as the per-particle lane.
+ */
+import { FLOATS_PER_PARTICLE, attributeOffset } from '../core/layout';
+
+/** Gravity, Cyclone's usual constant acceleration; the uniform-acceleration case reads it from its uniform. */
+export const BENCH_ACCELERATION: readonly [number, number, number] = [0, -9.81, 0];
+
+/** Mulberry32: a small seeded generator in [0, 1), the same in every runtime. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const POSITION = attributeOffset('position');
+const INVERSE_MASS = attributeOffset('inverseMass');
+const VELOCITY = attributeOffset('velocity');
+const DAMPING = attributeOffset('damping');
+const ACCELERATION = attributeOffset('acceleration');
+const FORCE_ACCUM = attributeOffset('forceAccum');
+
+/** `count` packed records in the layout of src/core/layout.ts. */
+export function benchState(count: number, seed = 1): Float32Array<ArrayBuffer> {
+  const random = seededRandom(seed);
+  const state = new Float32Array(count * FLOATS_PER_PARTICLE);
+  for (let i = 0; i < count; i++) {
+    const base = i * FLOATS_PER_PARTICLE;
+    for (let c = 0; c < 3; c++) {
+      state[base + POSITION + c] = (random() * 2 - 1) * 10;
+      state[base + VELOCITY + c] = (random() * 2 - 1) * 5;
+      state[base + ACCELERATION + c] = BENCH_ACCELERATION[c] as number;
+      state[base + FORCE_ACCUM + c] = (random() * 2 - 1) * 20;
+    }
+    state[base + INVERSE_MASS] = 0.1 + random() * 1.9;
+    state[base + DAMPING] = 0.5 + random() * 0.499;
+  }
+  return state;
+}
+
+/** Forces to add, xyz a particle, for the force pass. */
+export function benchForces(count: number, seed = 2): Float32Array {
+  const random = seededRandom(seed);
+  return Float32Array.from({ length: count * 3 }, () => (random() * 2 - 1) * 20);
+}

@@ -1,0 +1,130 @@
+/**
+ * Timing a batch of GPU work, and the statistics of repeated runs.
+ *
+ * With the adapter's 'timestamp-query' feature the batch is bracketed by two
+ * empty compute passes whose `timestampWrites` record the GPU clock before
+ * the first command and after the last one: one method for every case,
+ * including `copyBufferToBuffer` (which has no pass of its own) and steps
+ * recorded by ParticleSystem.encodeSteps (whose pass the bench does not own).
+ * Without it, wall time around submit and `queue.onSubmittedWorkDone()`.
+ * Encoding happens before the clock starts, and the queue is drained first.
+ */
+
+export type TimingMethod = 'timestamp-query' | 'wall (onSubmittedWorkDone)' | 'wall (host)';
+
+export interface Sample {
+  /** Milliseconds for the whole batch. */
+  ms: number;
+  /** Wall time around submit and onSubmittedWorkDone, also kept when timestamps are used. */
+  wallMs: number;
+  method: TimingMethod;
+}
+
+export class GpuTimer {
+  readonly method: TimingMethod;
+  private readonly querySet: GPUQuerySet | null = null;
+  private readonly resolve: GPUBuffer | null = null;
+  private readonly readback: GPUBuffer | null = null;
+  private destroyed = false;
+
+  /** Timestamps when the device has 'timestamp-query' and `useTimestamps` allows; else wall time. */
+  constructor(
+    private readonly device: GPUDevice,
+    useTimestamps = true,
+  ) {
+    if (useTimestamps && device.features.has('timestamp-query')) {
+      this.querySet = device.createQuerySet({ label: 'GpuTimer.querySet', type: 'timestamp', count: 2 });
+      this.resolve = device.createBuffer({
+        label: 'GpuTimer.resolve',
+        size: 16,
+        usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+      });
+      this.readback = device.createBuffer({
+        label: 'GpuTimer.readback',
+        size: 16,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      });
+      this.method = 'timestamp-query';
+    } else {
+      this.method = 'wall (onSubmittedWorkDone)';
+    }
+  }
+
+  /** Encodes the work with `record`, submits it alone and times it. */
+  async time(record: (encoder: GPUCommandEncoder) => void, label = 'GpuTimer'): Promise<Sample> {
+    if (this.destroyed) throw new Error('this GpuTimer has been destroyed');
+    const encoder = this.device.createCommandEncoder({ label });
+    const { querySet, resolve, readback } = this;
+    if (querySet) {
+      encoder
+        .beginComputePass({ label: `${label}: begin`, timestampWrites: { querySet, beginningOfPassWriteIndex: 0 } })
+        .end();
+    }
+    record(encoder);
+    if (querySet && resolve && readback) {
+      encoder.beginComputePass({ label: `${label}: end`, timestampWrites: { querySet, endOfPassWriteIndex: 1 } }).end();
+      encoder.resolveQuerySet(querySet, 0, 2, resolve, 0);
+      encoder.copyBufferToBuffer(resolve, 0, readback, 0, 16);
+    }
+    const commands = encoder.finish();
+    await this.device.queue.onSubmittedWorkDone();
+    const started = performance.now();
+    this.device.queue.submit([commands]);
+    await this.device.queue.onSubmittedWorkDone();
+    const wallMs = performance.now() - started;
+    if (!readback) return { ms: wallMs, wallMs, method: this.method };
+    await readback.mapAsync(GPUMapMode.READ);
+    const [begin, end] = new BigUint64Array(readback.getMappedRange());
+    readback.unmap();
+    const ms = Number((end ?? 0n) - (begin ?? 0n)) / 1e6;
+    // A clock that did not advance (or ran backwards) is no measurement: fall back to wall time.
+    if (!(ms > 0)) return { ms: wallMs, wallMs, method: 'wall (onSubmittedWorkDone)' };
+    return { ms, wallMs, method: this.method };
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.querySet?.destroy();
+    this.resolve?.destroy();
+    this.readback?.destroy();
+  }
+}
+
+/** Times host work (the CPU reference, or a host-side API call that submits itself). */
+export async function timeHost(work: () => void | Promise<void>): Promise<Sample> {
+  const started = performance.now();
+  await work();
+  const ms = performance.now() - started;
+  return { ms, wallMs: ms, method: 'wall (host)' };
+}
+
+export interface Spread {
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
+}
+
+/** Linear-interpolated quantile of sorted values. */
+function quantile(sorted: readonly number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  const low = sorted[below] as number;
+  const high = sorted[Math.min(below + 1, sorted.length - 1)] as number;
+  return low + (high - low) * (at - below);
+}
+
+/** Median, quartiles and extremes of at least one value. */
+export function spreadOf(values: readonly number[]): Spread {
+  if (values.length === 0) throw new RangeError('spreadOf needs at least one value');
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    min: sorted[0] as number,
+    q1: quantile(sorted, 0.25),
+    median: quantile(sorted, 0.5),
+    q3: quantile(sorted, 0.75),
+    max: sorted[sorted.length - 1] as number,
+  };
+}
