@@ -1,0 +1,33 @@
+/**
+ * `npm run bench:forces [-- --count N]`: the force pass of a typical effect
+ * (gravity, drag, one attractor, turbulence) against the integration step, at
+ * 1,048,576 particles by default. Prints the ratio; the goal is <= 1.
+ */
+import { acquireDevice } from '../src/gpu/device';
+import { measureForceToStepRatio, TYPICAL_EFFECT } from './forceRatio';
+
+const countFlag = process.argv.indexOf('--count');
+const count = countFlag >= 0 ? Number(process.argv[countFlag + 1]) : 1 << 20;
+if (!Number.isInteger(count) || count < 1) {
+  process.stderr.write(`bench:forces: --count must be an integer >= 1, got ${process.argv[countFlag + 1]}\n`);
+  process.exit(1);
+}
+
+const { device, adapterInfo } = await acquireDevice();
+try {
+  const result = await measureForceToStepRatio(device, count);
+  const effect = TYPICAL_EFFECT.map((g) => g.type).join(' + ');
+  process.stdout.write(
+    [
+      `adapter: ${adapterInfo.description} (${adapterInfo.source})`,
+      `particles: ${count}`,
+      `force pass (${effect}): ${result.forceMs.toFixed(2)} ms`,
+      `integration step (explicit, per-second damping): ${result.stepMs.toFixed(2)} ms`,
+      `force pass time / step time: ${result.ratio.toFixed(3)} ` +
+        `(median of ${result.ratios.length} rounds: ${result.ratios.map((r) => r.toFixed(2)).join(', ')})`,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  device.destroy();
+}

@@ -1,0 +1,119 @@
+/**
+ * The forces of a typical effect (gravity, drag, one attractor, turbulence)
+ * against the integration step, timed in one run on one device: the cost the
+ * force registry adds to a frame, as a ratio. Used by `npm run bench:forces`
+ * (scripts/bench-forces.ts); exported for the main benchmark to fold in.
+ */
+import type { ForceGenerator } from '../src/core/forces/generators';
+import type { ParticleInit } from '../src/core/particles';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { withErrorScopes } from '../src/gpu/errors';
+
+/** The effect timed: what a spark fountain or a smoke plume would register. */
+export const TYPICAL_EFFECT: readonly ForceGenerator[] = [
+  { type: 'gravity', g: [0, -9.81, 0] },
+  { type: 'drag', k1: 0.05, k2: 0.01 },
+  { type: 'attractor', position: [0, 2, 0], strength: 20, softening: 0.5 },
+  { type: 'turbulence', strength: 2, frequency: 0.8, seed: 1 },
+];
+
+export interface ForceRatioOptions {
+  /** Dispatches per submitted command buffer. Default 5. */
+  passesPerSubmit?: number;
+  /** Timed rounds (each: forces, then the step); the median is reported. Default 7. */
+  rounds?: number;
+  dt?: number;
+}
+
+export interface ForceRatioResult {
+  count: number;
+  /** Median milliseconds of one force pass (all four generators, one dispatch). */
+  forceMs: number;
+  /** Median milliseconds of one integration step (explicit, per-second damping: the default). */
+  stepMs: number;
+  /** Median over rounds of (force pass time / step time), each round timing both back to back. */
+  ratio: number;
+  /** Every round's ratio, to show the spread. */
+  ratios: number[];
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Spread-out particles in motion, so drag, the attractor and the noise see varied input. */
+function particles(count: number): ParticleInit[] {
+  let seed = 12345;
+  const random = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 4294967296;
+  };
+  return Array.from({ length: count }, () => ({
+    position: [random() * 20 - 10, random() * 20 - 10, random() * 20 - 10],
+    velocity: [random() * 4 - 2, random() * 4 - 2, random() * 4 - 2],
+    mass: 0.5 + random(),
+    damping: 0.99,
+  }));
+}
+
+/**
+ * Wall-clock of `passesPerSubmit` passes in one command buffer, submit to
+ * onSubmittedWorkDone, per pass. Wall-clock rather than timestamp queries
+ * because the system records its own compute passes; with several passes a
+ * submit, the submit overhead is shared out.
+ */
+async function timePasses(
+  device: GPUDevice,
+  passes: number,
+  record: (encoder: GPUCommandEncoder) => void,
+): Promise<number> {
+  const encoder = device.createCommandEncoder({ label: 'measureForceToStepRatio' });
+  for (let k = 0; k < passes; k++) record(encoder);
+  const commands = encoder.finish();
+  const started = performance.now();
+  device.queue.submit([commands]);
+  await device.queue.onSubmittedWorkDone();
+  return (performance.now() - started) / passes;
+}
+
+/**
+ * Times the typical effect's force pass and the integration step on `count`
+ * particles, alternating the two every round. The device stays the caller's.
+ */
+export async function measureForceToStepRatio(
+  device: GPUDevice,
+  count: number,
+  options: ForceRatioOptions = {},
+): Promise<ForceRatioResult> {
+  const passes = options.passesPerSubmit ?? 5;
+  const rounds = options.rounds ?? 7;
+  const dt = options.dt ?? 1 / 60;
+  const system = await ParticleSystem.create(device, { capacity: count });
+  try {
+    await system.writeParticles(0, particles(count));
+    const forceTimes: number[] = [];
+    const stepTimes: number[] = [];
+    const ratios: number[] = [];
+    // Round 0 warms up: pipelines, the table upload, the driver's first dispatches.
+    for (let round = 0; round <= rounds; round++) {
+      for (const generator of TYPICAL_EFFECT) system.forces.add(generator);
+      const force = await withErrorScopes(device, 'timing the force pass', () =>
+        timePasses(device, passes, (encoder) => system.encodeForces(encoder, dt)),
+      );
+      // The same system without generators: encodeSteps records the bare step.
+      system.forces.clear();
+      const step = await withErrorScopes(device, 'timing the step', () =>
+        timePasses(device, passes, (encoder) => system.encodeSteps(encoder, dt, 1)),
+      );
+      if (round === 0) continue;
+      forceTimes.push(force);
+      stepTimes.push(step);
+      ratios.push(force / step);
+    }
+    return { count, forceMs: median(forceTimes), stepMs: median(stepTimes), ratio: median(ratios), ratios };
+  } finally {
+    system.destroy();
+  }
+}

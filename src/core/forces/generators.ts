@@ -1,0 +1,441 @@
+/**
+ * Force generators as data (Millington ch. 5, Cyclone's pfgen.h), validated
+ * once for every backend and for the scene file.
+ *
+ * A generator is a plain object with a `type`; a system applies it each step
+ * to a target (every particle, a range, or a list of indices) before
+ * integrating. No generator ever touches an immovable particle (inverse mass
+ * 0): Cyclone's integrate returns before clearing such a particle's
+ * accumulator, so a force added to it would pile up for ever and mean nothing.
+ *
+ * Where Cyclone's code has a known bug the physics is followed instead, and
+ * the type's comment says so.
+ */
+import { SparkworksInputError } from '../errors';
+import { RULES, isFiniteFloat32, type Vec3Like } from '../particles';
+
+/** Cyclone's ParticleGravity: `f = g * mass`, the same acceleration `g` for every mass. */
+export interface GravityForce {
+  type: 'gravity';
+  /** The acceleration of gravity, m/s², e.g. [0, -9.81, 0]. */
+  g: Vec3Like;
+}
+
+/**
+ * Cyclone's ParticleDrag: `f = -normalize(v) * (k1 |v| + k2 |v|²)`, evaluated
+ * as the equal `-v * (k1 + k2 |v|)`, which is exactly zero at rest instead of
+ * 0/0 (Cyclone's normalise skips a zero vector for the same reason).
+ */
+export interface DragForce {
+  type: 'drag';
+  /** Linear drag coefficient, N s/m, >= 0. */
+  k1: number;
+  /** Quadratic drag coefficient, N s²/m², >= 0. */
+  k2: number;
+}
+
+/**
+ * Hooke's law to a fixed point: `f = -stiffness * (|d| - restLength) * d/|d|`,
+ * d = position - anchor. Pulls when stretched and pushes when compressed
+ * (Cyclone's ParticleSpring takes abs() of the stretch and so always pulls;
+ * its ParticleAnchoredSpring has the right sign, which this follows). No force
+ * at |d| = 0, where the direction is undefined.
+ */
+export interface AnchoredSpringForce {
+  type: 'anchoredSpring';
+  anchor: Vec3Like;
+  /** Length at which the spring is relaxed, m, >= 0. */
+  restLength: number;
+  /** Spring constant k, N/m, >= 0. */
+  stiffness: number;
+}
+
+/** Cyclone's ParticleAnchoredBungee: the anchored spring, but it only pulls (no force while |d| <= restLength). */
+export interface AnchoredBungeeForce {
+  type: 'anchoredBungee';
+  anchor: Vec3Like;
+  restLength: number;
+  stiffness: number;
+}
+
+/**
+ * Cyclone's ParticleBuoyancy for a liquid plane y = waterHeight, the particle
+ * a body reaching `maxDepth` above and below its centre: upward
+ * `liquidDensity * volume * gravity * s`, with s the submerged share,
+ * 0 at y >= waterHeight + maxDepth, 1 at y <= waterHeight - maxDepth, linear in
+ * between, so the force is continuous at both surfaces. Cyclone's partial
+ * case computes `ρV (y - maxDepth - waterHeight) / 2 * maxDepth`, negative and
+ * multiplied where it should divide, so its force jumps at both surfaces;
+ * Cyclone also leaves out g (its "force" is a mass): `gravity: 1` gives
+ * Cyclone's magnitudes.
+ */
+export interface BuoyancyForce {
+  type: 'buoyancy';
+  /** Half the height of the body, m, > 0. */
+  maxDepth: number;
+  /** Volume of the body, m³, >= 0. */
+  volume: number;
+  /** Height of the liquid plane (parallel to XZ). */
+  waterHeight: number;
+  /** kg/m³, >= 0. Default 1000 (water), as Cyclone. */
+  liquidDensity?: number;
+  /** Magnitude of gravity, m/s², >= 0. Default 9.81. */
+  gravity?: number;
+}
+
+/**
+ * Cyclone's ParticleFakeSpring: a stiff damped spring to an anchor, stable at
+ * any stiffness because the force is chosen so that one step lands where the
+ * damped harmonic oscillator `x'' = -stiffness x - damping x'` (x = position -
+ * anchor; both per unit mass) would be after `dt`. With the semi-implicit
+ * order that is where the particle lands; with the explicit (Cyclone's) order
+ * it gets there one step later. Cyclone computes
+ * `gamma = sqrt(4k - d²) / 2` and returns NaN when 4k < d² (and nothing when
+ * 4k = d²); here the overdamped and critical cases use their own closed forms
+ * (cosh/sinh, and the linear one), computed on the host in float64 once per
+ * dt, so the shader only multiplies.
+ */
+export interface StiffSpringForce {
+  type: 'stiffSpring';
+  anchor: Vec3Like;
+  /** Per unit mass (ω0²), 1/s², >= 0. */
+  stiffness: number;
+  /** Per unit mass, 1/s, >= 0. */
+  damping: number;
+}
+
+/**
+ * A point attractor (strength > 0) or repeller (< 0) with Plummer softening:
+ * `f = strength * d / (|d|² + softening²)^(3/2)`, d = position - particle:
+ * `strength/r²` far away, smoothly zero at the centre.
+ */
+export interface AttractorForce {
+  type: 'attractor';
+  position: Vec3Like;
+  /** N m². */
+  strength: number;
+  /** m, > 0 (and softening² a normal float32). */
+  softening: number;
+}
+
+/**
+ * A vortex around the axis through `position`: `f = strength * (a × r) /
+ * (|a × r|² + softening²)`, a the unit axis, r = particle - position: tangential,
+ * counter-clockwise about `axis` for strength > 0, `strength/ρ` at distance ρ
+ * from the axis, zero on it.
+ */
+export interface VortexForce {
+  type: 'vortex';
+  position: Vec3Like;
+  /** Any nonzero vector; normalised on the host. */
+  axis: Vec3Like;
+  /** N m. */
+  strength: number;
+  softening: number;
+}
+
+/** A uniform force, N, on every targeted particle. */
+export interface WindForce {
+  type: 'wind';
+  force: Vec3Like;
+}
+
+/**
+ * Divergence-free turbulence (curl noise, Bridson et al. 2007): `strength *
+ * curl(ψ)((position + offset) * frequency)`, ψ three gradient-noise fields on
+ * an integer lattice hashed with PCG (pcg3d), derivatives analytic, so the
+ * field is divergence-free up to rounding. Deterministic given `seed`; move
+ * `offset` over time to animate it.
+ */
+export interface TurbulenceForce {
+  type: 'turbulence';
+  /** N. */
+  strength: number;
+  /** Lattice cells per metre, > 0. */
+  frequency: number;
+  /** An integer in [0, 2^32). */
+  seed: number;
+  /** Default [0, 0, 0]. */
+  offset?: Vec3Like;
+}
+
+export type ForceGenerator =
+  | GravityForce
+  | DragForce
+  | AnchoredSpringForce
+  | AnchoredBungeeForce
+  | BuoyancyForce
+  | StiffSpringForce
+  | AttractorForce
+  | VortexForce
+  | WindForce
+  | TurbulenceForce;
+export type ForceType = ForceGenerator['type'];
+
+/** Which particles a generator applies to: all, [start, start + count), or a set of indices. */
+export type ForceTarget = 'all' | { start: number; count: number } | { indices: readonly number[] };
+
+/** A generator as stored: vectors copied to plain arrays, defaults filled in. */
+export type StoredGenerator<T extends ForceGenerator = ForceGenerator> = {
+  readonly [K in keyof T]-?: T[K] extends Vec3Like | undefined ? readonly [number, number, number] : T[K];
+};
+
+/** The parameters of each type: the rule it must pass and, for optional ones, its default. */
+type Rule = 'vector' | 'nonNegative' | 'positive' | 'finite' | 'softening' | 'axis' | 'seed';
+interface ParameterSpec {
+  readonly rule: Rule;
+  readonly default?: number | readonly [number, number, number];
+}
+
+export const FORCE_PARAMETERS = {
+  gravity: { g: { rule: 'vector' } },
+  drag: { k1: { rule: 'nonNegative' }, k2: { rule: 'nonNegative' } },
+  anchoredSpring: {
+    anchor: { rule: 'vector' },
+    restLength: { rule: 'nonNegative' },
+    stiffness: { rule: 'nonNegative' },
+  },
+  anchoredBungee: {
+    anchor: { rule: 'vector' },
+    restLength: { rule: 'nonNegative' },
+    stiffness: { rule: 'nonNegative' },
+  },
+  buoyancy: {
+    maxDepth: { rule: 'positive' },
+    volume: { rule: 'nonNegative' },
+    waterHeight: { rule: 'finite' },
+    liquidDensity: { rule: 'nonNegative', default: 1000 },
+    gravity: { rule: 'nonNegative', default: 9.81 },
+  },
+  stiffSpring: { anchor: { rule: 'vector' }, stiffness: { rule: 'nonNegative' }, damping: { rule: 'nonNegative' } },
+  attractor: { position: { rule: 'vector' }, strength: { rule: 'finite' }, softening: { rule: 'softening' } },
+  vortex: {
+    position: { rule: 'vector' },
+    axis: { rule: 'axis' },
+    strength: { rule: 'finite' },
+    softening: { rule: 'softening' },
+  },
+  wind: { force: { rule: 'vector' } },
+  turbulence: {
+    strength: { rule: 'finite' },
+    frequency: { rule: 'positive' },
+    seed: { rule: 'seed' },
+    offset: { rule: 'vector', default: [0, 0, 0] },
+  },
+} as const satisfies Record<ForceType, Record<string, ParameterSpec>>;
+
+export const FORCE_TYPES = Object.keys(FORCE_PARAMETERS) as ForceType[];
+
+/** Smallest softening whose square is a normal float32, and largest whose square is finite. */
+const MIN_SOFTENING = 2 ** -63;
+const MAX_SOFTENING = 2 ** 63;
+
+/** The rules, worded once for the API and the scene file. */
+export const FORCE_RULES = {
+  vector: RULES.vector,
+  nonNegative: 'must be finite and >= 0',
+  positive: 'must be finite and > 0',
+  finite: 'must be finite (|x| < 3.4e38)',
+  softening: `must be in [${MIN_SOFTENING.toPrecision(3)}, ${MAX_SOFTENING.toPrecision(3)}] (softening² a normal, finite float32)`,
+  axis: 'must be a nonzero vector of 3 finite numbers',
+  seed: 'must be an integer in [0, 4294967295]',
+  index: (capacity: number) => `must be an integer in [0, ${capacity - 1}] (the capacity is ${capacity})`,
+} as const;
+
+/** Checks one scalar against its rule; the scene file uses the same predicates. */
+export function passesRule(rule: Exclude<Rule, 'vector' | 'axis'>, x: unknown): boolean {
+  if (typeof x !== 'number' || !isFiniteFloat32(x)) return false;
+  switch (rule) {
+    case 'nonNegative':
+      return x >= 0;
+    case 'positive':
+      return Math.fround(x) > 0;
+    case 'finite':
+      return true;
+    case 'softening':
+      return x >= MIN_SOFTENING && x <= MAX_SOFTENING;
+    case 'seed':
+      return Number.isInteger(x) && x >= 0 && x <= 0xffffffff;
+  }
+}
+
+/** A refused force input: `what` names it (`generator.stiffness`, `links[3].b`), `rule` says what it must be. */
+export class ForceInputError extends SparkworksInputError {
+  constructor(
+    message: string,
+    what: string,
+    value: unknown,
+    readonly rule: string,
+  ) {
+    super(message, what, value);
+  }
+}
+
+export function refuse(what: string, value: unknown, rule: string): never {
+  const shown = Array.isArray(value) || typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new ForceInputError(`${what} = ${shown} is invalid: ${rule}`, what, value, rule);
+}
+
+function storedVector(what: string, value: unknown, rule: 'vector' | 'axis'): [number, number, number] {
+  const v = value as ArrayLike<number> | null | undefined;
+  if (v === null || typeof v !== 'object' || typeof v.length !== 'number' || v.length !== 3) {
+    refuse(what, v === undefined || v === null ? v : Array.from(v as ArrayLike<unknown>), FORCE_RULES[rule]);
+  }
+  const out: [number, number, number] = [0, 0, 0];
+  for (let c = 0; c < 3; c++) {
+    const x = v[c];
+    if (typeof x !== 'number' || !isFiniteFloat32(x)) refuse(`${what}[${c}]`, x, FORCE_RULES.vector);
+    out[c] = x;
+  }
+  if (rule === 'axis' && out.every((x) => Math.fround(x) === 0)) refuse(what, out, FORCE_RULES.axis);
+  return out;
+}
+
+/**
+ * Validates a generator and returns its stored form (a fresh, frozen object).
+ * Throws SparkworksInputError naming the field (`what.field`) and the rule;
+ * unknown types and unknown fields are refused too, so a typo is not ignored.
+ */
+export function checkGenerator(generator: ForceGenerator, what = 'generator'): StoredGenerator {
+  if (generator === null || typeof generator !== 'object') refuse(what, generator, 'must be an object');
+  const type = (generator as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(type in FORCE_PARAMETERS)) {
+    refuse(`${what}.type`, type, `must be one of ${FORCE_TYPES.join(', ')}`);
+  }
+  const specs: Record<string, ParameterSpec> = FORCE_PARAMETERS[type as ForceType];
+  for (const key of Object.keys(generator)) {
+    if (key !== 'type' && !(key in specs)) {
+      refuse(
+        `${what}.${key}`,
+        (generator as unknown as Record<string, unknown>)[key],
+        `unknown ${type} field (known: ${Object.keys(specs).join(', ')})`,
+      );
+    }
+  }
+  const stored: Record<string, unknown> = { type };
+  for (const [name, spec] of Object.entries(specs)) {
+    let value = (generator as unknown as Record<string, unknown>)[name];
+    if (value === undefined && spec.default !== undefined) value = spec.default;
+    const at = `${what}.${name}`;
+    if (spec.rule === 'vector' || spec.rule === 'axis') {
+      stored[name] = Object.freeze(storedVector(at, value, spec.rule));
+    } else {
+      if (!passesRule(spec.rule, value)) refuse(at, value, FORCE_RULES[spec.rule]);
+      stored[name] = value;
+    }
+  }
+  checkDerived(stored as StoredGenerator, what);
+  return Object.freeze(stored) as StoredGenerator;
+}
+
+/** Values the host derives from several parameters must fit a float32 too. */
+function checkDerived(g: StoredGenerator, what: string): void {
+  if (g.type === 'buoyancy') {
+    const full = g.liquidDensity * g.volume * g.gravity;
+    if (!isFiniteFloat32(full)) {
+      refuse(`${what}.volume`, g.volume, `liquidDensity * volume * gravity = ${full} must be finite as a float32`);
+    }
+    if (!isFiniteFloat32(g.waterHeight + g.maxDepth) || Math.fround(1 / (2 * g.maxDepth)) === 0) {
+      refuse(
+        `${what}.maxDepth`,
+        g.maxDepth,
+        'waterHeight + maxDepth and 1/(2 maxDepth) must be finite, nonzero float32s',
+      );
+    }
+  }
+}
+
+/**
+ * Validates a target against the capacity; returns its stored form: a range
+ * [first, end), and for an index list the sorted indices.
+ */
+export function checkTarget(
+  target: ForceTarget | undefined,
+  capacity: number,
+  what = 'target',
+  /** How errors name the list and the range's fields (the scene file calls them otherwise). */
+  names: { indices: string; start: string; count: string } = { indices: 'indices', start: 'start', count: 'count' },
+): { first: number; end: number; indices: readonly number[] | null } {
+  if (target === undefined || target === 'all') return { first: 0, end: capacity, indices: null };
+  if (target === null || typeof target !== 'object') {
+    refuse(what, target, "must be 'all', {start, count} or {indices}");
+  }
+  if ('indices' in target) {
+    const list = target.indices;
+    if (!Array.isArray(list) || list.length === 0) {
+      refuse(`${what}.${names.indices}`, list, 'must be a nonempty array of particle indices');
+    }
+    const sorted: number[] = [];
+    list.forEach((index, k) => {
+      if (!Number.isInteger(index) || index < 0 || index >= capacity) {
+        refuse(`${what}.${names.indices}[${k}]`, index, FORCE_RULES.index(capacity));
+      }
+      sorted.push(index);
+    });
+    sorted.sort((a, b) => a - b);
+    for (let k = 1; k < sorted.length; k++) {
+      if (sorted[k] === sorted[k - 1]) {
+        refuse(`${what}.${names.indices}`, sorted[k], 'lists the same particle twice (a target is a set)');
+      }
+    }
+    return { first: sorted[0] as number, end: (sorted[sorted.length - 1] as number) + 1, indices: sorted };
+  }
+  const { start, count } = target as { start: number; count: number };
+  if (!Number.isInteger(start) || start < 0 || start >= capacity) {
+    refuse(`${what}.${names.start}`, start, FORCE_RULES.index(capacity));
+  }
+  if (!Number.isInteger(count) || count < 1 || start + count > capacity) {
+    refuse(`${what}.${names.count}`, count, `must be an integer >= 1 with start + count <= ${capacity} (the capacity)`);
+  }
+  return { first: start, end: start + count, indices: null };
+}
+
+/** A spring or bungee between two particles (Cyclone's ParticleSpring and ParticleBungee, both ends at once). */
+export interface SpringLink {
+  a: number;
+  b: number;
+  /** m, >= 0. */
+  restLength: number;
+  /** N/m, >= 0. */
+  stiffness: number;
+  /**
+   * `spring` (default) pushes and pulls; `bungee` only pulls. Cyclone's
+   * ParticleBungee multiplies `k (restLength - |d|)` by -1 a second time and
+   * so pushes the ends apart when stretched; this one pulls them together.
+   */
+  kind?: 'spring' | 'bungee';
+}
+
+export const SPRING_KINDS = ['spring', 'bungee'] as const;
+
+/** Validates every link before anything is stored; returns stored copies. */
+export function checkLinks(links: readonly SpringLink[], capacity: number, what = 'links'): Required<SpringLink>[] {
+  if (!Array.isArray(links)) refuse(what, links, 'must be an array of {a, b, restLength, stiffness, kind?}');
+  return links.map((link, k) => checkLink(link, capacity, `${what}[${k}]`));
+}
+
+/** Validates one link, named `at` in errors. */
+export function checkLink(link: SpringLink, capacity: number, at: string): Required<SpringLink> {
+  if (link === null || typeof link !== 'object') refuse(at, link, 'must be an object');
+  for (const key of Object.keys(link)) {
+    if (!['a', 'b', 'restLength', 'stiffness', 'kind'].includes(key)) {
+      const value = (link as unknown as Record<string, unknown>)[key];
+      refuse(`${at}.${key}`, value, 'unknown spring field (known: a, b, restLength, stiffness, kind)');
+    }
+  }
+  for (const end of ['a', 'b'] as const) {
+    const index = link[end];
+    if (!Number.isInteger(index) || index < 0 || index >= capacity) {
+      refuse(`${at}.${end}`, index, FORCE_RULES.index(capacity));
+    }
+  }
+  if (link.a === link.b) {
+    refuse(`${at}.b`, link.b, `joins particle ${link.a} to itself (a spring needs two particles)`);
+  }
+  for (const name of ['restLength', 'stiffness'] as const) {
+    if (!passesRule('nonNegative', link[name])) refuse(`${at}.${name}`, link[name], FORCE_RULES.nonNegative);
+  }
+  const kind = link.kind ?? 'spring';
+  if (!SPRING_KINDS.includes(kind)) refuse(`${at}.kind`, kind, "must be 'spring' or 'bungee'");
+  return { a: link.a, b: link.b, restLength: link.restLength, stiffness: link.stiffness, kind };
+}

@@ -1,0 +1,7 @@
+/** Force generators: the data, the registry, and the CPU twins of shaders/forces.wgsl and shaders/springs.wgsl. */
+export * from './generators';
+export * from './records';
+export * from './registry';
+export { applyFieldForces } from './fieldForces';
+export { applySpringForces } from './springForces';
+export { curlNoise, pcgHash } from './noise';

@@ -1,0 +1,172 @@
+/**
+ * Owns the field-force pass (shaders/forces.wgsl): its pipelines (one per
+ * registry composition, cached), the ring of generator tables they read, and
+ * the index-list bitmasks.
+ *
+ * The table (every record, for one dt) lives in a ring of uniform slots
+ * addressed by dynamic offset, one slot per (registry version, dt, count), so
+ * steps of different dt, or with parameters changed between them, can be
+ * recorded before one submit, and changing a parameter costs one
+ * queue.writeBuffer, never a pipeline.
+ *
+ * Index-list targets are bitmasks (one bit a particle over the list's span)
+ * rather than the list itself: membership is one load and a shift, the same
+ * for every particle, and neighbouring invocations share the word; a sorted
+ * list would need a search per particle. The price, span/8 bytes a list, is
+ * 128 KiB for a list spanning 1M particles.
+ */
+import type { ForceRegistry } from '../core/forces/registry';
+import { TABLE_BYTES, compositionKey, encodeForceTable } from '../core/forces/records';
+import { dispatchSize } from './dispatch';
+import type { ParticleBuffer } from './particleBuffer';
+import { shaders } from './wgsl';
+
+const TABLE_SLOTS = 64;
+/** A table rounded up to minUniformBufferOffsetAlignment's largest allowed value. */
+const SLOT_STRIDE = Math.ceil(TABLE_BYTES / 256) * 256;
+const MIN_MASK_BYTES = 16;
+/** Pipelines kept per composition; the least recently used one goes first. */
+const MAX_PIPELINES = 16;
+
+/** What `record` needs: the pipeline for the registry's composition and its table's offset. */
+export interface PreparedForces {
+  readonly pipeline: GPUComputePipeline;
+  readonly offset: number;
+}
+
+export class ForcesPass {
+  private readonly tables: GPUBuffer;
+  private masks: GPUBuffer;
+  private bindGroup: GPUBindGroup;
+  private readonly slots = new Map<string, number>();
+  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private nextSlot = 0;
+  private masksVersion = -1;
+  /**
+   * Mask buffers outgrown while command buffers recorded with them may not
+   * be submitted yet: freed with the pass.
+   */
+  private readonly retired: GPUBuffer[] = [];
+  private destroyed = false;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly particles: ParticleBuffer,
+    private readonly pipelineLayout: GPUPipelineLayout,
+    private readonly layout: GPUBindGroupLayout,
+    readonly workgroupSize: number,
+  ) {
+    this.tables = device.createBuffer({
+      label: 'ForcesPass.tables',
+      size: TABLE_SLOTS * SLOT_STRIDE,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.masks = this.createMasks(MIN_MASK_BYTES);
+    this.bindGroup = this.createBindGroup();
+  }
+
+  /** Created synchronously: the caller's error scopes catch any failure. */
+  static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): ForcesPass {
+    const layout = device.createBindGroupLayout({
+      label: 'ForcesPass.layout',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
+      ],
+    });
+    const pipelineLayout = device.createPipelineLayout({
+      label: 'ForcesPass.pipelineLayout',
+      bindGroupLayouts: [particles.bindGroupLayout, layout],
+    });
+    return new ForcesPass(device, particles, pipelineLayout, layout, workgroupSize);
+  }
+
+  /** The pipeline for the registry's composition, compiled on first use (inside the caller's error scopes). */
+  private pipelineFor(registry: ForceRegistry): GPUComputePipeline {
+    const composition = registry.composition;
+    const key = compositionKey(composition);
+    let pipeline = this.pipelines.get(key);
+    if (pipeline) {
+      // Most recently used last.
+      this.pipelines.delete(key);
+    } else {
+      pipeline = this.device.createComputePipeline({
+        label: `ForcesPass.pipeline(${key})`,
+        layout: this.pipelineLayout,
+        compute: {
+          module: this.device.createShaderModule({ label: `forces.wgsl(${key})`, code: shaders.forces(composition) }),
+          entryPoint: 'main',
+          constants: { WORKGROUP_SIZE: this.workgroupSize },
+        },
+      });
+      if (this.pipelines.size >= MAX_PIPELINES) this.pipelines.delete(this.pipelines.keys().next().value as string);
+    }
+    this.pipelines.set(key, pipeline);
+    return pipeline;
+  }
+
+  private createMasks(bytes: number): GPUBuffer {
+    return this.device.createBuffer({
+      label: 'ForcesPass.masks',
+      size: Math.max(MIN_MASK_BYTES, Math.ceil(bytes / 4) * 4),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+  }
+
+  private createBindGroup(): GPUBindGroup {
+    return this.device.createBindGroup({
+      label: 'ForcesPass.bindGroup',
+      layout: this.layout,
+      entries: [
+        { binding: 0, resource: { buffer: this.tables, size: TABLE_BYTES } },
+        { binding: 1, resource: { buffer: this.masks } },
+      ],
+    });
+  }
+
+  /**
+   * Uploads what changed since the last call (the masks, a table slot) and
+   * returns the pipeline and the table's dynamic offset, to pass to `record`.
+   */
+  prepare(registry: ForceRegistry, dt: number, count: number): PreparedForces {
+    if (registry.masksVersion !== this.masksVersion) {
+      const words = registry.maskWords;
+      if (words.byteLength > this.masks.size) {
+        this.retired.push(this.masks);
+        this.masks = this.createMasks(Math.max(words.byteLength, 2 * this.masks.size));
+        this.bindGroup = this.createBindGroup();
+      }
+      if (words.length > 0) this.device.queue.writeBuffer(this.masks, 0, words as Uint32Array<ArrayBuffer>);
+      this.masksVersion = registry.masksVersion;
+    }
+    // The step runs at float32 dt; the stiff spring's coefficients are computed for exactly that.
+    const dt32 = Math.fround(dt);
+    const key = `${registry.version}:${dt32}:${count}`;
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = this.nextSlot;
+      this.nextSlot = (this.nextSlot + 1) % TABLE_SLOTS;
+      for (const [k, s] of this.slots) if (s === slot) this.slots.delete(k);
+      this.slots.set(key, slot);
+      this.device.queue.writeBuffer(this.tables, slot * SLOT_STRIDE, encodeForceTable(registry.pack(dt32), count));
+    }
+    return { pipeline: this.pipelineFor(registry), offset: slot * SLOT_STRIDE };
+  }
+
+  /** Records one force pass over particles [0, count) into a compute pass the caller opened. */
+  record(pass: GPUComputePassEncoder, prepared: PreparedForces, count: number): void {
+    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.setPipeline(prepared.pipeline);
+    pass.setBindGroup(0, this.particles.bindGroup);
+    pass.setBindGroup(1, this.bindGroup, [prepared.offset]);
+    pass.dispatchWorkgroups(x, y);
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.tables.destroy();
+    this.masks.destroy();
+    for (const buffer of this.retired) buffer.destroy();
+  }
+}
