@@ -1,15 +1,29 @@
 /**
- * The same library in a real browser: Debian's Chromium, headless, WebGPU on
- * SwiftShader, driven by playwright-core against the Vite dev server on
- * 127.0.0.1. The page runs the GPU and the CPU reference and reports their
- * largest difference; no browser is ever downloaded.
+ * The gallery in a real browser: Debian's Chromium, headless, WebGPU on
+ * SwiftShader, driven by playwright-core (no browser is ever downloaded)
+ * against the built site (Vite's build API into a temporary folder, served by
+ * Vite's preview server on 127.0.0.1).
+ *
+ * Every demo loads, draws frames with no WebGPU error and no uncaught error,
+ * and its canvas is not blank; paused, a change in its panel changes the
+ * picture and the URL. The Integrators page's GPU trajectories agree with the
+ * CPU reference within the carried float32 bound. A browser without WebGPU
+ * gets the message; a lost device gets a message and a button that restarts.
+ * Pictures of every demo go to test-out/ (git-ignored).
  */
-import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseScene, sceneToParticles } from '../src/scene/scene';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
+import { floatIndex } from '../src/core/layout';
+import { parseScene, sceneToParticles } from '../src/scene/scene';
+import { DEMO_BROWSER_TESTS } from '../src/demos/browserTests';
+import type { DemoBrowserTest } from '../src/demos/shared/browserTest';
+import type { SparkworksHooks } from '../src/demos/shared/hooks';
+import type { IntegratorsCheck } from '../src/demos/integrators/integrators';
 import { StepErrorBound } from './support/errorBound';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -19,84 +33,457 @@ const CHROMIUM_FLAGS = [
   '--enable-features=Vulkan',
   '--use-vulkan=swiftshader',
   '--use-webgpu-adapter=swiftshader',
+  // Without it, headless Chromium's compositor never shows a WebGPU canvas:
+  // screenshots and canvas reads come back transparent.
+  '--use-angle=swiftshader',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
 ];
+const OUT = 'test-out';
+const VIEWPORT = { width: 1024, height: 640 };
 
-/** The largest position bound over every particle and step of the page's default run. */
-function pageRunBound(): number {
-  const particles = sceneToParticles(
-    parseScene(readFileSync('public/scenes/ballistic.json', 'utf8'), 'ballistic.json'),
-  );
-  const variant = { integrator: 'explicit', damping: 'per-second' } as const;
-  const reference = new CpuParticleSystem({ capacity: particles.length, ...variant });
-  reference.writeParticles(0, particles);
-  const bound = new StepErrorBound(particles.length, variant);
-  let largest = 0;
-  for (let s = 0; s < 240; s++) {
-    bound.advance(reference.state, Math.fround(1 / 60));
-    reference.step(1 / 60);
-    largest = Math.max(largest, ...bound.position);
-  }
-  return largest;
-}
-
-let server: ViteDevServer;
+let outDir: string;
+let server: PreviewServer;
 let browser: Browser;
-let url: string;
+let baseUrl: string;
 
 beforeAll(async () => {
-  server = await createServer({ server: { host: '127.0.0.1', port: 0 }, logLevel: 'error' });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('the Vite server has no port');
-  url = `http://127.0.0.1:${address.port}/`;
+  outDir = mkdtempSync(join(tmpdir(), 'sparkworks-site-'));
+  await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  server = await preview({
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('the preview server has no port');
+  baseUrl = `http://127.0.0.1:${address.port}/`;
   // playwright gives every launch a fresh temporary profile (--user-data-dir).
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-});
+  mkdirSync(OUT, { recursive: true });
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
+  await new Promise<void>((resolve) => server?.httpServer.close(() => resolve()) ?? resolve());
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-describe('browser page', () => {
-  it('runs the scene on WebGPU and the CPU reference, and they agree', async () => {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await page.goto(url);
-    await page.waitForFunction(
-      () => {
-        const status = document.querySelector('#status');
-        return status?.className === 'error' || status?.textContent?.includes('largest');
-      },
-      null,
-      { timeout: 90_000 },
+/**
+ * Runs `body` on a fresh page in a fresh context, closed afterwards even when
+ * the test fails: a page left drawing would slow every later test down.
+ */
+async function withPage(
+  options: Parameters<Browser['newContext']>[0],
+  body: (page: Page, problems: string[], context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({ viewport: VIEWPORT, ...options });
+  try {
+    const page = await context.newPage();
+    await body(page, watch(page), context);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Page errors, console errors, and console warnings from WebGPU, as they come. */
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    const text = message.text();
+    if (message.type() === 'error') problems.push(`console error: ${text}`);
+    else if (message.type() === 'warning' && /webgpu|validation|gpu(device|buffer|texture)|wgsl/i.test(text)) {
+      problems.push(`console warning: ${text}`);
+    }
+  });
+  return problems;
+}
+
+type HookState = Omit<SparkworksHooks, 'loseDevice' | 'capture'>;
+
+async function hooks(page: Page): Promise<HookState> {
+  return page.evaluate(() => {
+    const { loseDevice: _lose, capture: _capture, ...rest } = window.__sparkworks!;
+    return JSON.parse(JSON.stringify(rest)) as HookState;
+  });
+}
+
+/** Waits for `frames` more frames (and `steps` steps in all), or for the page to stop with a message. */
+async function waitForFrames(page: Page, frames: number, steps = 0, timeout = 60_000): Promise<HookState> {
+  const start = await page.evaluate(() => window.__sparkworks?.frames ?? 0);
+  await page.waitForFunction(
+    ([target, steps]) => {
+      const h = window.__sparkworks;
+      if (!h) return false;
+      if (h.state !== 'starting' && h.state !== 'running') return true;
+      return h.state === 'running' && h.frames >= target && h.steps >= steps;
+    },
+    [start + frames, steps] as const,
+    { timeout, polling: 100 },
+  );
+  const state = await hooks(page);
+  expect(state.errors, `${state.demo}: errors`).toEqual([]);
+  expect(state.state, `${state.demo}: ${state.message ?? ''}`).toBe('running');
+  return state;
+}
+
+/** The canvas alone, read in the page right after a frame was submitted. */
+async function capture(page: Page): Promise<string> {
+  return page.evaluate(() => window.__sparkworks!.capture());
+}
+
+interface PictureStats {
+  width: number;
+  height: number;
+  /** Colours seen, quantised to 4 bits a channel. */
+  distinct: number;
+  /** Share of pixels that differ from the most common colour by more than 24 in a channel. */
+  drawn: number;
+  /** Standard deviation of luminance, 0..255. */
+  spread: number;
+}
+
+/** Decodes PNG data URLs with the browser's own decoder and measures them (or their difference). */
+async function measure(page: Page, a: string, b?: string): Promise<PictureStats & { changed: number }> {
+  return page.evaluate(
+    async ([a, b]) => {
+      const pixels = async (url: string) => {
+        const bitmap = await createImageBitmap(await (await fetch(url)).blob());
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const context = canvas.getContext('2d', { willReadFrequently: true })!;
+        context.drawImage(bitmap, 0, 0);
+        return {
+          width: bitmap.width,
+          height: bitmap.height,
+          data: context.getImageData(0, 0, bitmap.width, bitmap.height).data,
+        };
+      };
+      const first = await pixels(a);
+      const { data, width, height } = first;
+      const counts = new Map<number, number>();
+      let sum = 0;
+      let sumSquares = 0;
+      const n = width * height;
+      for (let i = 0; i < data.length; i += 4) {
+        const key = ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        const luminance = 0.2126 * data[i]! + 0.7152 * data[i + 1]! + 0.0722 * data[i + 2]!;
+        sum += luminance;
+        sumSquares += luminance * luminance;
+      }
+      let mode = 0;
+      let modeCount = -1;
+      for (const [key, count] of counts) if (count > modeCount) [mode, modeCount] = [key, count];
+      const modeRgb = [((mode >> 8) & 15) * 16 + 8, ((mode >> 4) & 15) * 16 + 8, (mode & 15) * 16 + 8];
+      let drawn = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const off = Math.max(
+          Math.abs(data[i]! - modeRgb[0]!),
+          Math.abs(data[i + 1]! - modeRgb[1]!),
+          Math.abs(data[i + 2]! - modeRgb[2]!),
+        );
+        if (off > 24) drawn++;
+      }
+      const mean = sum / n;
+      let changed = 0;
+      if (b) {
+        const other = (await pixels(b)).data;
+        for (let i = 0; i < data.length; i += 4) {
+          const off = Math.max(
+            Math.abs(data[i]! - other[i]!),
+            Math.abs(data[i + 1]! - other[i + 1]!),
+            Math.abs(data[i + 2]! - other[i + 2]!),
+          );
+          if (off > 24) changed++;
+        }
+      }
+      return {
+        width,
+        height,
+        distinct: counts.size,
+        drawn: drawn / n,
+        spread: Math.sqrt(Math.max(0, sumSquares / n - mean * mean)),
+        changed: changed / n,
+      };
+    },
+    [a, b] as const,
+  );
+}
+
+/** Fails on a black or uniform picture (or one with next to nothing drawn). */
+function expectNotBlank(stats: PictureStats, what: string): void {
+  expect(stats.distinct, `${what}: distinct colours`).toBeGreaterThan(12);
+  expect(stats.drawn, `${what}: share of pixels drawn`).toBeGreaterThan(0.003);
+  expect(stats.spread, `${what}: luminance spread`).toBeGreaterThan(1.5);
+}
+
+function savePng(name: string, dataUrl: string): void {
+  writeFileSync(join(OUT, name), Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
+}
+
+/** A 640-pixel-wide JPEG of a PNG data URL, encoded by the browser (the gallery's thumbnails). */
+async function thumbnail(page: Page, dataUrl: string): Promise<string> {
+  return page.evaluate(async (url) => {
+    const bitmap = await createImageBitmap(await (await fetch(url)).blob());
+    const width = 640;
+    const height = Math.round((bitmap.height * width) / bitmap.width);
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext('2d')!;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(bitmap, 0, 0, width, height);
+    return canvas.toDataURL('image/jpeg', 0.86);
+  }, dataUrl);
+}
+
+/** Sets a lil-gui controller by its label, through the page like a user. */
+async function setController(page: Page, label: string, value: string | number | boolean): Promise<void> {
+  const name = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const controller = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: name }) }).first();
+  if (typeof value === 'boolean') {
+    await controller.locator('input[type=checkbox]').setChecked(value);
+  } else if ((await controller.locator('select').count()) > 0) {
+    await controller.locator('select').selectOption(String(value));
+  } else {
+    const input = controller.locator('input').first();
+    await input.fill(String(value));
+    await input.press('Enter');
+    await input.blur();
+  }
+}
+
+async function controllerValue(page: Page, label: string): Promise<string> {
+  const name = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const controller = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: name }) }).first();
+  const select = controller.locator('select');
+  if ((await select.count()) > 0) return select.inputValue();
+  return controller.locator('input').first().inputValue();
+}
+
+/** The carried bound over every step of the page's run, per particle and component (positions). */
+function integratorsBounds(check: IntegratorsCheck, variant: IntegratorsCheck['variants'][number]) {
+  const scene = readFileSync(`public/scenes/${check.scene}.json`, 'utf8');
+  const particles = sceneToParticles(parseScene(scene, `${check.scene}.json`));
+  const v = { integrator: variant.integrator, damping: variant.damping };
+  const reference = new CpuParticleSystem({ capacity: particles.length, ...v });
+  reference.writeParticles(0, particles);
+  const bound = new StepErrorBound(particles.length, v);
+  const dt = Math.fround(check.dt);
+  const positions: Float32Array[] = [];
+  const bounds: Float64Array[] = [];
+  const record = () => {
+    positions.push(
+      Float32Array.from(
+        { length: particles.length * 3 },
+        (_, j) => reference.state[floatIndex(Math.floor(j / 3), 'position', j % 3)]!,
+      ),
     );
-    const status = (await page.textContent('#status')) ?? '';
-    expect(await page.getAttribute('#status', 'class')).not.toBe('error');
-    expect(errors).toEqual([]);
-    // The page's defaults: ballistic.json, explicit/per-second, 240 steps of 1/60 s.
-    // The largest difference must be within the float32 bound carried over the
-    // same run (test/support/errorBound.ts derives it).
-    const worst = Number(/difference ([0-9.e+-]+)/.exec(status)?.[1]);
-    expect(worst).toBeLessThanOrEqual(pageRunBound());
-    // The canvas was drawn on: not one uniform colour.
-    const distinct = await page.evaluate(() => {
-      const canvas = document.querySelector('canvas')!;
-      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-      const seen = new Set<number>();
-      for (let i = 0; i < pixels.length; i += 4 * 97)
-        seen.add((pixels[i]! << 16) | (pixels[i + 1]! << 8) | pixels[i + 2]!);
-      return seen.size;
+    bounds.push(Float64Array.from(bound.position));
+  };
+  record();
+  for (let s = 0; s < check.steps; s++) {
+    bound.advance(reference.state, dt);
+    reference.step(check.dt);
+    record();
+  }
+  return { count: particles.length, positions, bounds };
+}
+
+/**
+ * The Integrators page's GPU trajectories against the CPU reference run here,
+ * every step of every variant, within the carried float32 bound; and the
+ * page's own largest difference within the run's largest bound (the assertion
+ * of the single-page test this gallery replaced).
+ */
+async function expectIntegratorsAgree(page: Page): Promise<void> {
+  const check = (await hooks(page)).check as IntegratorsCheck;
+  expect(check.scene).toBe('ballistic');
+  expect(check.steps).toBe(240);
+  expect(check.variants).toHaveLength(6);
+  for (const variant of check.variants) {
+    const name = `${variant.integrator}/${variant.damping}`;
+    const { count, positions, bounds } = integratorsBounds(check, variant);
+    expect(variant.gpu.length, name).toBe((check.steps + 1) * count * 3);
+    let largestBound = 0;
+    const failures: string[] = [];
+    for (let s = 0; s <= check.steps; s++) {
+      for (let j = 0; j < count * 3; j++) {
+        const gpu = variant.gpu[s * count * 3 + j]!;
+        const cpu = positions[s]![j]!;
+        const allowed = bounds[s]![j]!;
+        largestBound = Math.max(largestBound, allowed);
+        if (!(Math.abs(gpu - cpu) <= allowed) && failures.length < 5) {
+          failures.push(
+            `particle ${Math.floor(j / 3)} position[${'xyz'[j % 3]}] after step ${s}: GPU ${gpu}, CPU ${cpu}, allowed ${allowed}`,
+          );
+        }
+      }
+    }
+    expect(failures, name).toEqual([]);
+    // The page's own figure, as the single-page test asserted it: within the largest bound of the run.
+    expect(variant.worst, name).toBeLessThanOrEqual(largestBound);
+  }
+}
+
+describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
+  it('links every demo from index.html and says WebGPU is available', async () => {
+    await withPage({}, async (page, problems) => {
+      await page.goto(baseUrl);
+      const hrefs = await page.$$eval('.cards a', (links) => links.map((a) => a.getAttribute('href')));
+      expect(hrefs).toEqual(DEMO_BROWSER_TESTS.map((demo) => `demos/${demo.id}.html`));
+      for (const href of hrefs) {
+        const response = await page.request.get(new URL(href!, baseUrl).href);
+        expect(response.status(), href!).toBe(200);
+      }
+      await expect.poll(() => page.textContent('#webgpu-status')).toContain('WebGPU is available');
+      // Every thumbnail loaded.
+      const broken = await page.$$eval(
+        '.cards img',
+        (images) =>
+          images.filter((img) => !(img as HTMLImageElement).complete || (img as HTMLImageElement).naturalWidth === 0)
+            .length,
+      );
+      expect(broken).toBe(0);
+      await page.screenshot({ path: join(OUT, 'gallery.png') });
+      expect(problems).toEqual([]);
     });
-    expect(distinct).toBeGreaterThan(3);
-    await page.close();
+  });
+
+  for (const demo of DEMO_BROWSER_TESTS) {
+    const also =
+      demo.id === 'integrators' ? '; its GPU trajectories agree with the CPU reference within the float32 bound' : '';
+    it(`${demo.id}: draws frames with no error, not blank, and a panel change changes the picture${also}`, async () => {
+      await checkDemo(demo);
+    });
+  }
+
+  async function checkDemo(demo: DemoBrowserTest): Promise<void> {
+    await withPage({}, async (page, problems) => {
+      await page.goto(`${baseUrl}demos/${demo.id}.html${demo.query}`);
+      await waitForFrames(page, 3, demo.steps, 90_000);
+      if (demo.text) await expect.poll(() => page.textContent('body')).toContain(demo.text);
+      if (demo.id === 'integrators') {
+        await page.waitForFunction(
+          () => ((window.__sparkworks?.check as IntegratorsCheck | null)?.runs ?? 0) >= 1,
+          null,
+          {
+            timeout: 60_000,
+            polling: 100,
+          },
+        );
+        await expectIntegratorsAgree(page);
+      }
+      await page.screenshot({ path: join(OUT, `${demo.id}.png`) });
+
+      // Paused, the picture holds still; a change in the panel changes it (and the URL).
+      await setController(page, 'paused', true);
+      await waitForFrames(page, 3);
+      const before = await capture(page);
+      await waitForFrames(page, 2);
+      const still = await capture(page);
+      const stats = await measure(page, before, still);
+      expectNotBlank(stats, demo.id);
+      expect(stats.changed, `${demo.id}: paused frames differ`).toBeLessThan(0.002);
+      // Single step: exactly one step while paused.
+      const steps = (await hooks(page)).steps;
+      await page.locator('.lil-controller button', { hasText: 'single step' }).click();
+      await waitForFrames(page, 2);
+      expect((await hooks(page)).steps, `${demo.id}: single step`).toBe(steps + 1);
+      const [width, height] = await page.evaluate(() => {
+        const canvas = document.querySelector('canvas')!;
+        return [canvas.width, canvas.height];
+      });
+      expect([stats.width, stats.height]).toEqual([width, height]);
+
+      const original = await controllerValue(page, demo.change.label);
+      await setController(page, demo.change.label, demo.change.value);
+      await waitForFrames(page, 4);
+      const after = await capture(page);
+      const difference = await measure(page, before, after);
+      expect(difference.changed, `${demo.id}: share of pixels changed by "${demo.change.label}"`).toBeGreaterThan(
+        0.002,
+      );
+      expectNotBlank(difference, `${demo.id} after the change`);
+      expect(new URL(page.url()).searchParams.get(demo.change.key)).toBe(String(demo.change.value));
+
+      // A clean picture of the canvas alone (the change undone, panel and header out of the way), for the gallery.
+      await setController(page, demo.change.label, original);
+      await page.click('.lil-gui.lil-root > .lil-title');
+      await page.addStyleTag({ content: '.sw-hud, .sw-overlay { display: none !important; }' });
+      await waitForFrames(page, 3);
+      const clean = await capture(page);
+      savePng(`${demo.id}-canvas.png`, clean);
+      savePng(`${demo.id}-thumb.jpg`, await thumbnail(page, clean));
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('a browser without WebGPU gets the message, on the gallery and on every demo', async () => {
+    await withPage({}, async (page, problems, context) => {
+      await context.addInitScript(() => {
+        delete (Navigator.prototype as { gpu?: unknown }).gpu;
+      });
+      await page.goto(baseUrl);
+      await expect.poll(() => page.textContent('#webgpu-status')).toContain('WebGPU is not available in this browser');
+      for (const demo of DEMO_BROWSER_TESTS) {
+        await page.goto(`${baseUrl}demos/${demo.id}.html`);
+        await page.waitForFunction(() => window.__sparkworks?.state === 'no-webgpu', null, { timeout: 10_000 });
+        const message = page.locator('.sw-message');
+        await expect.poll(() => message.isVisible()).toBe(true);
+        expect(await message.textContent()).toContain('chrome://flags/#enable-unsafe-webgpu');
+      }
+      await page.screenshot({ path: join(OUT, 'no-webgpu.png') });
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('a lost device shows a message and a button that restarts the demo', async () => {
+    await withPage({}, async (page, problems) => {
+      await page.goto(`${baseUrl}demos/fireworks.html?count=8192`);
+      await waitForFrames(page, 3);
+      await page.evaluate(() => window.__sparkworks!.loseDevice());
+      await page.waitForFunction(() => window.__sparkworks?.state === 'lost', null, { timeout: 10_000 });
+      const button = page.getByRole('button', { name: 'Restart the demo' });
+      await expect.poll(() => button.isVisible()).toBe(true);
+      expect(await page.textContent('.sw-message')).toContain('The GPU device was lost');
+      await page.screenshot({ path: join(OUT, 'device-lost.png') });
+      await button.click();
+      await waitForFrames(page, 5);
+      expect(await page.locator('.sw-message').isVisible()).toBe(false);
+      expectNotBlank(await measure(page, await capture(page)), 'after the restart');
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('draws at the device pixel ratio, follows a resize, restores its parameters from the URL, and rebuilds', async () => {
+    await withPage({ viewport: { width: 800, height: 500 }, deviceScaleFactor: 2 }, async (page, problems) => {
+      await page.goto(`${baseUrl}demos/galaxy.html?count=16384&colorMode=index&arms=3`);
+      await waitForFrames(page, 3);
+      const size = () =>
+        page.evaluate(() => {
+          const canvas = document.querySelector('canvas')!;
+          return [canvas.width, canvas.height, canvas.clientWidth, canvas.clientHeight];
+        });
+      expect(await size()).toEqual([1600, 1000, 800, 500]);
+      expect(await controllerValue(page, 'colour')).toBe('index');
+      expect(await controllerValue(page, 'arms')).toBe('3');
+      await page.setViewportSize({ width: 640, height: 420 });
+      await expect.poll(size, { timeout: 10_000 }).toEqual([1280, 840, 640, 420]);
+      await waitForFrames(page, 3);
+      const picture = await capture(page);
+      const stats = await measure(page, picture);
+      expect([stats.width, stats.height]).toEqual([1280, 840]);
+      expectNotBlank(stats, 'galaxy after a resize');
+      // A parameter that needs a new system rebuilds the demo in place.
+      await setController(page, 'count', 8192);
+      await page.waitForFunction(() => window.__sparkworks?.particles === 8192, null, { timeout: 20_000 });
+      await waitForFrames(page, 3);
+      expect(new URL(page.url()).searchParams.get('count')).toBe('8192');
+      expect(problems).toEqual([]);
+    });
   });
 });

@@ -1,0 +1,5 @@
+/** The Fountain page (demos/fountain.html). */
+import { runDemo } from '../shared/app';
+import { fountain } from './fountain';
+
+runDemo(fountain);

@@ -1,0 +1,57 @@
+/**
+ * Parameters most demos share: the clock (pause, time scale, step rate, the
+ * cap on steps per frame, interpolation), the integrator variant, and the
+ * look of the particles.
+ */
+import { DAMPING_MODES, INTEGRATION_ORDERS, type DampingMode, type IntegrationOrder } from '../../core/variants';
+import {
+  BLEND_MODES,
+  COLOR_MODES,
+  DRAW_MODES,
+  type BlendMode,
+  type ColorMode,
+  type DrawMode,
+} from '../../render/particleLook';
+import { param } from './params';
+
+export interface ClockDefaults {
+  stepRate?: number;
+  maxSteps?: number;
+  timeScale?: number;
+}
+
+/** The fixed-step clock's parameters (read by src/demos/shared/app.ts every frame). */
+export function clockParams(defaults: ClockDefaults = {}) {
+  return {
+    paused: param.boolean(false, { folder: 'Simulation', transient: true }),
+    timeScale: param.number(defaults.timeScale ?? 1, 0, 8, { folder: 'Simulation', step: 0.05, label: 'time scale' }),
+    stepRate: param.integer(defaults.stepRate ?? 120, 10, 1000, { folder: 'Simulation', label: 'steps per second' }),
+    maxSteps: param.integer(defaults.maxSteps ?? 8, 1, 64, { folder: 'Simulation', label: 'max steps per frame' }),
+    interpolate: param.boolean(true, { folder: 'Simulation' }),
+  };
+}
+
+export function variantParams(integrator: IntegrationOrder = 'explicit', damping: DampingMode = 'per-second') {
+  return {
+    integrator: param.choice(integrator, INTEGRATION_ORDERS, { folder: 'Simulation', rebuild: true }),
+    damping: param.choice(damping, DAMPING_MODES, { folder: 'Simulation', rebuild: true }),
+  };
+}
+
+export interface LookDefaults {
+  mode: DrawMode;
+  blend: BlendMode;
+  colorMode: ColorMode;
+  size: number;
+  intensity: number;
+}
+
+export function lookParams(defaults: LookDefaults, maxSize = 1) {
+  return {
+    mode: param.choice(defaults.mode, DRAW_MODES, { folder: 'Look' }),
+    blend: param.choice(defaults.blend, BLEND_MODES, { folder: 'Look' }),
+    colorMode: param.choice(defaults.colorMode, COLOR_MODES, { folder: 'Look', label: 'colour' }),
+    size: param.number(defaults.size, 0.001, maxSize, { folder: 'Look', step: 0.001 }),
+    intensity: param.number(defaults.intensity, 0.01, 4, { folder: 'Look', step: 0.01 }),
+  };
+}

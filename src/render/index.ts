@@ -1,0 +1,13 @@
+/** The renderer: passes that draw particles straight from their storage buffers, and what drives them. */
+export { OrbitCamera, type OrbitCameraState, type Projection } from './camera';
+export { OrbitControls, type OrbitControlsOptions } from './orbitControls';
+export { CanvasTarget, DEPTH_FORMAT, type CanvasTargetOptions, type PixelRect } from './canvasTarget';
+export { FixedStepClock, type FixedStepOptions, type StepPlan } from './fixedStep';
+export { GpuTimer, type GpuTiming } from './gpuTimer';
+export * from './particleLook';
+export { ParticlePass, ParticleBinding, type DrawRange } from './particlePass';
+export { GridPass, GridBinding, GRID_PARAMS, type GridSpec } from './gridPass';
+export { LinePass, LineBinding, LINE_PARAMS, packStrips, type LineStyle } from './linePass';
+export { GroupTimeline, GROUP_KINDS, type GroupKind } from './groupTimeline';
+export { TrailRecorder } from './trailRecorder';
+export { UniformLayout, UniformData, type UniformField, type UniformFieldType } from './uniforms';

@@ -1,0 +1,115 @@
+/**
+ * How particles look: the draw mode, blending, size and colour rules, and the
+ * uniform block (DrawParams) that carries them and the view to
+ * shaders/render/particles.wgsl. The WGSL struct is generated from the layout
+ * below.
+ */
+import { UniformLayout } from './uniforms';
+
+/** `sprites`: soft round camera-facing quads. `sparks`: quads stretched along the velocity. `points`: one pixel each, for millions. */
+export const DRAW_MODES = ['sprites', 'sparks', 'points'] as const;
+export type DrawMode = (typeof DRAW_MODES)[number];
+
+/** `additive` for light (fire, sparks, stars); `alpha` for matter (premultiplied "over", unsorted). */
+export const BLEND_MODES = ['additive', 'alpha'] as const;
+export type BlendMode = (typeof BLEND_MODES)[number];
+
+/**
+ * `index`: a hue per particle from its index (`hueOffset + hueSpan * i / count`).
+ * `speed`: colorA (slow) to colorB to white (at `speedRange`).
+ * `life`: over the life of the particle's group, from a GroupTimeline (white-hot, then the group's hue, fading out).
+ */
+export const COLOR_MODES = ['index', 'speed', 'life'] as const;
+export type ColorMode = (typeof COLOR_MODES)[number];
+
+export type Rgb = readonly [number, number, number];
+
+export interface ParticleLook {
+  mode: DrawMode;
+  blend: BlendMode;
+  colorMode: ColorMode;
+  /** Sprite radius in world units. */
+  size: number;
+  /** When > 0, the sprite radius in device pixels instead (markers, plots). */
+  pixelSize: number;
+  /** Sprites smaller than this many device pixels are drawn this big and dimmer (their light is kept). */
+  minPixels: number;
+  /** Brightness multiplier (the alpha of a point). */
+  intensity: number;
+  colorA: Rgb;
+  colorB: Rgb;
+  hueOffset: number;
+  hueSpan: number;
+  saturation: number;
+  speedRange: number;
+  /** Spark length: seconds of velocity drawn behind the particle. */
+  stretch: number;
+  /** Particles below this height are not drawn (a stand-in ground until collisions land). */
+  clipBelow: number;
+  /** Life colours: share of life spent white-hot, and the share after which it fades out. */
+  hotTime: number;
+  fadeStart: number;
+  /** Life: the size at the end of life, as a share of `size`. */
+  endSize: number;
+}
+
+export const DEFAULT_LOOK: ParticleLook = {
+  mode: 'sprites',
+  blend: 'additive',
+  colorMode: 'index',
+  size: 0.05,
+  pixelSize: 0,
+  minPixels: 1.5,
+  intensity: 1,
+  colorA: [0.2, 0.45, 1],
+  colorB: [1, 0.6, 0.2],
+  hueOffset: 0,
+  hueSpan: 1,
+  saturation: 0.75,
+  speedRange: 10,
+  stretch: 0.05,
+  clipBelow: -1e30,
+  hotTime: 0.15,
+  fadeStart: 0,
+  endSize: 0.4,
+};
+
+export const DRAW_PARAMS = new UniformLayout('DrawParams', {
+  viewProjection: { type: 'mat4x4f' },
+  viewport: { type: 'vec4f', doc: 'width, height (device px), focal length (px at clip w = 1), unused' },
+  colorA: { type: 'vec4f' },
+  colorB: { type: 'vec4f' },
+  size: { type: 'f32', doc: 'sprite radius, world units' },
+  pixelSize: { type: 'f32', doc: 'when > 0: sprite radius in device pixels instead' },
+  minPixels: { type: 'f32' },
+  intensity: { type: 'f32' },
+  extrapolate: { type: 'f32', doc: 'seconds to move along the velocity: alpha * dt' },
+  time: { type: 'f32', doc: 'simulated time drawn, for life colours' },
+  speedRange: { type: 'f32' },
+  stretch: { type: 'f32' },
+  clipBelow: { type: 'f32' },
+  hueOffset: { type: 'f32' },
+  hueSpan: { type: 'f32' },
+  saturation: { type: 'f32' },
+  hotTime: { type: 'f32' },
+  fadeStart: { type: 'f32' },
+  endSize: { type: 'f32' },
+  count: { type: 'u32', doc: 'particles per sample: palette period and stride unit' },
+  groupSize: { type: 'u32', doc: 'particles per GroupTimeline entry' },
+  sampleStride: { type: 'u32', doc: 'draw every n-th sample of a history buffer (1: every record)' },
+});
+
+/** The view a draw is seen through, in device pixels. */
+export interface DrawView {
+  viewProjection: ArrayLike<number>;
+  width: number;
+  height: number;
+  /** Pixels per world unit at clip w = 1 (OrbitCamera.focalPixels). */
+  focalPixels: number;
+}
+
+/** Where the drawn time lies: `extrapolate = alpha * dt` seconds past the state in the buffer. */
+export interface DrawTime {
+  extrapolate: number;
+  time: number;
+}

@@ -1,0 +1,201 @@
+/**
+ * Owns the particle draw pipelines (shaders/render/particles.wgsl): sprites,
+ * sparks and points, additive or alpha-blended, per colour mode, created on
+ * first use and kept. A ParticleBinding ties one storage buffer of Particle
+ * records (the simulation's own `system.particles.buffer`, or a history of
+ * it) to a uniform block; `draw` records into the caller's render pass. The
+ * buffer is read in the vertex shader: no readback and no copy.
+ */
+import { BYTES_PER_PARTICLE } from '../core/layout';
+import type { GroupTimeline } from './groupTimeline';
+import {
+  DRAW_PARAMS,
+  type BlendMode,
+  type ColorMode,
+  type DrawMode,
+  type DrawTime,
+  type DrawView,
+  type ParticleLook,
+} from './particleLook';
+import type { UniformData } from './uniforms';
+import { renderShaders } from './wgsl';
+
+const SHAPE = { sprites: 0, sparks: 1, points: 0 } as const satisfies Record<DrawMode, number>;
+const COLOR_MODE = { index: 0, speed: 1, life: 2 } as const satisfies Record<ColorMode, number>;
+
+const BLEND: Record<BlendMode, GPUBlendState> = {
+  // Light adds up: where sparks overlap, it gets brighter.
+  additive: {
+    color: { srcFactor: 'one', dstFactor: 'one', operation: 'add' },
+    alpha: { srcFactor: 'one', dstFactor: 'one', operation: 'add' },
+  },
+  // Premultiplied "over"; not sorted, which soft sprites forgive.
+  alpha: {
+    color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+    alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+  },
+};
+
+/** What a draw reads: `count` particles a sample, `drawn` of them drawn (default `count`). */
+export interface DrawRange {
+  count: number;
+  drawn?: number;
+  /** Draw every n-th sample of a history buffer. Default 1. */
+  sampleStride?: number;
+  /** Particles per GroupTimeline entry (life colours). Default 1. */
+  groupSize?: number;
+}
+
+export class ParticleBinding {
+  readonly uniform: GPUBuffer;
+  readonly bindGroup: GPUBindGroup;
+  readonly data: UniformData<typeof DRAW_PARAMS.fields> = DRAW_PARAMS.createData();
+  private destroyed = false;
+
+  constructor(device: GPUDevice, layout: GPUBindGroupLayout, label: string, particles: GPUBuffer, groups: GPUBuffer) {
+    this.uniform = device.createBuffer({
+      label: `${label}.drawParams`,
+      size: DRAW_PARAMS.size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.bindGroup = device.createBindGroup({
+      label: `${label}.bindGroup`,
+      layout,
+      entries: [
+        { binding: 0, resource: { buffer: this.uniform } },
+        { binding: 1, resource: { buffer: particles } },
+        { binding: 2, resource: { buffer: groups } },
+      ],
+    });
+  }
+
+  /** Frees the uniform buffer (the particle and group buffers are their owners'). Safe twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.uniform.destroy();
+  }
+}
+
+export class ParticlePass {
+  private readonly layout: GPUBindGroupLayout;
+  private readonly pipelineLayout: GPUPipelineLayout;
+  private readonly module: GPUShaderModule;
+  private readonly pipelines = new Map<string, GPURenderPipeline>();
+  /** Bound where a draw has no GroupTimeline. */
+  private readonly noGroups: GPUBuffer;
+  private destroyed = false;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly format: GPUTextureFormat,
+    private readonly depthFormat: GPUTextureFormat,
+  ) {
+    this.layout = device.createBindGroupLayout({
+      label: 'ParticlePass.layout',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: 'uniform' } },
+        { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
+        { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
+      ],
+    });
+    this.pipelineLayout = device.createPipelineLayout({
+      label: 'ParticlePass.pipelineLayout',
+      bindGroupLayouts: [this.layout],
+    });
+    this.module = device.createShaderModule({
+      label: 'render/particles.wgsl',
+      code: renderShaders.particles(DRAW_PARAMS),
+    });
+    this.noGroups = device.createBuffer({
+      label: 'ParticlePass.noGroups',
+      size: 16,
+      usage: GPUBufferUsage.STORAGE,
+    });
+  }
+
+  /**
+   * A binding for `particles` (a buffer of Particle records) and optionally a
+   * GroupTimeline. The caller owns it and destroys it. One binding holds one
+   * uniform block, so it can be drawn once per submitted command buffer.
+   */
+  bind(label: string, particles: GPUBuffer, groups?: GroupTimeline): ParticleBinding {
+    if (particles.size < BYTES_PER_PARTICLE) throw new RangeError(`${label}: the buffer holds no particle record`);
+    return new ParticleBinding(this.device, this.layout, label, particles, groups?.buffer ?? this.noGroups);
+  }
+
+  /** Creates the pipeline for `look` now (e.g. inside an error scope), rather than at its first draw. */
+  prepare(look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode'>): GPURenderPipeline {
+    const key = `${look.mode}/${look.blend}/${look.colorMode}`;
+    let pipeline = this.pipelines.get(key);
+    if (!pipeline) {
+      const points = look.mode === 'points';
+      const constants: Record<string, number> = { COLOR_MODE: COLOR_MODE[look.colorMode] };
+      if (!points) constants.SHAPE = SHAPE[look.mode];
+      pipeline = this.device.createRenderPipeline({
+        label: `ParticlePass.pipeline(${key})`,
+        layout: this.pipelineLayout,
+        vertex: { module: this.module, entryPoint: points ? 'pointVertex' : 'spriteVertex', constants },
+        fragment: {
+          module: this.module,
+          entryPoint: points ? 'pointFragment' : 'spriteFragment',
+          targets: [{ format: this.format, blend: BLEND[look.blend] }],
+        },
+        primitive: { topology: points ? 'point-list' : 'triangle-list' },
+        // Tested against the scene's depth, never written: particles are light or soft matter.
+        depthStencil: { format: this.depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
+      });
+      this.pipelines.set(key, pipeline);
+    }
+    return pipeline;
+  }
+
+  /** Records one draw of `binding`'s particles into `pass` (a render pass the caller began). */
+  draw(
+    pass: GPURenderPassEncoder,
+    binding: ParticleBinding,
+    look: ParticleLook,
+    view: DrawView,
+    time: DrawTime,
+    range: DrawRange,
+  ): void {
+    const drawn = range.drawn ?? range.count;
+    if (this.destroyed || drawn <= 0) return;
+    const d = binding.data;
+    d.set('viewProjection', view.viewProjection)
+      .set('viewport', [view.width, view.height, view.focalPixels, 0])
+      .set('colorA', look.colorA)
+      .set('colorB', look.colorB)
+      .set('size', look.size)
+      .set('pixelSize', look.pixelSize)
+      .set('minPixels', look.minPixels)
+      .set('intensity', look.intensity)
+      .set('extrapolate', time.extrapolate)
+      .set('time', time.time)
+      .set('speedRange', look.speedRange)
+      .set('stretch', look.stretch)
+      .set('clipBelow', look.clipBelow)
+      .set('hueOffset', look.hueOffset)
+      .set('hueSpan', look.hueSpan)
+      .set('saturation', look.saturation)
+      .set('hotTime', look.hotTime)
+      .set('fadeStart', Math.min(look.fadeStart, 0.999))
+      .set('endSize', look.endSize)
+      .set('count', range.count)
+      .set('groupSize', range.groupSize ?? 1)
+      .set('sampleStride', range.sampleStride ?? 1);
+    this.device.queue.writeBuffer(binding.uniform, 0, d.bytes);
+    pass.setPipeline(this.prepare(look));
+    pass.setBindGroup(0, binding.bindGroup);
+    // Vertex pulling, not instancing: 6 vertices a sprite in one draw (see particles.wgsl).
+    pass.draw(look.mode === 'points' ? drawn : 6 * drawn);
+  }
+
+  /** Frees what this pass created (pipelines need no freeing). Bindings are their owners'. Safe twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.noGroups.destroy();
+    this.pipelines.clear();
+  }
+}
