@@ -14,3 +14,29 @@ export {
   type AcquiredDevice,
 } from './gpu/device';
 export { GpuValidationError, DeviceLostError } from './gpu/errors';
+export {
+  ForceRegistry,
+  ForceHandle,
+  SpringNetwork,
+  ForceInputError,
+  FORCE_TYPES,
+  MAX_FORCE_GENERATORS,
+  type ForceGenerator,
+  type ForceType,
+  type ForceTarget,
+  type SpringLink,
+  type StoredGenerator,
+} from './core/forces';
+export {
+  COLLIDER_TYPES,
+  DEAD_RADIUS,
+  MAX_COLLIDERS,
+  type ColliderInit,
+  type PlaneCollider,
+  type SphereCollider,
+  type BoxCollider,
+  type OrientedBoxCollider,
+} from './core/collisions/colliders';
+export { LINK_TYPES, MAX_LINKS, type LinkInit, type CableLink, type RodLink } from './core/collisions/links';
+export { DEFAULT_CONTACT_SETTINGS, type CollisionOptions, type ContactSettings } from './core/collisions/world';
+export { CollisionInputError } from './core/collisions/check';

@@ -9,6 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, CommanderError } from 'commander';
 import type { ParticleSystemApi } from '../core/api';
+import type { CollisionOptions } from '../core/collisions/world';
 import { CpuParticleSystem } from '../core/cpuParticleSystem';
 import { SparkworksInputError } from '../core/errors';
 import { checkStepCount, checkTimeStep, type ParticleSnapshot } from '../core/particles';
@@ -22,7 +23,7 @@ import {
 } from '../core/variants';
 import { acquireDevice, NoAdapterError, type AdapterDescription } from '../gpu/device';
 import { ParticleSystem } from '../gpu/particleSystem';
-import { parseScene, sceneToParticles } from '../scene/scene';
+import { parseScene, sceneToCollisions, sceneToForces, sceneToParticles } from '../scene/scene';
 
 /** Steps per command buffer, so a huge --steps never records one giant command buffer. */
 const STEPS_PER_SUBMIT = 1000;
@@ -37,6 +38,8 @@ export interface ParticleState {
   /** Omitted for an immovable particle (inverseMass 0). */
   mass?: number;
   damping: number;
+  /** Omitted when 0 (a point); -1 for a particle a kill collider took. */
+  radius?: number;
 }
 
 export interface SimulationOutput {
@@ -136,14 +139,19 @@ interface Backend {
   close(): void;
 }
 
-async function openBackend(cpu: boolean, capacity: number, variant: Variant): Promise<Backend> {
+async function openBackend(
+  cpu: boolean,
+  capacity: number,
+  variant: Variant,
+  collisions?: CollisionOptions,
+): Promise<Backend> {
   if (cpu) {
-    const system = new CpuParticleSystem({ capacity, ...variant });
+    const system = new CpuParticleSystem({ capacity, ...variant, collisions });
     return { system, adapter: CPU_ADAPTER, close: () => system.destroy() };
   }
   const { device, adapterInfo } = await acquireDevice();
   try {
-    const system = await ParticleSystem.create(device, { capacity, ...variant });
+    const system = await ParticleSystem.create(device, { capacity, ...variant, collisions });
     return {
       system,
       adapter: adapterInfo,
@@ -172,6 +180,7 @@ function particleStates(snapshot: ParticleSnapshot, steps: number): ParticleStat
       inverseMass,
       ...(inverseMass === 0 ? {} : { mass: 1 / inverseMass }),
       damping: snapshot.damping[i] as number,
+      ...(snapshot.radius[i] === 0 ? {} : { radius: snapshot.radius[i] as number }),
     };
     for (const [field, value] of Object.entries(state)) {
       if ([value].flat().every(Number.isFinite)) continue;
@@ -211,13 +220,18 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
     const message = `--scene: cannot read the scene (${(error as Error).message})`;
     throw new SparkworksInputError(message, '--scene', options.scene);
   }
-  const particles = sceneToParticles(parseScene(text, options.scene));
+  const scene = parseScene(text, options.scene);
+  const particles = sceneToParticles(scene);
+  const forces = sceneToForces(scene);
 
-  const backend = await openBackend(options.cpu, particles.length, options.variant);
+  const backend = await openBackend(options.cpu, particles.length, options.variant, sceneToCollisions(scene));
   let snapshot: ParticleSnapshot;
   let elapsedMs: number;
   try {
     await backend.system.writeParticles(0, particles);
+    // The scene's forces, the same on both backends (already checked by parseScene).
+    for (const { generator, target } of forces.generators) backend.system.forces.add(generator, target);
+    if (forces.links.length > 0) backend.system.springs.setLinks(forces.links);
     const started = performance.now();
     for (let done = 0; done < options.steps; done += STEPS_PER_SUBMIT) {
       await backend.system.stepMany(options.dt, Math.min(STEPS_PER_SUBMIT, options.steps - done));

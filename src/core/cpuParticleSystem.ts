@@ -5,6 +5,12 @@
  */
 import { vec3 } from 'gl-matrix';
 import type { ParticleSystemApi, ParticleSystemOptions } from './api';
+import { prepareColliders, type ColliderInit } from './collisions/colliders';
+import { prepareLinks, type LinkInit } from './collisions/links';
+import { CpuCollisionWorld, RadiusBound, largestRadius, prepareCollisionInputs } from './collisions/world';
+import { applyFieldForces } from './forces/fieldForces';
+import { ForceRegistry, SpringNetwork } from './forces/registry';
+import { applySpringForces } from './forces/springForces';
 import { integrate, type Rounding } from './integrate';
 import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, floatIndex, type AttributeName } from './layout';
 import {
@@ -44,10 +50,15 @@ export class CpuParticleSystem implements ParticleSystemApi {
   /** Packed records, FLOATS_PER_PARTICLE floats a particle. */
   readonly state: FloatArray;
   private readonly round: Rounding;
+  readonly forces: ForceRegistry;
+  readonly springs: SpringNetwork;
+  /** Colliders, links and particle contacts, run after every step (src/core/collisions/world.ts). */
+  readonly collisions: CpuCollisionWorld;
 
   constructor(options: CpuParticleSystemOptions) {
     this.variant = resolveVariant(options);
     checkCapacity(options.capacity, CPU_MAX_PARTICLES, 'the CPU reference');
+    const collisions = prepareCollisionInputs(options.collisions, options.capacity);
     this.capacity = options.capacity;
     this.precision = options.precision ?? 'float32';
     this.state =
@@ -57,17 +68,30 @@ export class CpuParticleSystem implements ParticleSystemApi {
     this.round = this.precision === 'float32' ? Math.fround : (x) => x;
     // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping.
     fillDefaultParticles(this.state, 0, this.capacity);
+    this.forces = new ForceRegistry(this.capacity);
+    this.springs = new SpringNetwork(this.capacity);
+    this.collisions = new CpuCollisionWorld(
+      this.capacity,
+      collisions.settings,
+      new RadiusBound(),
+      this.precision === 'float64',
+    );
+    if (collisions.colliders) this.collisions.colliders = collisions.colliders;
+    if (collisions.links) this.collisions.links = collisions.links;
   }
 
   writeParticles(start: number, particles: readonly ParticleInit[]): void {
     checkRange(start, particles.length, this.capacity);
-    this.state.set(packParticles(particles), start * FLOATS_PER_PARTICLE);
+    const packed = packParticles(particles);
+    this.state.set(packed, start * FLOATS_PER_PARTICLE);
+    this.collisions.radius.note(largestRadius(packed));
   }
 
   setField(field: SettableField, start: number, values: ArrayLike<number>): void {
     const prepared = prepareFieldValues(field, values);
     checkRange(start, prepared.count, this.capacity);
     this.scatter(prepared.attribute, start, prepared.count, prepared.values, false);
+    if (prepared.attribute === 'radius') this.collisions.radius.noteAll(prepared.values);
   }
 
   addForces(start: number, forces: ArrayLike<number>): void {
@@ -88,15 +112,59 @@ export class CpuParticleSystem implements ParticleSystemApi {
     }
   }
 
+  accumulateForces(dt: number): void {
+    checkTimeStep(dt);
+    this.applyForces(Math.fround(dt));
+  }
+
+  /** The twins of shaders/forces.wgsl then shaders/springs.wgsl, as the GPU orders them. */
+  private applyForces(dt: number): void {
+    const single = this.precision === 'float32';
+    if (this.forces.size > 0) {
+      const packed = this.forces.pack(dt);
+      const params = single ? packed.params32 : packed.params;
+      applyFieldForces(this.state, this.capacity, packed, params, this.forces.maskWords, this.round);
+    }
+    if (this.springs.size > 0) {
+      const rows = this.springs.rows;
+      applySpringForces(this.state, rows, single ? rows.params32 : rows.params, this.round);
+    }
+  }
+
   step(dt: number): void {
     checkTimeStep(dt);
+    this.applyForces(Math.fround(dt));
     integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
+    this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round);
   }
 
   stepMany(dt: number, steps: number): void {
     checkTimeStep(dt);
     checkStepCount(steps);
-    for (let s = 0; s < steps; s++) integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
+    for (let s = 0; s < steps; s++) {
+      this.applyForces(Math.fround(dt));
+      integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
+      this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round);
+    }
+  }
+
+  setColliders(colliders: readonly ColliderInit[]): void {
+    this.collisions.colliders = prepareColliders(colliders);
+  }
+
+  setLinks(links: readonly LinkInit[]): void {
+    this.collisions.links = prepareLinks(links, this.capacity);
+  }
+
+  /**
+   * Cyclone's Particle::integrate for every particle and nothing else: no
+   * forces first, no collisions after (`step` is `accumulateForces`, this,
+   * then the collisions). The force tests use the halves to carry their
+   * error bound between them.
+   */
+  integrateOnly(dt: number): void {
+    checkTimeStep(dt);
+    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
   }
 
   async read(start = 0, count = this.capacity - start): Promise<ParticleSnapshot> {

@@ -24,7 +24,7 @@ export interface AttributeSpec {
 }
 
 /** Lane names, in memory order; these become the WGSL struct's members. */
-export const LANES = ['positionInverseMass', 'velocityDamping', 'accelerationSpare', 'forceAccumSpare'] as const;
+export const LANES = ['positionInverseMass', 'velocityDamping', 'accelerationRadius', 'forceAccumSpare'] as const;
 export type LaneName = (typeof LANES)[number];
 
 /** Named attributes and where they live. The one place to add a field. */
@@ -35,6 +35,8 @@ export const ATTRIBUTES = {
   damping: { lane: 1, component: 3, size: 1 },
   acceleration: { lane: 2, component: 0, size: 3 },
   forceAccum: { lane: 3, component: 0, size: 3 },
+  /** Collision radius (0: a point); negative marks a killed particle (src/core/collisions/colliders.ts). */
+  radius: { lane: 2, component: 3, size: 1 },
 } as const satisfies Record<string, AttributeSpec>;
 export type AttributeName = keyof typeof ATTRIBUTES;
 export const ATTRIBUTE_NAMES = Object.keys(ATTRIBUTES) as AttributeName[];

@@ -21,6 +21,8 @@ export interface ParticleInit {
   inverseMass?: number;
   /** Share of velocity kept (per second or per step, by the damping mode), in [0, 1]. Default 1. */
   damping?: number;
+  /** Collision radius >= 0 (colliders and particle-particle contacts). Default 0: a point. */
+  radius?: number;
 }
 
 /** The state of `count` particles, one typed array per attribute (vec3s packed xyz). */
@@ -36,6 +38,7 @@ export const SETTABLE_FIELDS = {
   mass: 'inverseMass',
   inverseMass: 'inverseMass',
   damping: 'damping',
+  radius: 'radius',
 } as const satisfies Record<string, AttributeName>;
 export type SettableField = keyof typeof SETTABLE_FIELDS;
 
@@ -102,12 +105,17 @@ export function isValidMass(mass: number): boolean {
 export function isValidDamping(damping: number): boolean {
   return typeof damping === 'number' && damping >= 0 && damping <= 1;
 }
+/** A collision radius: finite as a float32 and >= 0 (negative radii mark killed particles, set only by a kill collider). */
+export function isValidRadius(radius: number): boolean {
+  return typeof radius === 'number' && isFiniteFloat32(radius) && radius >= 0;
+}
 
 /** The rules, worded once for every caller (the API, the scene file, the CLI). */
 export const RULES = {
   mass: 'mass must be finite and > 0, with 1/mass a normal float32 (mass in (0, 8.5e37]); an immovable particle has inverseMass 0',
   inverseMass: 'inverseMass must be 0 or a normal float32 in [1.18e-38, 3.4e38]',
   damping: 'damping must be in [0, 1] (the share of velocity kept)',
+  radius: 'radius must be finite and >= 0 (0: a point)',
   vector: 'must be finite as a float32 (|x| < 3.4e38)',
 } as const;
 const MASS_RULE = RULES.mass;
@@ -125,7 +133,7 @@ function checkVector(what: string, v: Vec3Like | undefined): void {
 }
 
 /** Converts and validates one user field value into the stored attribute's value. */
-function storedScalar(field: 'mass' | 'inverseMass' | 'damping', what: string, value: number): number {
+function storedScalar(field: 'mass' | 'inverseMass' | 'damping' | 'radius', what: string, value: number): number {
   switch (field) {
     case 'mass':
       if (!isValidMass(value)) refuse(what, value, MASS_RULE);
@@ -135,6 +143,9 @@ function storedScalar(field: 'mass' | 'inverseMass' | 'damping', what: string, v
       return value;
     case 'damping':
       if (!isValidDamping(value)) refuse(what, value, DAMPING_RULE);
+      return value;
+    case 'radius':
+      if (!isValidRadius(value)) refuse(what, value, RULES.radius);
       return value;
   }
 }
@@ -168,6 +179,7 @@ export function packParticles(particles: readonly ParticleInit[], what = 'partic
         ? storedScalar('inverseMass', `${at}.inverseMass`, particle.inverseMass)
         : storedScalar('mass', `${at}.mass`, particle.mass ?? 1);
     packed[base + attributeOffset('damping')] = storedScalar('damping', `${at}.damping`, particle.damping ?? 1);
+    packed[base + attributeOffset('radius')] = storedScalar('radius', `${at}.radius`, particle.radius ?? 0);
   });
   return packed;
 }
@@ -192,7 +204,7 @@ export function prepareFieldValues(
   for (let i = 0; i < values.length; i++) {
     const what = `${field}[${i}]`;
     const value = values[i] as number;
-    if (field === 'mass' || field === 'inverseMass' || field === 'damping') {
+    if (field === 'mass' || field === 'inverseMass' || field === 'damping' || field === 'radius') {
       out[i] = storedScalar(field, what, value);
     } else if (!isFiniteFloat32(value)) {
       refuse(what, value, RULES.vector);

@@ -104,6 +104,16 @@ export class IntegratePass {
     pass.end();
   }
 
+  /** Records one step into a compute pass the caller opened, to interleave it with the force passes. */
+  record(pass: GPUComputePassEncoder, dt: number, count: number): void {
+    const offset = this.slotFor(dt, count) * SLOT_BYTES;
+    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.particles.bindGroup);
+    pass.setBindGroup(1, this.paramsBindGroup, [offset]);
+    pass.dispatchWorkgroups(x, y);
+  }
+
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;

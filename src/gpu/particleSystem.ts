@@ -3,6 +3,16 @@
  * when to submit, and turns GPU errors and device loss into thrown errors.
  */
 import type { ParticleSystemApi, ParticleSystemOptions } from '../core/api';
+import { prepareColliders, type ColliderInit } from '../core/collisions/colliders';
+import { prepareLinks, type LinkInit } from '../core/collisions/links';
+import {
+  DEFAULT_CONTACT_SETTINGS,
+  RadiusBound,
+  largestRadius,
+  prepareCollisionInputs,
+  type ContactSettings,
+} from '../core/collisions/world';
+import { ForceRegistry, SpringNetwork } from '../core/forces/registry';
 import { FLOATS_PER_PARTICLE } from '../core/layout';
 import {
   checkRange,
@@ -18,10 +28,13 @@ import {
   type SettableField,
 } from '../core/particles';
 import { resolveVariant, type Variant } from '../core/variants';
+import { GpuCollisions } from './collisions';
 import { DeviceLossWatch, withErrorScopes } from './errors';
+import { ForcesPass, type PreparedForces } from './forcesPass';
 import { IntegratePass } from './integratePass';
 import { ParticleBuffer } from './particleBuffer';
 import { ScatterPass } from './scatterPass';
+import { SpringsPass } from './springsPass';
 
 export interface GpuParticleSystemOptions extends ParticleSystemOptions {
   /** Invocations per workgroup for every per-particle pass. Default 64. */
@@ -35,6 +48,16 @@ export class ParticleSystem implements ParticleSystemApi {
   /** Resolves with the error when the device is lost; every later call throws it. */
   readonly lost: Promise<Error>;
   private destroyed = false;
+  /** Force registry and pair springs (src/core/forces); their passes are created on first use. */
+  readonly forces: ForceRegistry;
+  readonly springs: SpringNetwork;
+  private forcesPass: ForcesPass | null = null;
+  private springsPass: SpringsPass | null = null;
+  /** Colliders, links and particle contacts (src/gpu/collisions.ts), created on first use. */
+  private collisions: GpuCollisions | null = null;
+  private collisionSettings: ContactSettings = DEFAULT_CONTACT_SETTINGS;
+  /** The largest radius ever written, which sizes the collision grid's cells. */
+  private radii = new RadiusBound();
 
   private constructor(
     readonly device: GPUDevice,
@@ -46,6 +69,8 @@ export class ParticleSystem implements ParticleSystemApi {
   ) {
     this.capacity = particles.capacity;
     this.lost = loss.lost;
+    this.forces = new ForceRegistry(this.capacity);
+    this.springs = new SpringNetwork(this.capacity);
   }
 
   /** Creates a system on `device` (which stays the caller's to destroy). */
@@ -61,17 +86,28 @@ export class ParticleSystem implements ParticleSystemApi {
     let particles: ParticleBuffer | undefined;
     let integrate: IntegratePass | undefined;
     let scatter: ScatterPass | undefined;
+    let collisions: GpuCollisions | undefined;
+    let collisionSettings = DEFAULT_CONTACT_SETTINGS;
+    const radii = new RadiusBound();
     try {
       await withErrorScopes(device, 'creating the particle system', async () => {
         particles = new ParticleBuffer(device, options.capacity);
+        const collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
+        collisionSettings = collisionInputs.settings;
         [integrate, scatter] = await Promise.all([
           IntegratePass.create(device, particles, variant, workgroupSize),
           ScatterPass.create(device, particles, workgroupSize),
         ]);
+        if (options.collisions !== undefined) {
+          collisions = GpuCollisions.create(device, particles, collisionSettings, radii, workgroupSize);
+          if (collisionInputs.colliders) collisions.setColliders(collisionInputs.colliders);
+          if (collisionInputs.links) collisions.setLinks(collisionInputs.links);
+        }
       });
     } catch (error) {
       integrate?.destroy();
       scatter?.destroy();
+      collisions?.destroy();
       particles?.destroy();
       throw error;
     }
@@ -83,6 +119,9 @@ export class ParticleSystem implements ParticleSystemApi {
       scatter as ScatterPass,
       loss,
     );
+    system.collisionSettings = collisionSettings;
+    system.collisions = collisions ?? null;
+    system.radii = radii;
     // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping.
     const defaults = new Float32Array(system.capacity * FLOATS_PER_PARTICLE);
     fillDefaultParticles(defaults, 0, system.capacity);
@@ -109,6 +148,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     checkRange(start, particles.length, this.capacity);
     const packed = packParticles(particles);
+    this.radii.note(largestRadius(packed));
     await this.submit('writeParticles', () => this.particles.write(start, packed));
   }
 
@@ -116,6 +156,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     const prepared = prepareFieldValues(field, values);
     checkRange(start, prepared.count, this.capacity);
+    if (prepared.attribute === 'radius') this.radii.noteAll(prepared.values);
     await this.submit(`setField(${field})`, (encoder) =>
       this.scatterPass.encode(encoder, prepared.attribute, start, prepared.count, prepared.values, false),
     );
@@ -151,7 +192,106 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    if (steps > 0) this.integratePass.encode(encoder, dt, this.capacity, steps);
+    const collisions = this.collisions?.active ? this.collisions : null;
+    if (!collisions) return this.encodeIntegration(encoder, dt, steps);
+    // Colliders and contacts follow every integration dispatch, so the steps are recorded one at a time.
+    for (let s = 0; s < steps; s++) {
+      this.encodeIntegration(encoder, dt, 1);
+      collisions.encode(encoder, dt, this.capacity);
+    }
+  }
+
+  /** The forces and the integration of `steps` steps, without collisions. */
+  private encodeIntegration(encoder: GPUCommandEncoder, dt: number, steps: number): void {
+    this.checkUsable();
+    checkTimeStep(dt);
+    checkStepCount(steps);
+    if (steps === 0) return;
+    const forces = this.prepareForces(dt);
+    // No forces registered: the step exactly as before, no empty dispatch.
+    if (!forces) return this.integratePass.encode(encoder, dt, this.capacity, steps);
+    // Forces depend on the state, so every step runs them first (Cyclone's order:
+    // accumulate, then integrate and clear), all in one compute pass.
+    const pass = encoder.beginComputePass({ label: 'ParticleSystem.steps' });
+    for (let s = 0; s < steps; s++) {
+      forces(pass);
+      this.integratePass.record(pass, dt, this.capacity);
+    }
+    pass.end();
+  }
+
+  async accumulateForces(dt: number): Promise<void> {
+    this.checkUsable();
+    checkTimeStep(dt);
+    await this.submit(`accumulateForces(dt = ${dt})`, (encoder) => this.encodeForces(encoder, dt));
+  }
+
+  /**
+   * Records the registry's and the springs' forces for a step of `dt` into the
+   * caller's encoder (Cyclone's updateForces, without integrating).
+   */
+  encodeForces(encoder: GPUCommandEncoder, dt: number): void {
+    this.checkUsable();
+    checkTimeStep(dt);
+    const forces = this.prepareForces(dt);
+    if (!forces) return;
+    const pass = encoder.beginComputePass({ label: 'ParticleSystem.forces' });
+    forces(pass);
+    pass.end();
+  }
+
+  /**
+   * Uploads what changed in the registry and the links (creating their
+   * pipelines on first use) and returns what records the force passes of one
+   * step, or null when there are none.
+   */
+  private prepareForces(dt: number): ((pass: GPUComputePassEncoder) => void) | null {
+    const fields = this.forces.size > 0;
+    const pairs = this.springs.size > 0;
+    if (!fields && !pairs) return null;
+    const workgroupSize = this.integratePass.workgroupSize;
+    let prepared: PreparedForces | null = null;
+    if (fields) {
+      this.forcesPass ??= ForcesPass.create(this.device, this.particles, workgroupSize);
+      prepared = this.forcesPass.prepare(this.forces, dt, this.capacity);
+    }
+    if (pairs) {
+      this.springsPass ??= SpringsPass.create(this.device, this.particles, workgroupSize);
+      this.springsPass.prepare(this.springs);
+    }
+    return (pass) => {
+      if (prepared) this.forcesPass?.record(pass, prepared, this.capacity);
+      if (pairs) this.springsPass?.record(pass);
+    };
+  }
+
+  /** The colliders pass and contact resolver, created on first use inside the caller's error scopes. */
+  private ensureCollisions(): GpuCollisions {
+    this.collisions ??= GpuCollisions.create(
+      this.device,
+      this.particles,
+      this.collisionSettings,
+      this.radii,
+      this.integratePass.workgroupSize,
+    );
+    return this.collisions;
+  }
+
+  async setColliders(colliders: readonly ColliderInit[]): Promise<void> {
+    this.checkUsable();
+    const packed = prepareColliders(colliders);
+    await this.submit('setColliders', () => this.ensureCollisions().setColliders(packed));
+  }
+
+  async setLinks(links: readonly LinkInit[]): Promise<void> {
+    this.checkUsable();
+    const packed = prepareLinks(links, this.capacity);
+    await this.submit('setLinks', () => this.ensureCollisions().setLinks(packed));
+  }
+
+  /** The collision passes, for tests and benchmarks that probe or time them (null before any collision input). */
+  get collisionPasses(): GpuCollisions | null {
+    return this.collisions;
   }
 
   async read(start = 0, count = this.capacity - start): Promise<ParticleSnapshot> {
@@ -171,6 +311,9 @@ export class ParticleSystem implements ParticleSystemApi {
     this.destroyed = true;
     this.integratePass.destroy();
     this.scatterPass.destroy();
+    this.forcesPass?.destroy();
+    this.springsPass?.destroy();
+    this.collisions?.destroy();
     this.particles.destroy();
   }
 }

@@ -6,13 +6,19 @@
  * error names the JSON path of the first bad field and the value found there.
  */
 import { z } from 'zod';
+import { CollisionInputError } from '../core/collisions/check';
+import { prepareColliders, type ColliderInit } from '../core/collisions/colliders';
+import { prepareLinks, type LinkInit } from '../core/collisions/links';
+import { resolveContactSettings, type CollisionOptions } from '../core/collisions/world';
 import { SparkworksInputError } from '../core/errors';
+import { ForceInputError, pathOf, sceneForces, type SceneForces } from './forces';
 import {
   RULES,
   isFiniteFloat32,
   isValidDamping,
   isValidInverseMass,
   isValidMass,
+  isValidRadius,
   type ParticleInit,
 } from '../core/particles';
 
@@ -30,6 +36,7 @@ const particleFields = {
   mass: finite.refine(isValidMass, RULES.mass).optional(),
   inverseMass: finite.refine(isValidInverseMass, RULES.inverseMass).optional(),
   damping: finite.refine(isValidDamping, RULES.damping).optional(),
+  radius: finite.refine(isValidRadius, RULES.radius).optional(),
 };
 
 const particleSchema = z.strictObject(particleFields).superRefine((particle, context) => {
@@ -47,6 +54,14 @@ const sceneSchema = z.object(
         error: (issue) => (issue.input === undefined ? 'is required, as an array' : 'must be an array of particles'),
       })
       .min(1, 'a scene needs at least one particle'),
+    // Collisions: the structure is checked here, the values by the core
+    // (src/core/collisions), whose refusals are reported with their JSON path.
+    radius: finite.refine(isValidRadius, RULES.radius).optional(),
+    colliders: z.array(z.unknown(), { error: 'must be an array of colliders' }).optional(),
+    links: z.array(z.unknown(), { error: 'must be an array of links' }).optional(),
+    collisions: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+    // Forces: likewise, values checked by the core (src/core/forces), see src/scene/forces.ts.
+    forces: z.array(z.unknown(), { error: 'must be an array of forces' }).optional(),
   },
   { error: 'a scene must be a JSON object {"particles": [...]}' },
 );
@@ -82,7 +97,11 @@ export function parseScene(text: string, sourceName: string): Scene {
     refuse(sourceName, [], `not valid JSON (${(error as Error).message})`, text.slice(0, 40));
   }
   const result = sceneSchema.safeParse(json, { reportInput: true });
-  if (result.success) return result.data;
+  if (result.success) {
+    checkCollisions(result.data, sourceName);
+    checkForces(result.data, sourceName);
+    return result.data;
+  }
   const issue = result.error.issues[0] as z.core.$ZodIssue;
   if (issue.code === 'unrecognized_keys') {
     // zod reports unknown keys on the object; name the key itself.
@@ -94,7 +113,60 @@ export function parseScene(text: string, sourceName: string): Scene {
   refuse(sourceName, issue.path, issue.message, issue.input);
 }
 
-/** The scene's particles as the systems take them (defaults are the core's). */
+/** `colliders[2].normal[1]` (a core input name) as a JSON path's keys. */
+function keysOf(what: string): PropertyKey[] {
+  return what
+    .split(/\.|\[|\]/)
+    .filter((key) => key !== '')
+    .map((key) => (/^\d+$/.test(key) ? Number(key) : key));
+}
+
+/** Runs the core's collision checks, reporting a refusal with its JSON path. */
+function checkCollisions(scene: Scene, sourceName: string): void {
+  try {
+    if (scene.colliders) prepareColliders(scene.colliders as ColliderInit[], 'colliders');
+    if (scene.links) prepareLinks(scene.links as LinkInit[], scene.particles.length, 'links');
+    if (scene.collisions) resolveContactSettings(scene.collisions as CollisionOptions, 'collisions');
+  } catch (error) {
+    if (!(error instanceof CollisionInputError)) throw error;
+    refuse(sourceName, keysOf(error.what), error.rule, error.value);
+  }
+  for (const key of ['colliders', 'links']) {
+    if (scene.collisions && key in scene.collisions) {
+      refuse(sourceName, ['collisions', key], `${key} go at the top level of the scene`, scene.collisions[key]);
+    }
+  }
+}
+
+/** Runs the core's force checks, reporting a refusal with its JSON path. */
+function checkForces(scene: Scene, sourceName: string): void {
+  try {
+    sceneForces(scene.forces, scene.particles.length);
+  } catch (error) {
+    if (!(error instanceof ForceInputError)) throw error;
+    refuse(sourceName, pathOf(error.what), error.rule, error.value);
+  }
+}
+
+/** The scene's force generators (with their targets) and pair springs, as the systems take them. */
+export function sceneToForces(scene: Scene): SceneForces {
+  return sceneForces(scene.forces, scene.particles.length);
+}
+
+/** The scene's particles as the systems take them (defaults are the core's; the scene-wide radius fills in). */
 export function sceneToParticles(scene: Scene): ParticleInit[] {
-  return scene.particles.map((particle) => ({ ...particle }));
+  return scene.particles.map((particle) => ({
+    ...particle,
+    ...(particle.radius === undefined && scene.radius !== undefined ? { radius: scene.radius } : {}),
+  }));
+}
+
+/** The scene's colliders, links and contact settings as the systems take them, or undefined without any. */
+export function sceneToCollisions(scene: Scene): CollisionOptions | undefined {
+  if (!scene.colliders && !scene.links && !scene.collisions) return undefined;
+  return {
+    ...(scene.collisions as CollisionOptions | undefined),
+    ...(scene.colliders ? { colliders: scene.colliders as ColliderInit[] } : {}),
+    ...(scene.links ? { links: scene.links as LinkInit[] } : {}),
+  };
 }

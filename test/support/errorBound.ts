@@ -20,6 +20,11 @@
  * - Errors propagate: a velocity error dV becomes k*dV after damping (k <= 1)
  *   and moves the position by dt*dV; so the velocity bound grows linearly with
  *   the step count and the position bound quadratically.
+ * - Forces (src/core/forces): when the accumulator was filled by the force
+ *   passes, GPU and reference accumulators differ by up to a per-particle
+ *   bound F (test/support/forceBound.ts, which propagates the carried position
+ *   and velocity bounds through each generator); the acceleration then differs
+ *   by inverseMass * F more, rounded once more on each side (3u).
  */
 import { FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../../src/core/layout';
 import type { FloatArray } from '../../src/core/particles';
@@ -59,8 +64,12 @@ export class StepErrorBound {
     this.velocity = new Float64Array(count * 3);
   }
 
-  /** Carries the bound across one step of `dt`, given the reference state before it. */
-  advance(before: FloatArray, dt: number): void {
+  /**
+   * Carries the bound across one step of `dt`, given the reference state before
+   * it (forces already accumulated) and, if forces were, the bound on the
+   * accumulators' difference, xyz per particle.
+   */
+  advance(before: FloatArray, dt: number, forceError: Float64Array | null = null): void {
     const u = UNIT_ROUNDOFF;
     const semiImplicit = this.variant.integrator === 'semi-implicit';
     for (let i = 0; i < this.count; i++) {
@@ -82,7 +91,8 @@ export class StepErrorBound {
         const fw = (before[base + FORCE + c] as number) * inverseMass;
         const a = before[base + ACCELERATION + c] as number;
         const acc = a + fw;
-        const accError = MULTIPLY_ADD * (Math.abs(a) + Math.abs(fw)) + FLUSHED_SUBNORMAL;
+        const forced = forceError ? inverseMass * (forceError[j] as number) * (1 + MULTIPLY_ADD) : 0;
+        const accError = forced + MULTIPLY_ADD * (Math.abs(a) + Math.abs(fw)) + FLUSHED_SUBNORMAL;
         const undamped = v + acc * dt;
         const undampedError =
           (this.velocity[j] as number) +

@@ -1,0 +1,136 @@
+/**
+ * `npm run bench:collisions [-- --sizes 18,20] [--iterations 8] [--repeats 3]`
+ *
+ * Particle-particle collisions against the step alone, at 2^18 and 2^20
+ * particles by default: a cube of balls dense enough that each touches about
+ * two others, under gravity. Times the integration step alone, the grid
+ * rebuild (counting sort on the GPU) and one Jacobi iteration of the contact
+ * resolver (count, resolve, apply) with the very passes a step records, and
+ * composes a step with collisions as step + grid + K iterations; it also times
+ * one real step with one iteration to check the composition. Wall time around
+ * submit and onSubmittedWorkDone (the queue drained first), median of the
+ * repeats. The main bench (scripts/bench.ts) will fold this in.
+ */
+import { acquireDevice } from '../src/gpu/device';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
+import type { ParticleInit } from '../src/core/particles';
+
+function flag(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? (process.argv[at + 1] ?? '') : fallback;
+}
+function fail(message: string): never {
+  process.stderr.write(`bench:collisions: ${message}\n`);
+  process.exit(1);
+}
+const sizes = flag('--sizes', '18,20')
+  .split(',')
+  .map((text) => Number(text));
+if (sizes.some((e) => !Number.isInteger(e) || e < 1 || e > 24))
+  fail('--sizes takes exponents of two in [1, 24], e.g. 18,20');
+const iterations = Number(flag('--iterations', String(DEFAULT_CONTACT_SETTINGS.iterations)));
+if (!Number.isInteger(iterations) || iterations < 1 || iterations > 256)
+  fail('--iterations must be an integer in [1, 256]');
+const repeats = Number(flag('--repeats', '3'));
+if (!Number.isInteger(repeats) || repeats < 1) fail('--repeats must be an integer >= 1');
+
+const RADIUS = 0.01;
+/** Two others in reach (centres within 2r) on average: n (4/3) pi (2r)^3 / V = 2. */
+const NEIGHBOURS = 2;
+const DT = 1 / 60;
+
+/** A deterministic cube of balls (a linear congruential generator, so the scene does not depend on Math.random). */
+function cube(count: number): ParticleInit[] {
+  const side = Math.cbrt((count * (4 / 3) * Math.PI * (2 * RADIUS) ** 3) / NEIGHBOURS);
+  let seed = 12345;
+  const random = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  return Array.from({ length: count }, () => ({
+    position: [random() * side, random() * side, random() * side],
+    velocity: [random() - 0.5, random() - 0.5, random() - 0.5],
+    acceleration: [0, -9.81, 0],
+    radius: RADIUS,
+  }));
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+const { device, adapterInfo } = await acquireDevice();
+
+/** Median wall time of `record`, submitted alone after the queue drained. */
+async function time(record: (encoder: GPUCommandEncoder) => void, count = repeats): Promise<number> {
+  const samples: number[] = [];
+  for (let r = 0; r < count; r++) {
+    const encoder = device.createCommandEncoder({ label: 'bench:collisions' });
+    record(encoder);
+    const commands = encoder.finish();
+    await device.queue.onSubmittedWorkDone();
+    const started = performance.now();
+    device.queue.submit([commands]);
+    await device.queue.onSubmittedWorkDone();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+}
+
+interface Row {
+  count: number;
+  step: number;
+  grid: number;
+  iteration: number;
+  measuredOne: number;
+}
+
+const rows: Row[] = [];
+try {
+  process.stdout.write(`adapter: ${adapterInfo.description} (${adapterInfo.source})\n`);
+  process.stdout.write(
+    `scene: a cube of balls of radius ${RADIUS}, ${NEIGHBOURS} others in reach of each on average, gravity; ` +
+      `median of ${repeats} runs, wall time\n`,
+  );
+  for (const exponent of sizes) {
+    const count = 2 ** exponent;
+    const particles = cube(count);
+    const plain = await ParticleSystem.create(device, { capacity: count });
+    await plain.writeParticles(0, particles);
+    const step = await time((encoder) => plain.encodeSteps(encoder, DT, 1));
+    plain.destroy();
+
+    const colliding = await ParticleSystem.create(device, {
+      capacity: count,
+      collisions: { particleCollisions: true, iterations: 1 },
+    });
+    await colliding.writeParticles(0, particles);
+    const passes = colliding.collisionPasses!;
+    const grid = await time((encoder) => passes.encodeGrid(encoder, DT, count));
+    const iteration = await time((encoder) => passes.encodeIteration(encoder, DT, count));
+    // One real step (integration, grid, one iteration), once: the composition's check.
+    await colliding.writeParticles(0, particles);
+    const measuredOne = await time((encoder) => colliding.encodeSteps(encoder, DT, 1), 1);
+    colliding.destroy();
+    const row = { count, step, grid, iteration, measuredOne };
+    rows.push(row);
+    const total = step + grid + iterations * iteration;
+    process.stdout.write(
+      `2^${exponent} = ${count} particles: step alone ${step.toFixed(1)} ms; grid rebuild ${grid.toFixed(1)} ms; ` +
+        `one contact iteration ${iteration.toFixed(1)} ms; step + collisions with ${iterations} iterations ` +
+        `${total.toFixed(1)} ms = ${(total / step).toFixed(1)} x the step ` +
+        `(one real step with 1 iteration: ${measuredOne.toFixed(1)} ms, composed ${(step + grid + iteration).toFixed(1)} ms)\n`,
+    );
+  }
+  for (let k = 1; k < rows.length; k++) {
+    const [a, b] = [rows[k - 1] as Row, rows[k] as Row];
+    const growth = b.count / a.count;
+    const exponent = (x: number, y: number) => (Math.log(y / x) / Math.log(growth)).toFixed(2);
+    process.stdout.write(
+      `${a.count} -> ${b.count} particles (x${growth}): grid x${(b.grid / a.grid).toFixed(2)}, ` +
+        `iteration x${(b.iteration / a.iteration).toFixed(2)} (cost ~ count^${exponent(a.grid, b.grid)} and ` +
+        `count^${exponent(a.iteration, b.iteration)}; linear is ^1, all pairs ^2)\n`,
+    );
+  }
+} finally {
+  device.destroy();
+}

@@ -1,0 +1,22 @@
+// The uniform grid's cells and their buckets in the hash table, shared by the
+// grid build (shaders/grid.wgsl) and the contact passes (shaders/contacts.wgsl).
+// Mirrored by src/core/collisions/grid.ts.
+
+// Cells past 2^30 are clamped: still correct (clamping keeps neighbours
+// within one cell), only slower where many particles share an edge cell.
+const CELL_LIMIT: f32 = 1073741824.0;
+
+// One multiply (correctly rounded on every adapter, and not fusable) then
+// floor: the GPU and the CPU twin put every particle in the same cell.
+fn cellOf(p: vec3f, inverseCellSize: f32) -> vec3i {
+  return vec3i(clamp(floor(p * inverseCellSize), vec3f(-CELL_LIMIT), vec3f(CELL_LIMIT)));
+}
+
+// Teschner et al.'s spatial hash, then a xor-shift-multiply mix so the low
+// bits the mask keeps depend on every bit of the cell.
+fn bucketOf(cell: vec3i, mask: u32) -> u32 {
+  var h = (bitcast<u32>(cell.x) * 73856093u) ^ (bitcast<u32>(cell.y) * 19349663u) ^ (bitcast<u32>(cell.z) * 83492791u);
+  h = (h ^ (h >> 16u)) * 0x7feb352du;
+  h = h ^ (h >> 15u);
+  return h & mask;
+}

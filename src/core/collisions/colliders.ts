@@ -1,0 +1,482 @@
+/**
+ * Colliders: the world's fixed shapes (planes, spheres, axis-aligned and
+ * oriented boxes), their validation and packed records, and the CPU twin of
+ * shaders/collide.wgsl, line for line in the shader's order so the two can be
+ * read side by side. With `round = Math.fround` every operation rounds to
+ * float32 as the GPU does. No GPU imports.
+ */
+import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
+import type { Rounding } from '../integrate';
+import type { FloatArray } from '../particles';
+import {
+  COLLISION_RULES,
+  checkFlag,
+  checkKeys,
+  checkNumber,
+  checkObject,
+  checkVec3,
+  isFinite32,
+  isNonNegativeFinite32,
+  isPositiveFinite32,
+  isUnitInterval,
+  refuse,
+} from './check';
+import { PackedRecords, wgslRecordStruct, type FieldSpec } from './records';
+
+interface ColliderCommon {
+  /** Share of the closing speed given back, in [0, 1]. Default 0 (no bounce). */
+  restitution?: number;
+  /** Coulomb friction coefficient >= 0. Default 0. */
+  friction?: number;
+  /** Particles that touch die instead of bouncing (see DEAD_RADIUS). Default false. */
+  kill?: boolean;
+}
+
+/** A half-space: particles stay on the side the normal points to, `dot(normal, p) >= offset + radius`. */
+export interface PlaneCollider extends ColliderCommon {
+  type: 'plane';
+  normal: ArrayLike<number>;
+  /** Default 0. */
+  offset?: number;
+}
+export interface SphereCollider extends ColliderCommon {
+  type: 'sphere';
+  center: ArrayLike<number>;
+  radius: number;
+  /** true: particles are kept inside (a container); false: outside (an obstacle). Default false. */
+  inside?: boolean;
+}
+export interface BoxCollider extends ColliderCommon {
+  type: 'box';
+  center: ArrayLike<number>;
+  halfExtents: ArrayLike<number>;
+  inside?: boolean;
+}
+export interface OrientedBoxCollider extends ColliderCommon {
+  type: 'orientedBox';
+  center: ArrayLike<number>;
+  halfExtents: ArrayLike<number>;
+  /** A quaternion [x, y, z, w] (gl-matrix order) turning the box's axes into the world's; normalised. */
+  rotation: ArrayLike<number>;
+  inside?: boolean;
+}
+export type ColliderInit = PlaneCollider | SphereCollider | BoxCollider | OrientedBoxCollider;
+
+export const COLLIDER_TYPES = ['plane', 'sphere', 'box', 'orientedBox'] as const;
+export const MAX_COLLIDERS = 64;
+
+export const KIND_PLANE = 0;
+export const KIND_SPHERE = 1;
+export const KIND_BOX = 2;
+export const FLAG_INSIDE = 1;
+export const FLAG_KILL = 2;
+/**
+ * The radius a killed particle gets. Killing sets inverse mass 0 (the step
+ * skips it, Cyclone's rule for infinite mass) and velocity 0 (parked where it
+ * touched); the negative radius is the mark every collision pass reads as "no
+ * particle": not an obstacle, not in the grid. Writing a radius >= 0 and a
+ * mass revives the slot, which is how emitters will recycle it.
+ */
+export const DEAD_RADIUS = -1;
+
+/** The packed collider record (80 bytes); shaders/collide.wgsl's `Collider` is generated from it. */
+export const COLLIDER_FIELDS = {
+  center: { at: 0, type: 'vec3f' },
+  kind: { at: 3, type: 'u32' },
+  /** Plane: the unit normal. Box: its x axis in world space. */
+  axis0: { at: 4, type: 'vec3f' },
+  flags: { at: 7, type: 'u32' },
+  axis1: { at: 8, type: 'vec3f' },
+  restitution: { at: 11, type: 'f32' },
+  axis2: { at: 12, type: 'vec3f' },
+  friction: { at: 15, type: 'f32' },
+  /** Plane: (offset, 0, 0). Sphere: (radius, 0, 0). Box: half extents. */
+  size: { at: 16, type: 'vec3f' },
+  pad: { at: 19, type: 'f32' },
+} as const satisfies Record<string, FieldSpec>;
+export const COLLIDER_WORDS = 20;
+
+export function wgslColliderStruct(): string {
+  return wgslRecordStruct('Collider', COLLIDER_FIELDS, COLLIDER_WORDS);
+}
+
+const KNOWN_KEYS = {
+  plane: ['type', 'normal', 'offset', 'restitution', 'friction', 'kill'],
+  sphere: ['type', 'center', 'radius', 'inside', 'restitution', 'friction', 'kill'],
+  box: ['type', 'center', 'halfExtents', 'inside', 'restitution', 'friction', 'kill'],
+  orientedBox: ['type', 'center', 'halfExtents', 'rotation', 'inside', 'restitution', 'friction', 'kill'],
+} as const;
+
+/** Rotation matrix columns (the box's axes in world space) of a unit quaternion, in float64. */
+function quaternionAxes(q: readonly number[]): [number[], number[], number[]] {
+  const [x, y, z, w] = q as [number, number, number, number];
+  return [
+    [1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)],
+    [2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)],
+    [2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)],
+  ];
+}
+
+/**
+ * Validates colliders and packs them into records. Throws SparkworksInputError
+ * naming the first bad value (e.g. `colliders[2].radius`) and its limit before
+ * returning anything, so a refused list changes nothing.
+ */
+export function prepareColliders(colliders: readonly ColliderInit[], what = 'colliders'): PackedRecords {
+  if (!Array.isArray(colliders)) refuse(what, colliders, 'must be an array of colliders');
+  if (colliders.length > MAX_COLLIDERS) {
+    refuse(`${what}.length`, colliders.length, `at most ${MAX_COLLIDERS} colliders (each particle tests every one)`);
+  }
+  const packed = new PackedRecords(colliders.length, COLLIDER_WORDS);
+  const F = COLLIDER_FIELDS;
+  colliders.forEach((input, i) => {
+    const at = `${what}[${i}]`;
+    const collider = checkObject(at, input);
+    const type = collider.type as ColliderInit['type'];
+    if (!COLLIDER_TYPES.includes(type))
+      refuse(`${at}.type`, collider.type, `must be one of ${COLLIDER_TYPES.join(', ')}`);
+    checkKeys(at, collider, KNOWN_KEYS[type]);
+    const restitution = checkNumber(
+      `${at}.restitution`,
+      collider.restitution ?? 0,
+      isUnitInterval,
+      COLLISION_RULES.restitution,
+    );
+    const friction = checkNumber(
+      `${at}.friction`,
+      collider.friction ?? 0,
+      isNonNegativeFinite32,
+      COLLISION_RULES.friction,
+    );
+    const kill = checkFlag(`${at}.kill`, collider.kill);
+    const inside = type === 'plane' ? false : checkFlag(`${at}.inside`, collider.inside);
+    packed.setF32(i, F.restitution, restitution);
+    packed.setF32(i, F.friction, friction);
+    packed.setU32(i, F.flags, (inside ? FLAG_INSIDE : 0) | (kill ? FLAG_KILL : 0));
+    if (type === 'plane') {
+      const normal = checkVec3(`${at}.normal`, collider.normal);
+      const length = Math.hypot(...normal);
+      const unit = normal.map((x) => Math.fround(x / length));
+      if (!(length > 0) || !Number.isFinite(length) || unit.every((x) => x === 0)) {
+        refuse(`${at}.normal`, normal, COLLISION_RULES.normal);
+      }
+      const offset = checkNumber(`${at}.offset`, collider.offset ?? 0, isFinite32, `offset ${COLLISION_RULES.offset}`);
+      packed.setU32(i, F.kind, KIND_PLANE);
+      packed.setVec3(i, F.axis0, unit);
+      packed.setVec3(i, F.size, [offset, 0, 0]);
+      return;
+    }
+    const center = checkVec3(`${at}.center`, collider.center);
+    packed.setVec3(i, F.center, center);
+    if (type === 'sphere') {
+      const radius = checkNumber(
+        `${at}.radius`,
+        collider.radius,
+        isPositiveFinite32,
+        `radius ${COLLISION_RULES.positive}`,
+      );
+      packed.setU32(i, F.kind, KIND_SPHERE);
+      packed.setVec3(i, F.size, [radius, 0, 0]);
+      return;
+    }
+    const halfExtents = checkVec3(`${at}.halfExtents`, collider.halfExtents);
+    halfExtents.forEach((h, c) => {
+      if (!isPositiveFinite32(h)) refuse(`${at}.halfExtents[${c}]`, h, `half extents ${COLLISION_RULES.positive}`);
+    });
+    let axes: number[][] = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ];
+    if (type === 'orientedBox') {
+      const rotation = checkVec3(`${at}.rotation`, collider.rotation, 4);
+      const norm = Math.hypot(...rotation);
+      if (!(norm > 0) || !Number.isFinite(norm)) refuse(`${at}.rotation`, rotation, COLLISION_RULES.rotation);
+      axes = quaternionAxes(rotation.map((x) => x / norm));
+    }
+    packed.setU32(i, F.kind, KIND_BOX);
+    packed.setVec3(i, F.axis0, axes[0] as number[]);
+    packed.setVec3(i, F.axis1, axes[1] as number[]);
+    packed.setVec3(i, F.axis2, axes[2] as number[]);
+    packed.setVec3(i, F.size, halfExtents);
+  });
+  return packed;
+}
+
+// ---------------------------------------------------------------------------
+// The CPU twin of shaders/collide.wgsl
+
+const POSITION = attributeOffset('position');
+const INVERSE_MASS = attributeOffset('inverseMass');
+const VELOCITY = attributeOffset('velocity');
+const ACCELERATION = attributeOffset('acceleration');
+const RADIUS = attributeOffset('radius');
+
+/** A particle's position and velocity while its contacts are resolved (reused, never allocated in the loop). */
+export interface Body {
+  px: number;
+  py: number;
+  pz: number;
+  vx: number;
+  vy: number;
+  vz: number;
+}
+
+/** The world-contact parameters a collider pass runs with. */
+export interface CollideParams {
+  dt: number;
+  skin: number;
+}
+
+/** dot3 of shaders/collide.wgsl: ((ax*bx + ay*by) + az*bz), each op rounded. */
+export function dot3(ax: number, ay: number, az: number, bx: number, by: number, bz: number, round: Rounding): number {
+  return round(round(round(ax * bx) + round(ay * by)) + round(az * bz));
+}
+
+/**
+ * Cyclone's resolveVelocity then resolveInterpenetration for a contact with
+ * the immovable world, plus Coulomb friction; `resolveWorldContact` of the shader.
+ */
+export function resolveWorldContact(
+  body: Body,
+  ax: number,
+  ay: number,
+  az: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  penetration: number,
+  restitution: number,
+  friction: number,
+  dt: number,
+  round: Rounding,
+): void {
+  const separatingVelocity = dot3(body.vx, body.vy, body.vz, nx, ny, nz, round);
+  if (separatingVelocity < 0) {
+    let newSepVelocity = round(-separatingVelocity * restitution);
+    const accCausedSepVelocity = round(dot3(ax, ay, az, nx, ny, nz, round) * dt);
+    if (accCausedSepVelocity < 0) {
+      newSepVelocity = round(newSepVelocity + round(restitution * accCausedSepVelocity));
+      newSepVelocity = Math.max(newSepVelocity, 0);
+    }
+    const tx = round(body.vx - round(nx * separatingVelocity));
+    const ty = round(body.vy - round(ny * separatingVelocity));
+    const tz = round(body.vz - round(nz * separatingVelocity));
+    let keep = 1;
+    if (friction > 0) {
+      const tangential2 = dot3(tx, ty, tz, tx, ty, tz, round);
+      if (tangential2 > 0) {
+        const tangentialSpeed = round(Math.sqrt(tangential2));
+        const drop = round(friction * round(newSepVelocity - separatingVelocity));
+        keep = drop < tangentialSpeed ? round(1 - round(drop / tangentialSpeed)) : 0;
+      }
+    }
+    body.vx = round(round(tx * keep) + round(nx * newSepVelocity));
+    body.vy = round(round(ty * keep) + round(ny * newSepVelocity));
+    body.vz = round(round(tz * keep) + round(nz * newSepVelocity));
+  }
+  if (penetration > 0) {
+    body.px = round(body.px + round(nx * penetration));
+    body.py = round(body.py + round(ny * penetration));
+    body.pz = round(body.pz + round(nz * penetration));
+  }
+}
+
+const scratch: Body = { px: 0, py: 0, pz: 0, vx: 0, vy: 0, vz: 0 };
+
+/**
+ * Runs every collider against particles [0, count) of `state`, in place: the
+ * CPU twin of shaders/collide.wgsl. With `deltas` (two xyzw per particle: the
+ * position correction, then the velocity change) it first applies the contact
+ * resolver's corrections, as the shader's APPLY_DELTAS variant does.
+ */
+export function collide(
+  state: FloatArray,
+  count: number,
+  colliders: PackedRecords,
+  params: CollideParams,
+  round: Rounding,
+  deltas?: FloatArray,
+): void {
+  const F = COLLIDER_FIELDS;
+  const W = COLLIDER_WORDS;
+  const { floats, words } = colliders;
+  const dt = params.dt;
+  const skin = params.skin;
+  const body = scratch;
+  for (let i = 0; i < count; i++) {
+    const base = i * FLOATS_PER_PARTICLE;
+    // Immovable particles (and dead ones) are never moved.
+    if ((state[base + INVERSE_MASS] as number) <= 0) continue;
+    body.px = state[base + POSITION] as number;
+    body.py = state[base + POSITION + 1] as number;
+    body.pz = state[base + POSITION + 2] as number;
+    body.vx = state[base + VELOCITY] as number;
+    body.vy = state[base + VELOCITY + 1] as number;
+    body.vz = state[base + VELOCITY + 2] as number;
+    if (deltas) {
+      const d = i * 8;
+      body.px = round(body.px + (deltas[d] as number));
+      body.py = round(body.py + (deltas[d + 1] as number));
+      body.pz = round(body.pz + (deltas[d + 2] as number));
+      body.vx = round(body.vx + (deltas[d + 4] as number));
+      body.vy = round(body.vy + (deltas[d + 5] as number));
+      body.vz = round(body.vz + (deltas[d + 6] as number));
+    }
+    const ax = state[base + ACCELERATION] as number;
+    const ay = state[base + ACCELERATION + 1] as number;
+    const az = state[base + ACCELERATION + 2] as number;
+    const r = state[base + RADIUS] as number;
+    let killed = false;
+
+    for (let c = 0; c < colliders.count && !killed; c++) {
+      const k = c * W;
+      const kind = words[k + F.kind.at] as number;
+      const flags = words[k + F.flags.at] as number;
+      const inside = (flags & FLAG_INSIDE) !== 0;
+      const kill = (flags & FLAG_KILL) !== 0;
+      const e = floats[k + F.restitution.at] as number;
+      const mu = floats[k + F.friction.at] as number;
+      const cx = floats[k + F.center.at] as number;
+      const cy = floats[k + F.center.at + 1] as number;
+      const cz = floats[k + F.center.at + 2] as number;
+      const a0 = k + F.axis0.at;
+      const a1 = k + F.axis1.at;
+      const a2 = k + F.axis2.at;
+      const s = k + F.size.at;
+      if (kind === KIND_PLANE) {
+        const nx = floats[a0] as number;
+        const ny = floats[a0 + 1] as number;
+        const nz = floats[a0 + 2] as number;
+        const distance = round(dot3(nx, ny, nz, body.px, body.py, body.pz, round) - (floats[s] as number));
+        const penetration = round(r - distance);
+        if (penetration > -skin) {
+          if (kill) killed = true;
+          else resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+        }
+      } else if (kind === KIND_SPHERE) {
+        const dx = round(body.px - cx);
+        const dy = round(body.py - cy);
+        const dz = round(body.pz - cz);
+        const distance = round(Math.sqrt(dot3(dx, dy, dz, dx, dy, dz, round)));
+        let nx = 0;
+        let ny = 1;
+        let nz = 0;
+        if (distance > 0) {
+          nx = round(dx / distance);
+          ny = round(dy / distance);
+          nz = round(dz / distance);
+        }
+        const sphereRadius = floats[s] as number;
+        let penetration = round(round(sphereRadius + r) - distance);
+        if (inside) {
+          nx = -nx;
+          ny = -ny;
+          nz = -nz;
+          penetration = round(round(distance + r) - sphereRadius);
+        }
+        if (penetration > -skin) {
+          if (kill) killed = true;
+          else resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+        }
+      } else if (inside) {
+        for (let axis = 0; axis < 3 && !killed; axis++) {
+          const u = k + F.axis0.at + 4 * axis;
+          const ux = floats[u] as number;
+          const uy = floats[u + 1] as number;
+          const uz = floats[u + 2] as number;
+          const q = dot3(round(body.px - cx), round(body.py - cy), round(body.pz - cz), ux, uy, uz, round);
+          const penetration = round(Math.abs(q) - round((floats[s + axis] as number) - r));
+          if (penetration > -skin) {
+            const sign = q >= 0 ? -1 : 1;
+            if (kill) killed = true;
+            else resolveWorldContact(body, ax, ay, az, sign * ux, sign * uy, sign * uz, penetration, e, mu, dt, round);
+          }
+        }
+      } else {
+        const dx = round(body.px - cx);
+        const dy = round(body.py - cy);
+        const dz = round(body.pz - cz);
+        const q0 = dot3(dx, dy, dz, floats[a0] as number, floats[a0 + 1] as number, floats[a0 + 2] as number, round);
+        const q1 = dot3(dx, dy, dz, floats[a1] as number, floats[a1 + 1] as number, floats[a1 + 2] as number, round);
+        const q2 = dot3(dx, dy, dz, floats[a2] as number, floats[a2 + 1] as number, floats[a2 + 2] as number, round);
+        const h0 = floats[s] as number;
+        const h1 = floats[s + 1] as number;
+        const h2 = floats[s + 2] as number;
+        const o0 = round(q0 - Math.min(Math.max(q0, -h0), h0));
+        const o1 = round(q1 - Math.min(Math.max(q1, -h1), h1));
+        const o2 = round(q2 - Math.min(Math.max(q2, -h2), h2));
+        const distance2 = dot3(o0, o1, o2, o0, o1, o2, round);
+        let nx: number;
+        let ny: number;
+        let nz: number;
+        let penetration: number;
+        if (distance2 > 0) {
+          const distance = round(Math.sqrt(distance2));
+          const l0 = round(o0 / distance);
+          const l1 = round(o1 / distance);
+          const l2 = round(o2 / distance);
+          nx = round(
+            round(round((floats[a0] as number) * l0) + round((floats[a1] as number) * l1)) +
+              round((floats[a2] as number) * l2),
+          );
+          ny = round(
+            round(round((floats[a0 + 1] as number) * l0) + round((floats[a1 + 1] as number) * l1)) +
+              round((floats[a2 + 1] as number) * l2),
+          );
+          nz = round(
+            round(round((floats[a0 + 2] as number) * l0) + round((floats[a1 + 2] as number) * l1)) +
+              round((floats[a2 + 2] as number) * l2),
+          );
+          penetration = round(r - distance);
+        } else {
+          // The centre is inside the box: out through the nearest face (lowest axis on a tie).
+          const d0 = round(h0 - Math.abs(q0));
+          const d1 = round(h1 - Math.abs(q1));
+          const d2 = round(h2 - Math.abs(q2));
+          let axis = 0;
+          let depth = d0;
+          let qa = q0;
+          if (d1 < depth) {
+            axis = 1;
+            depth = d1;
+            qa = q1;
+          }
+          if (d2 < depth) {
+            axis = 2;
+            depth = d2;
+            qa = q2;
+          }
+          const sign = qa >= 0 ? 1 : -1;
+          const u = k + F.axis0.at + 4 * axis;
+          nx = sign * (floats[u] as number);
+          ny = sign * (floats[u + 1] as number);
+          nz = sign * (floats[u + 2] as number);
+          penetration = round(depth + r);
+        }
+        if (penetration > -skin) {
+          if (kill) killed = true;
+          else resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+        }
+      }
+    }
+
+    if (killed) {
+      state[base + INVERSE_MASS] = 0;
+      state[base + VELOCITY] = 0;
+      state[base + VELOCITY + 1] = 0;
+      state[base + VELOCITY + 2] = 0;
+      state[base + RADIUS] = DEAD_RADIUS;
+      state[base + POSITION] = body.px;
+      state[base + POSITION + 1] = body.py;
+      state[base + POSITION + 2] = body.pz;
+    } else {
+      state[base + POSITION] = body.px;
+      state[base + POSITION + 1] = body.py;
+      state[base + POSITION + 2] = body.pz;
+      state[base + VELOCITY] = body.vx;
+      state[base + VELOCITY + 1] = body.vy;
+      state[base + VELOCITY + 2] = body.vz;
+    }
+  }
+}

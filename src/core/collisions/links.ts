@@ -1,0 +1,159 @@
+/**
+ * Links (Millington, chapter 7): cables (a maximum length) and rods (a fixed
+ * length) between two particles, or from a particle to a fixed anchor point
+ * (Cyclone's ParticleCableConstraint and ParticleRodConstraint). They are
+ * contacts like any other: a stretched cable or a rod off its length is a
+ * contact with a penetration, resolved with the rest by shaders/contacts.wgsl.
+ * Here: validation, the packed records and the per-particle index (which links
+ * touch which particle, in link order). No GPU imports.
+ */
+import {
+  COLLISION_RULES,
+  checkKeys,
+  checkNumber,
+  checkObject,
+  checkVec3,
+  isPositiveFinite32,
+  isUnitInterval,
+  refuse,
+} from './check';
+import { PackedRecords, wgslRecordStruct, type FieldSpec } from './records';
+
+interface LinkEnds {
+  /** The first particle. */
+  a: number;
+  /** The second particle; give `b` or `anchor`, not both. */
+  b?: number;
+  /** A fixed point in the world instead of a second particle. */
+  anchor?: ArrayLike<number>;
+}
+/** Pulls its ends together once they are `maxLength` apart; never pushes. */
+export interface CableLink extends LinkEnds {
+  type: 'cable';
+  maxLength: number;
+  /** Share of the separating speed given back when the cable goes taut, in [0, 1]. Default 0. */
+  restitution?: number;
+}
+/** Holds its ends exactly `length` apart, pulling and pushing, with no bounce (restitution 0, as in Cyclone). */
+export interface RodLink extends LinkEnds {
+  type: 'rod';
+  length: number;
+}
+export type LinkInit = CableLink | RodLink;
+
+export const LINK_TYPES = ['cable', 'rod'] as const;
+export const LINK_CABLE = 0;
+export const LINK_ROD = 1;
+/** `b` of a link to an anchor. */
+export const NO_PARTICLE = 0xffffffff;
+export const MAX_LINKS = 1 << 22;
+
+/** The packed link record (32 bytes); shaders/contacts.wgsl's `Link` is generated from it. */
+export const LINK_FIELDS = {
+  a: { at: 0, type: 'u32' },
+  b: { at: 1, type: 'u32' },
+  kind: { at: 2, type: 'u32' },
+  /** A cable's maxLength, a rod's length. */
+  length: { at: 3, type: 'f32' },
+  anchor: { at: 4, type: 'vec3f' },
+  restitution: { at: 7, type: 'f32' },
+} as const satisfies Record<string, FieldSpec>;
+export const LINK_WORDS = 8;
+
+export function wgslLinkStruct(): string {
+  return wgslRecordStruct('Link', LINK_FIELDS, LINK_WORDS);
+}
+
+/** The links packed for the GPU and the CPU twin. */
+export interface PackedLinks {
+  readonly records: PackedRecords;
+  /**
+   * The links of each particle, as the shader reads them: `capacity + 1`
+   * starts, then the link indices of particle 0, of particle 1, ... (each
+   * link listed under both its particles, in link order).
+   */
+  readonly index: Uint32Array<ArrayBuffer>;
+}
+
+const KNOWN_KEYS = {
+  cable: ['type', 'a', 'b', 'anchor', 'maxLength', 'restitution'],
+  rod: ['type', 'a', 'b', 'anchor', 'length'],
+} as const;
+
+function checkParticle(what: string, value: unknown, capacity: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= capacity) {
+    refuse(what, value, `must be a particle index, an integer in [0, ${capacity - 1}] (the capacity is ${capacity})`);
+  }
+  return value;
+}
+
+/**
+ * Validates links against a system of `capacity` particles and packs them.
+ * Throws SparkworksInputError naming the first bad value (e.g.
+ * `links[3].maxLength`) and its limit before returning anything.
+ */
+export function prepareLinks(links: readonly LinkInit[], capacity: number, what = 'links'): PackedLinks {
+  if (!Array.isArray(links)) refuse(what, links, 'must be an array of links');
+  if (links.length > MAX_LINKS) refuse(`${what}.length`, links.length, `at most ${MAX_LINKS} links`);
+  const records = new PackedRecords(links.length, LINK_WORDS);
+  const F = LINK_FIELDS;
+  const perParticle = new Uint32Array(capacity + 1);
+  links.forEach((input, i) => {
+    const at = `${what}[${i}]`;
+    const link = checkObject(at, input);
+    const type = link.type as LinkInit['type'];
+    if (!LINK_TYPES.includes(type)) refuse(`${at}.type`, link.type, `must be one of ${LINK_TYPES.join(', ')}`);
+    checkKeys(at, link, KNOWN_KEYS[type]);
+    const a = checkParticle(`${at}.a`, link.a, capacity);
+    let b = NO_PARTICLE;
+    let anchor = [0, 0, 0];
+    if (link.b !== undefined && link.anchor !== undefined)
+      refuse(`${at}.anchor`, link.anchor, 'give b or anchor, not both');
+    if (link.b === undefined && link.anchor === undefined) {
+      refuse(`${at}.b`, undefined, 'a link needs a second particle b or an anchor [x, y, z]');
+    }
+    if (link.b !== undefined) {
+      b = checkParticle(`${at}.b`, link.b, capacity);
+      if (b === a) refuse(`${at}.b`, b, `must differ from a (${a}): a link joins two particles`);
+    } else {
+      anchor = checkVec3(`${at}.anchor`, link.anchor);
+    }
+    const lengthKey = type === 'cable' ? 'maxLength' : 'length';
+    const length = checkNumber(
+      `${at}.${lengthKey}`,
+      link[lengthKey],
+      isPositiveFinite32,
+      `${lengthKey} ${COLLISION_RULES.positive}`,
+    );
+    const restitution =
+      type === 'cable'
+        ? checkNumber(`${at}.restitution`, link.restitution ?? 0, isUnitInterval, COLLISION_RULES.restitution)
+        : 0;
+    records.setU32(i, F.a, a);
+    records.setU32(i, F.b, b);
+    records.setU32(i, F.kind, type === 'cable' ? LINK_CABLE : LINK_ROD);
+    records.setF32(i, F.length, length);
+    records.setVec3(i, F.anchor, anchor);
+    records.setF32(i, F.restitution, restitution);
+    perParticle[a + 1]! += 1;
+    if (b !== NO_PARTICLE) perParticle[b + 1]! += 1;
+  });
+  // Starts by a prefix sum, then each link under its particles in link order.
+  const refs = links.length * 2;
+  const index = new Uint32Array(capacity + 1 + Math.max(refs, 1));
+  for (let i = 0; i < capacity; i++) index[i + 1] = (index[i] as number) + (perParticle[i + 1] as number);
+  const fill = index.slice(0, capacity);
+  const words = records.words;
+  for (let i = 0; i < links.length; i++) {
+    const a = words[i * LINK_WORDS + F.a.at] as number;
+    const b = words[i * LINK_WORDS + F.b.at] as number;
+    index[capacity + 1 + fill[a]!++] = i;
+    if (b !== NO_PARTICLE) index[capacity + 1 + fill[b]!++] = i;
+  }
+  return { records, index };
+}
+
+/** No links: one empty record and a zero index, so the buffers still bind. */
+export function noLinks(capacity: number): PackedLinks {
+  return { records: new PackedRecords(0, LINK_WORDS), index: new Uint32Array(capacity + 2) };
+}

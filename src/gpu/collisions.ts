@@ -1,0 +1,175 @@
+/**
+ * The GPU side of src/core/collisions/world.ts: after each integration
+ * dispatch the system records, in the same order as the CPU twin,
+ *
+ * 1. the colliders pass, once;
+ * 2. with links or particle-particle collisions: the grid rebuild, then for
+ *    each Jacobi iteration a count dispatch, a resolve dispatch and a
+ *    colliders pass that applies the corrections.
+ *
+ * Owns the passes and the collider buffer; nothing here submits.
+ */
+import { prepareColliders } from '../core/collisions/colliders';
+import { gridSpacing } from '../core/collisions/grid';
+import { noLinks, type PackedLinks } from '../core/collisions/links';
+import type { PackedRecords } from '../core/collisions/records';
+import { RadiusBound, type ContactSettings } from '../core/collisions/world';
+import { CollidePass } from './collidePass';
+import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
+import { GridPass } from './gridPass';
+import type { ParticleBuffer } from './particleBuffer';
+
+export class GpuCollisions {
+  private colliderBuffer: GPUBuffer;
+  private colliderCount = 0;
+  private contactPass: ContactPass | null = null;
+  private gridPass: GridPass | null = null;
+  private readonly noDeltas: GPUBuffer;
+  private linkCount = 0;
+  private destroyed = false;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly particles: ParticleBuffer,
+    readonly settings: ContactSettings,
+    /** The largest radius written to the system, which sizes the grid's cells. */
+    readonly radius: RadiusBound,
+    private readonly collidePass: CollidePass,
+    private readonly workgroupSize: number,
+  ) {
+    this.colliderBuffer = this.createColliderBuffer(prepareColliders([]));
+    this.noDeltas = device.createBuffer({ label: 'GpuCollisions.noDeltas', size: 32, usage: GPUBufferUsage.STORAGE });
+    this.collidePass.bind(this.colliderBuffer, this.noDeltas);
+    if (settings.particleCollisions) this.ensureContacts();
+  }
+
+  /** Created synchronously: the caller's error scopes catch any failure. */
+  static create(
+    device: GPUDevice,
+    particles: ParticleBuffer,
+    settings: ContactSettings,
+    radius: RadiusBound,
+    workgroupSize: number,
+  ): GpuCollisions {
+    const collide = CollidePass.create(device, particles, workgroupSize);
+    return new GpuCollisions(device, particles, settings, radius, collide, workgroupSize);
+  }
+
+  private createColliderBuffer(colliders: PackedRecords): GPUBuffer {
+    const bytes = colliders.bytes;
+    const buffer = this.device.createBuffer({
+      label: 'GpuCollisions.colliders',
+      size: bytes.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    this.device.queue.writeBuffer(buffer, 0, bytes);
+    return buffer;
+  }
+
+  /** The contact and grid passes, created on first need. */
+  private ensureContacts(): ContactPass {
+    if (!this.contactPass) {
+      this.contactPass = ContactPass.create(this.device, this.particles, this.workgroupSize);
+      this.contactPass.setLinks(noLinks(this.particles.capacity));
+      if (this.settings.particleCollisions) {
+        this.gridPass = GridPass.create(this.device, this.particles, this.workgroupSize);
+        this.contactPass.useGrid(this.gridPass);
+      }
+      this.collidePass.bind(this.colliderBuffer, this.contactPass.deltas);
+    }
+    return this.contactPass;
+  }
+
+  /** Replaces the colliders (already validated). */
+  setColliders(colliders: PackedRecords): void {
+    this.colliderBuffer.destroy();
+    this.colliderBuffer = this.createColliderBuffer(colliders);
+    this.colliderCount = colliders.count;
+    this.collidePass.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
+  }
+
+  /** Replaces the links (already validated). */
+  setLinks(links: PackedLinks): void {
+    if (links.records.count === 0 && !this.contactPass) return;
+    this.ensureContacts().setLinks(links);
+    this.linkCount = links.records.count;
+  }
+
+  private get pairs(): boolean {
+    return this.settings.particleCollisions && this.radius.value > 0;
+  }
+
+  get hasContacts(): boolean {
+    return this.linkCount > 0 || this.pairs;
+  }
+
+  /** True when a step has anything to do here. */
+  get active(): boolean {
+    return this.colliderCount > 0 || this.hasContacts;
+  }
+
+  private contactStep(count: number, dt: number): ContactStep {
+    const skin = Math.fround(this.settings.skin);
+    return {
+      count,
+      dt: Math.fround(dt),
+      skin,
+      restitution: Math.fround(this.settings.restitution),
+      inverseCellSize: this.pairs ? gridSpacing(this.radius.value, skin).inverseCellSize : null,
+    };
+  }
+
+  /** Records what follows one integration step of `dt` over particles [0, count). */
+  encode(encoder: GPUCommandEncoder, dt: number, count: number): void {
+    if (this.colliderCount > 0) this.collidePass.encode(encoder, this.collideStep(count, dt), false);
+    if (!this.hasContacts) return;
+    this.encodeGrid(encoder, dt, count);
+    for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count);
+  }
+
+  private collideStep(count: number, dt: number) {
+    return { count, colliderCount: this.colliderCount, dt: Math.fround(dt), skin: Math.fround(this.settings.skin) };
+  }
+
+  /** The grid rebuild that starts the contact iterations (nothing without particle-particle collisions). */
+  encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number): void {
+    const step = this.contactStep(count, dt);
+    if (step.inverseCellSize !== null) this.gridPass?.encode(encoder, count, step.inverseCellSize);
+  }
+
+  /** One Jacobi iteration: count the active contacts, resolve them, apply the corrections in a colliders pass. */
+  encodeIteration(encoder: GPUCommandEncoder, dt: number, count: number): void {
+    const contacts = this.ensureContacts();
+    const step = this.contactStep(count, dt);
+    contacts.encode(encoder, 'count', step);
+    contacts.encode(encoder, 'resolve', step);
+    this.collidePass.encode(encoder, this.collideStep(count, dt), true);
+  }
+
+  /**
+   * For the tests: rebuilds the grid over the current state and records one
+   * contact dispatch in `mode` (e.g. 'list'); returns the buffers it wrote.
+   */
+  encodeProbe(encoder: GPUCommandEncoder, mode: ContactModeName, dt: number, count: number): ContactPass {
+    const contacts = this.ensureContacts();
+    const step = this.contactStep(count, dt);
+    if (step.inverseCellSize !== null) this.gridPass?.encode(encoder, count, step.inverseCellSize);
+    contacts.encode(encoder, mode, step);
+    return contacts;
+  }
+
+  /** The grid's buffers (null without particle-particle collisions). */
+  get grid(): GridPass | null {
+    return this.gridPass;
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.collidePass.destroy();
+    this.contactPass?.destroy();
+    this.gridPass?.destroy();
+    this.colliderBuffer.destroy();
+    this.noDeltas.destroy();
+  }
+}

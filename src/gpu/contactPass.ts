@@ -1,0 +1,190 @@
+/**
+ * Owns the contact passes (shaders/contacts.wgsl): the count and resolve
+ * dispatches of each Jacobi iteration (and the listing mode the tests use),
+ * the link buffers, and the per-particle counts and corrections that
+ * shaders/collide.wgsl applies.
+ */
+import type { PackedLinks } from '../core/collisions/links';
+import { dispatchSize } from './dispatch';
+import type { GridPass } from './gridPass';
+import type { ParticleBuffer } from './particleBuffer';
+import { collisionShaders } from './collisionWgsl';
+import { UNIFORM_DYNAMIC, UniformRing } from './uniformRing';
+
+const PARAMS_BYTES = 32;
+export const CONTACT_MODES = { count: 0, resolve: 1, list: 2 } as const;
+export type ContactModeName = keyof typeof CONTACT_MODES;
+
+export interface ContactStep {
+  count: number;
+  dt: number;
+  skin: number;
+  restitution: number;
+  /** With the grid's inverse cell size, or null for links alone. */
+  inverseCellSize: number | null;
+}
+
+export class ContactPass {
+  /** Active contacts per particle (closing | penetrating << 16); in list mode, neighbours found. */
+  readonly active: GPUBuffer;
+  /** Two vec4 a particle: position correction, velocity change (list mode: neighbour indices). */
+  readonly deltas: GPUBuffer;
+  private links: GPUBuffer;
+  private linkIndex: GPUBuffer;
+  private linkCount = 0;
+  private readonly placeholders: GPUBuffer[];
+  private grid: GridPass | null = null;
+  private bindGroup: GPUBindGroup | null = null;
+  private readonly params: UniformRing;
+  private destroyed = false;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly particles: ParticleBuffer,
+    private readonly pipelines: Record<ContactModeName, GPUComputePipeline>,
+    private readonly layout: GPUBindGroupLayout,
+    private readonly workgroupSize: number,
+  ) {
+    const capacity = particles.capacity;
+    const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    this.active = device.createBuffer({ label: 'ContactPass.active', size: capacity * 4, usage: storage });
+    this.deltas = device.createBuffer({ label: 'ContactPass.deltas', size: capacity * 32, usage: storage });
+    this.links = device.createBuffer({ label: 'ContactPass.links', size: 32, usage: storage });
+    this.linkIndex = device.createBuffer({ label: 'ContactPass.linkIndex', size: (capacity + 2) * 4, usage: storage });
+    // Bound in place of the grid's buffers when there are no particle-particle collisions.
+    this.placeholders = ['starts', 'entries', 'cells'].map((name) =>
+      device.createBuffer({ label: `ContactPass.placeholder(${name})`, size: 16, usage: GPUBufferUsage.STORAGE }),
+    );
+    this.params = new UniformRing(device, 'ContactPass.params', PARAMS_BYTES);
+  }
+
+  /** Created synchronously: the caller's error scopes catch any failure. */
+  static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): ContactPass {
+    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
+      binding,
+      visibility: GPUShaderStage.COMPUTE,
+      buffer: { type },
+    });
+    const layout = device.createBindGroupLayout({
+      label: 'ContactPass.layout',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: UNIFORM_DYNAMIC },
+        entry(1, 'read-only-storage'),
+        entry(2, 'read-only-storage'),
+        entry(3, 'read-only-storage'),
+        entry(4, 'read-only-storage'),
+        entry(5, 'read-only-storage'),
+        entry(6, 'storage'),
+        entry(7, 'storage'),
+      ],
+    });
+    const pipelineLayout = device.createPipelineLayout({
+      label: 'ContactPass.pipelineLayout',
+      bindGroupLayouts: [particles.bindGroupLayout, layout],
+    });
+    const module = device.createShaderModule({ label: 'contacts.wgsl', code: collisionShaders.contacts() });
+    const pipeline = (mode: ContactModeName) =>
+      device.createComputePipeline({
+        label: `ContactPass.pipeline(${mode})`,
+        layout: pipelineLayout,
+        compute: {
+          module,
+          entryPoint: 'main',
+          constants: { WORKGROUP_SIZE: workgroupSize, MODE: CONTACT_MODES[mode] },
+        },
+      });
+    const pipelines = { count: pipeline('count'), resolve: pipeline('resolve'), list: pipeline('list') };
+    return new ContactPass(device, particles, pipelines, layout, workgroupSize);
+  }
+
+  /** Uploads links (replacing the previous ones). */
+  setLinks(links: PackedLinks): void {
+    const bytes = links.records.bytes;
+    if (this.links.size < bytes.byteLength) {
+      this.links.destroy();
+      this.links = this.device.createBuffer({
+        label: 'ContactPass.links',
+        size: bytes.byteLength,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
+      this.bindGroup = null;
+    }
+    if (this.linkIndex.size < links.index.byteLength) {
+      this.linkIndex.destroy();
+      this.linkIndex = this.device.createBuffer({
+        label: 'ContactPass.linkIndex',
+        size: links.index.byteLength,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
+      this.bindGroup = null;
+    }
+    this.device.queue.writeBuffer(this.links, 0, bytes);
+    this.device.queue.writeBuffer(this.linkIndex, 0, links.index);
+    this.linkCount = links.records.count;
+  }
+
+  get hasLinks(): boolean {
+    return this.linkCount > 0;
+  }
+
+  /** Reads the grid's buffers from now on (null: links only). */
+  useGrid(grid: GridPass | null): void {
+    if (grid !== this.grid) this.bindGroup = null;
+    this.grid = grid;
+  }
+
+  private currentBindGroup(): GPUBindGroup {
+    if (!this.bindGroup) {
+      const [starts, entries, cells] = this.grid
+        ? [this.grid.starts, this.grid.entries, this.grid.cells]
+        : (this.placeholders as [GPUBuffer, GPUBuffer, GPUBuffer]);
+      this.bindGroup = this.device.createBindGroup({
+        label: 'ContactPass.bindGroup',
+        layout: this.layout,
+        entries: [
+          { binding: 0, resource: this.params.binding },
+          { binding: 1, resource: { buffer: this.links } },
+          { binding: 2, resource: { buffer: this.linkIndex } },
+          { binding: 3, resource: { buffer: starts } },
+          { binding: 4, resource: { buffer: entries } },
+          { binding: 5, resource: { buffer: cells } },
+          { binding: 6, resource: { buffer: this.active } },
+          { binding: 7, resource: { buffer: this.deltas } },
+        ],
+      });
+    }
+    return this.bindGroup;
+  }
+
+  /** Records one dispatch of `mode` over particles [0, step.count). */
+  encode(encoder: GPUCommandEncoder, mode: ContactModeName, step: ContactStep): void {
+    const grid = step.inverseCellSize !== null ? this.grid : null;
+    const data = new ArrayBuffer(PARAMS_BYTES);
+    const words = new Uint32Array(data);
+    const floats = new Float32Array(data);
+    words[0] = step.count;
+    words[1] = grid ? grid.buckets - 1 : 0;
+    floats[2] = step.inverseCellSize ?? 0;
+    words[3] = grid ? 1 : 0;
+    floats[4] = step.dt;
+    floats[5] = step.skin;
+    floats[6] = step.restitution;
+    words[7] = this.particles.capacity + 1;
+    const offset = this.params.offsetFor(data);
+    const pass = encoder.beginComputePass({ label: `ContactPass(${mode})` });
+    pass.setPipeline(this.pipelines[mode]);
+    pass.setBindGroup(0, this.particles.bindGroup);
+    pass.setBindGroup(1, this.currentBindGroup(), [offset]);
+    pass.dispatchWorkgroups(
+      ...dispatchSize(step.count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension),
+    );
+    pass.end();
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.params.destroy();
+    for (const buffer of [this.active, this.deltas, this.links, this.linkIndex, ...this.placeholders]) buffer.destroy();
+  }
+}

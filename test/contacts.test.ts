@@ -1,0 +1,396 @@
+/**
+ * Links and particle-particle contacts on the GPU (shaders/contacts.wgsl and
+ * the grid): Newton's cradle passes momentum along, a rod keeps its length
+ * and a cable never exceeds its own, particle collisions conserve momentum
+ * within the rounding the twin audits, the grid finds exactly the pairs a
+ * brute-force check finds (and sorts them as the twin does), runs are
+ * deterministic, and bad links are refused with the state unchanged.
+ * Each tolerance is derived next to its test.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ParticleSystemApi } from '../src/core/api';
+import { MAX_LISTED, MODE_LIST } from '../src/core/collisions/contacts';
+import type { LinkInit } from '../src/core/collisions/links';
+import { CpuCollisionWorld, RadiusBound, largestRadius, resolveContactSettings } from '../src/core/collisions/world';
+import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
+import { SparkworksInputError } from '../src/core/errors';
+import { FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
+import { packParticles, type ParticleInit } from '../src/core/particles';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { UNIT_ROUNDOFF } from './support/errorBound';
+import { useDevice } from './support/gpu';
+import { seededRandom } from './support/random';
+
+const gpu = useDevice();
+const u = UNIT_ROUNDOFF;
+const POSITION = attributeOffset('position');
+const VELOCITY = attributeOffset('velocity');
+const INVERSE_MASS = attributeOffset('inverseMass');
+
+const at = (state: Float32Array, i: number, offset: number) =>
+  Array.from(state.subarray(i * FLOATS_PER_PARTICLE + offset, i * FLOATS_PER_PARTICLE + offset + 3));
+const distance = (a: number[], b: number[]) => Math.hypot(...a.map((x, c) => x - (b[c] as number)));
+const l1 = (a: number[]) => a.reduce((s, x) => s + Math.abs(x), 0);
+
+/** Copies a GPU buffer back (a staging buffer, unmapped and destroyed). */
+async function readBuffer(device: GPUDevice, buffer: GPUBuffer, bytes: number): Promise<Uint32Array> {
+  const staging = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  try {
+    const encoder = device.createCommandEncoder();
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
+    device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const out = new Uint32Array(staging.getMappedRange().slice(0));
+    staging.unmap();
+    return out;
+  } finally {
+    staging.destroy();
+  }
+}
+
+/**
+ * Link lengths are checked to 16u (|pA|1 + |pB|1 + L). Derivation: moving
+ * both ends along the link's unit direction by a total of the penetration
+ * leaves them exactly L apart in exact arithmetic (the move is collinear). In
+ * float32 the direction d / |d| is off by the rounding of sqrt and of the
+ * division (within 9u + 5u relative on the GPU), the penetration by 2u L, and
+ * each end's new coordinates by one rounding each (u |p| per axis): the
+ * length misses L by at most about (2 + 14 x |penetration| / L) u L +
+ * u (|pA|1 + |pB|1), and the later iterations start from there. 16u of the
+ * sum covers it with the penetration of a step (|v| dt) far below L.
+ */
+const linkTolerance = (pA: number[], pB: number[], length: number) => 16 * u * (l1(pA) + l1(pB) + length);
+
+describe("Newton's cradle", () => {
+  it.each([
+    ['GPU', async (options: object) => ParticleSystem.create(gpu.get().device, options as never)],
+    ['CPU twin', async (options: object) => new CpuParticleSystem(options as never)],
+  ])('%s: five touching balls pass the first one’s momentum to the last in one step', async (_, make) => {
+    const system: ParticleSystemApi = await make({
+      capacity: 5,
+      collisions: { particleCollisions: true, restitution: 1, iterations: 8 },
+    });
+    const v0 = 1;
+    await system.writeParticles(
+      0,
+      [0, 1, 2, 3, 4].map((x) => ({ position: [x, 0, 0], velocity: [x === 0 ? v0 : 0, 0, 0], radius: 0.5, mass: 2 })),
+    );
+    // One step of dt = 1/64 presses ball 0 into ball 1; each Jacobi iteration
+    // passes the impulse one contact further (a contact is closing only once
+    // its neighbour has moved), so 4 of the 8 iterations carry it to ball 4.
+    await system.step(1 / 64);
+    const state = await system.readPacked();
+    // Each transfer is an exchange of velocities between equal masses: exact up
+    // to the normal's rounding (the sqrt and the division: 14u relative on the
+    // GPU) applied twice (the impulse and its direction) and the three
+    // roundings of the impulse: within 64u of v0 a transfer, four transfers.
+    const tolerance = 4 * 64 * u * v0;
+    for (let i = 0; i < 4; i++)
+      expect(Math.hypot(...at(state, i, VELOCITY)), `ball ${i}`).toBeLessThanOrEqual(tolerance);
+    const last = at(state, 4, VELOCITY);
+    expect(Math.abs((last[0] as number) - v0)).toBeLessThanOrEqual(tolerance);
+    // Then ball 4 leaves and the row stays: momentum passed along, none made.
+    await system.stepMany(1 / 64, 20);
+    const later = await system.readPacked();
+    for (let i = 0; i < 4; i++) expect(Math.hypot(...at(later, i, VELOCITY))).toBeLessThanOrEqual(tolerance);
+    expect(Math.abs((at(later, 4, VELOCITY)[0] as number) - v0)).toBeLessThanOrEqual(tolerance);
+    expect(at(later, 4, POSITION)[0]).toBeGreaterThan(4 + (20 * v0) / 64 - 0.01);
+    system.destroy();
+  });
+});
+
+describe('links', () => {
+  it('a rod keeps its length: an anchored pendulum and a spinning, falling dumbbell, 600 steps', async () => {
+    const links: LinkInit[] = [
+      { type: 'rod', a: 0, anchor: [0, 10, 0], length: 1.5 },
+      { type: 'rod', a: 1, b: 2, length: 2 },
+    ];
+    const system = await ParticleSystem.create(gpu.get().device, { capacity: 3, collisions: { links } });
+    await system.writeParticles(0, [
+      { position: [1.5, 10, 0], velocity: [0, 0, 2], acceleration: [0, -9.81, 0] },
+      { position: [-1, 5, 0], velocity: [0, 3, 1], acceleration: [0, -9.81, 0], mass: 1 },
+      { position: [1, 5, 0], velocity: [0, -3, 0], acceleration: [0, -9.81, 0], mass: 3 },
+    ]);
+    for (let step = 1; step <= 600; step++) {
+      await system.step(1 / 120);
+      const state = await system.readPacked();
+      const pendulum = at(state, 0, POSITION);
+      const [a, b] = [at(state, 1, POSITION), at(state, 2, POSITION)];
+      expect(Math.abs(distance(pendulum, [0, 10, 0]) - 1.5), `pendulum, step ${step}`).toBeLessThanOrEqual(
+        linkTolerance(pendulum, [0, 10, 0], 1.5),
+      );
+      expect(Math.abs(distance(a, b) - 2), `dumbbell, step ${step}`).toBeLessThanOrEqual(linkTolerance(a, b, 2));
+    }
+    system.destroy();
+  });
+
+  it('a cable never exceeds its length: a mass dropped on a slack cable, and two particles flying apart, 600 steps', async () => {
+    const links: LinkInit[] = [
+      { type: 'cable', a: 0, anchor: [0, 10, 0], maxLength: 3, restitution: 0.3 },
+      { type: 'cable', a: 1, b: 2, maxLength: 1, restitution: 0.5 },
+    ];
+    const system = await ParticleSystem.create(gpu.get().device, { capacity: 3, collisions: { links } });
+    await system.writeParticles(0, [
+      { position: [1, 10.5, 0], velocity: [2, 0, 0], acceleration: [0, -9.81, 0] },
+      { position: [0, 0, 0], velocity: [-4, 1, 0] },
+      { position: [0.5, 0, 0], velocity: [5, 0, 0.5], mass: 4 },
+    ]);
+    let tautest = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    for (let step = 1; step <= 600; step++) {
+      await system.step(1 / 120);
+      const state = await system.readPacked();
+      const hanging = at(state, 0, POSITION);
+      const [a, b] = [at(state, 1, POSITION), at(state, 2, POSITION)];
+      const lengths = [distance(hanging, [0, 10, 0]), distance(a, b)];
+      expect(lengths[0]! - 3, `anchored cable, step ${step}`).toBeLessThanOrEqual(
+        linkTolerance(hanging, [0, 10, 0], 3),
+      );
+      expect(lengths[1]! - 1, `cable between particles, step ${step}`).toBeLessThanOrEqual(linkTolerance(a, b, 1));
+      tautest = tautest.map((x, k) => Math.min(x, [3, 1][k]! - lengths[k]!));
+    }
+    // Both cables did go taut (the test exercised them).
+    expect(tautest[0]).toBeLessThan(1e-4);
+    expect(tautest[1]).toBeLessThan(1e-4);
+    system.destroy();
+  });
+
+  it.each([
+    [
+      'a missing second end',
+      [{ type: 'rod', a: 0, length: 1 }],
+      /links\[0\]\.b = nothing .*second particle b or an anchor/,
+    ],
+    [
+      'both b and an anchor',
+      [{ type: 'rod', a: 0, b: 1, anchor: [0, 0, 0], length: 1 }],
+      /links\[0\]\.anchor = .*not both/,
+    ],
+    [
+      'a particle past the capacity',
+      [{ type: 'cable', a: 0, b: 4, maxLength: 1 }],
+      /links\[0\]\.b = 4 .*\[0, 3\].*capacity is 4/,
+    ],
+    ['a link to itself', [{ type: 'rod', a: 2, b: 2, length: 1 }], /links\[0\]\.b = 2 .*must differ from a/],
+    ['a fractional index', [{ type: 'rod', a: 0.5, b: 1, length: 1 }], /links\[0\]\.a = 0\.5 .*integer/],
+    ['a rod of length 0', [{ type: 'rod', a: 0, b: 1, length: 0 }], /links\[0\]\.length = 0 .*> 0/],
+    ['a cable with no maxLength', [{ type: 'cable', a: 0, b: 1 }], /links\[0\]\.maxLength = nothing/],
+    [
+      'a cable with restitution 2',
+      [{ type: 'cable', a: 0, b: 1, maxLength: 1, restitution: 2 }],
+      /links\[0\]\.restitution = 2 .*\[0, 1\]/,
+    ],
+    [
+      'restitution on a rod',
+      [{ type: 'rod', a: 0, b: 1, length: 1, restitution: 0.5 }],
+      /links\[0\]\.restitution = 0\.5 .*unknown field/,
+    ],
+    ['an unknown type', [{ type: 'spring', a: 0, b: 1 }], /links\[0\]\.type = spring .*cable, rod/],
+    [
+      'an anchor of NaN',
+      [{ type: 'cable', a: 0, anchor: [0, Number.NaN, 0], maxLength: 1 }],
+      /links\[0\]\.anchor\[1\] = NaN/,
+    ],
+  ] as [string, unknown[], RegExp][])(
+    'refuses %s, naming the value and the limit, with nothing changed',
+    async (_, links, message) => {
+      const good: LinkInit[] = [{ type: 'rod', a: 0, b: 1, length: 1 }];
+      const particles: ParticleInit[] = [0, 1, 2, 3].map((x) => ({ position: [x, 0, 0], velocity: [0, x, 0] }));
+      const gpuSystem = await ParticleSystem.create(gpu.get().device, { capacity: 4, collisions: { links: good } });
+      const cpuSystem = new CpuParticleSystem({ capacity: 4, collisions: { links: good } });
+      const untouched = new CpuParticleSystem({ capacity: 4, collisions: { links: good } });
+      for (const system of [gpuSystem, cpuSystem, untouched] as ParticleSystemApi[])
+        await system.writeParticles(0, particles);
+      for (const system of [gpuSystem, cpuSystem] as ParticleSystemApi[]) {
+        const before = await system.readPacked();
+        await expect(async () => system.setLinks(links as LinkInit[])).rejects.toThrow(SparkworksInputError);
+        await expect(async () => system.setLinks(links as LinkInit[])).rejects.toThrow(message);
+        expect(Buffer.from((await system.readPacked()).buffer).equals(Buffer.from(before.buffer))).toBe(true);
+      }
+      cpuSystem.stepMany(0.01, 10);
+      untouched.stepMany(0.01, 10);
+      expect(
+        Buffer.from((await cpuSystem.readPacked()).buffer).equals(Buffer.from((await untouched.readPacked()).buffer)),
+      ).toBe(true);
+      gpuSystem.destroy();
+    },
+  );
+});
+
+/** A cloud of balls thrown towards its centre, no gravity: many collisions, no outside force. */
+function converging(count: number, seed: number, radius: () => number): ParticleInit[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const position = [0, 1, 2].map(() => (random() * 2 - 1) * 1.2);
+    return {
+      position,
+      velocity: position.map((x) => -2 * x + (random() * 2 - 1)),
+      mass: 0.5 + random() * 1.5,
+      radius: radius(),
+    };
+  });
+}
+
+describe('particle-particle collisions', () => {
+  it('conserve momentum within the rounding the twin audits, step by step', async () => {
+    const count = 400;
+    const particles = converging(count, 8, () => 0.1);
+    const options = { capacity: count, collisions: { particleCollisions: true, restitution: 0.8, iterations: 8 } };
+    const system = await ParticleSystem.create(gpu.get().device, options);
+    const twin = new CpuParticleSystem(options);
+    await system.writeParticles(0, particles);
+    twin.writeParticles(0, particles);
+    const momentum = (state: Float32Array) => {
+      const p = [0, 0, 0];
+      let scale = 0;
+      for (let i = 0; i < count; i++) {
+        const mass = 1 / (state[i * FLOATS_PER_PARTICLE + INVERSE_MASS] as number);
+        at(state, i, VELOCITY).forEach((v, c) => {
+          p[c] = (p[c] as number) + mass * v;
+          scale += mass * Math.abs(v);
+        });
+      }
+      return { p, scale };
+    };
+    let collided = 0;
+    for (let step = 1; step <= 30; step++) {
+      // Both start the step from the GPU's state; the twin, run with its audit
+      // on, adds up what float32 rounding may do to the momentum (see
+      // CpuContacts.audit: each impulse term, the sum of a particle's terms,
+      // and adding that sum to its velocity; the exact terms cancel between the
+      // two particles of a contact, since m_A w_A = m_B w_B = 1). The GPU runs
+      // the same operations on the same values (bit for bit here; on other
+      // adapters within their float32 bound, hence the 2^-10 relative slack);
+      // a fused multiply-add only skips one of the roundings counted.
+      const before = await system.readPacked();
+      twin.state.set(before);
+      const audit = new Float64Array(3);
+      twin.collisions.contacts.audit = audit;
+      twin.step(1 / 60);
+      await system.step(1 / 60);
+      const after = await system.readPacked();
+      const [p0, p1] = [momentum(before), momentum(after)];
+      // The float64 sums here add at most 2^-50 of the total |m v| each.
+      const sums = 2 * 2 ** -50 * (p0.scale + p1.scale);
+      for (let c = 0; c < 3; c++) {
+        const change = Math.abs((p1.p[c] as number) - (p0.p[c] as number));
+        expect(change, `axis ${c}, step ${step}: budget ${audit[c]}`).toBeLessThanOrEqual(
+          (audit[c] as number) * (1 + 2 ** -10) + sums,
+        );
+      }
+      for (let i = 0; i < count; i++) {
+        if (at(before, i, VELOCITY).some((v, c) => v !== at(after, i, VELOCITY)[c])) collided++;
+      }
+    }
+    // The scene does collide: hundreds of velocity changes over the 30 steps.
+    expect(collided).toBeGreaterThan(1000);
+    system.destroy();
+  });
+
+  it('the grid finds exactly the pairs a brute-force check finds, and sorts them as the twin does', async () => {
+    const { device } = gpu.get();
+    const random = seededRandom(17);
+    const count = 3000;
+    // Radii from 0.01 to 0.06, mostly in a 2.4 m cube, a tenth in a denser
+    // core, a few far away (1e3 m, many cells out, to meet the hash's collisions).
+    const particles = converging(count, 23, () => 0.01 + random() * 0.05).map((p, i) => {
+      const position = Array.from(p.position);
+      if (i % 10 === 0) return { ...p, position: position.map((x) => x * 0.4) };
+      if (i % 97 === 0) return { ...p, position: position.map((x) => x * 1000) };
+      return p;
+    });
+    const skin = 0;
+    const system = await ParticleSystem.create(device, {
+      capacity: count,
+      collisions: { particleCollisions: true, skin },
+    });
+    await system.writeParticles(0, particles);
+    const passes = system.collisionPasses!;
+    const encoder = device.createCommandEncoder();
+    const contacts = passes.encodeProbe(encoder, 'list', 1 / 60, count);
+    device.queue.submit([encoder.finish()]);
+    const found = await readBuffer(device, contacts.active, count * 4);
+    const listed = await readBuffer(device, contacts.deltas, count * 32);
+    const grid = passes.grid!;
+    const starts = await readBuffer(device, grid.starts, (grid.buckets + 1) * 4);
+    const entries = await readBuffer(device, grid.entries, count * 4);
+
+    // Brute force in float64 over the float32 positions: a pair is in contact
+    // when its distance is below the sum of the radii. A pair within float32
+    // rounding of that threshold could go either way on the GPU (|p| rounded
+    // at u|p| per axis, the distance's sqrt and sums within 16u of the
+    // coordinates' size): the scene must have none, and has none.
+    const state = packParticles(particles);
+    const pos = (i: number) => at(state, i, POSITION);
+    const rad = (i: number) => state[i * FLOATS_PER_PARTICLE + attributeOffset('radius')] as number;
+    const brute: number[][] = Array.from({ length: count }, () => []);
+    let ambiguous = 0;
+    let pairs = 0;
+    for (let i = 0; i < count; i++) {
+      for (let j = i + 1; j < count; j++) {
+        const d = distance(pos(i), pos(j));
+        const reach = rad(i) + rad(j);
+        if (d > reach + 1) continue;
+        if (Math.abs(d - reach) <= 16 * u * (l1(pos(i)) + l1(pos(j)) + reach)) ambiguous++;
+        if (d < reach) {
+          brute[i]!.push(j);
+          brute[j]!.push(i);
+          pairs++;
+        }
+      }
+    }
+    expect(ambiguous).toBe(0);
+    expect(pairs).toBeGreaterThan(500); // a real test: many contacts
+    for (let i = 0; i < count; i++) {
+      const n = found[i] as number;
+      expect(n, `particle ${i}: neighbours found`).toBe(brute[i]!.length);
+      expect(n).toBeLessThanOrEqual(MAX_LISTED); // so the whole list came back
+      const gpuList = Array.from(listed.subarray(i * MAX_LISTED, i * MAX_LISTED + n));
+      expect(
+        [...gpuList].sort((a, b) => a - b),
+        `particle ${i}: neighbours`,
+      ).toEqual([...brute[i]!].sort((a, b) => a - b));
+    }
+
+    // The twin builds the same table (counts, scan, order within each bucket by
+    // index) and visits the neighbours in the same order: identical lists.
+    const radius = new RadiusBound();
+    radius.note(largestRadius(state));
+    const world = new CpuCollisionWorld(
+      count,
+      resolveContactSettings({ particleCollisions: true, skin }),
+      radius,
+      false,
+    );
+    const twinGrid = world.buildGrid(state, count, Math.fround);
+    expect(Array.from(starts)).toEqual(Array.from(twinGrid.starts));
+    expect(Array.from(entries)).toEqual(Array.from(twinGrid.entries));
+    world.contacts.run(MODE_LIST, state, count, world.links, twinGrid, world.contactParams(1 / 60), Math.fround);
+    expect(Array.from(found)).toEqual(Array.from(world.contacts.active.subarray(0, count)));
+    expect(Array.from(listed)).toEqual(Array.from(world.contacts.listed));
+    system.destroy();
+  });
+
+  it('is deterministic: the same scene run twice gives the same bits', async () => {
+    const count = 500;
+    const particles = converging(count, 31, () => 0.06).map((p) => ({ ...p, acceleration: [0, -9.81, 0] }));
+    const options = {
+      capacity: count,
+      collisions: {
+        particleCollisions: true,
+        colliders: [
+          { type: 'plane', normal: [0, 1, 0], offset: -1, restitution: 0.3, friction: 0.4 },
+          { type: 'box', center: [0, 0, 0], halfExtents: [1.3, 3, 1.3], inside: true, restitution: 0.5 },
+        ],
+      },
+    } as const;
+    const runs: Float32Array[] = [];
+    for (let run = 0; run < 2; run++) {
+      const system = await ParticleSystem.create(gpu.get().device, options as never);
+      await system.writeParticles(0, particles);
+      await system.stepMany(1 / 60, 30);
+      runs.push(await system.readPacked());
+      system.destroy();
+    }
+    expect(Buffer.from(runs[0]!.buffer).equals(Buffer.from(runs[1]!.buffer))).toBe(true);
+  });
+});
