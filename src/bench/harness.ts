@@ -138,8 +138,9 @@ interface CaseSpec {
 }
 
 export const NOT_MEASURED = [
-  'GPU force generators and emitters: their issues have not landed, so the force pass measured here is the ' +
-    'host path, ParticleSystem.addForces (validate, pack, upload, scatter.wgsl); no GPU force or emitter case exists yet.',
+  'GPU force generators, emitters and collisions are not cases of this harness yet: the force pass measured here ' +
+    'is the host path, ParticleSystem.addForces (validate, pack, upload, scatter.wgsl). Their own scripts measure ' +
+    'them against the step in one run: npm run bench:forces, npm run bench:collisions (and bench:emitters).',
 ];
 
 const PACKED = 'packed vec4 records (AoS)';
