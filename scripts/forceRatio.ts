@@ -4,18 +4,12 @@
  * force registry adds to a frame, as a ratio. Used by `npm run bench:forces`
  * (scripts/bench-forces.ts); exported for the main benchmark to fold in.
  */
-import type { ForceGenerator } from '../src/core/forces/generators';
+import { TYPICAL_EFFECT } from '../src/bench/typicalEffect';
 import type { ParticleInit } from '../src/core/particles';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { withErrorScopes } from '../src/gpu/errors';
 
-/** The effect timed: what a spark fountain or a smoke plume would register. */
-export const TYPICAL_EFFECT: readonly ForceGenerator[] = [
-  { type: 'gravity', g: [0, -9.81, 0] },
-  { type: 'drag', k1: 0.05, k2: 0.01 },
-  { type: 'attractor', position: [0, 2, 0], strength: 20, softening: 0.5 },
-  { type: 'turbulence', strength: 2, frequency: 0.8, seed: 1 },
-];
+export { TYPICAL_EFFECT };
 
 export interface ForceRatioOptions {
   /** Dispatches per submitted command buffer. Default 5. */

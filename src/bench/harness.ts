@@ -12,6 +12,7 @@ import type { AdapterDescription } from '../gpu/device';
 import { withErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../gpu/particleSystem';
+import { TYPICAL_EFFECT } from './typicalEffect';
 import { CopyPass } from './copyPass';
 import { BYTES, gigabytesPerSecond, particleStepsPerSecond, totalBytes, type ByteCount } from './roofline';
 import { SoAStepPass } from './soaPass';
@@ -138,9 +139,8 @@ interface CaseSpec {
 }
 
 export const NOT_MEASURED = [
-  'GPU force generators, emitters and collisions are not cases of this harness yet: the force pass measured here ' +
-    'is the host path, ParticleSystem.addForces (validate, pack, upload, scatter.wgsl). Their own scripts measure ' +
-    'them against the step in one run: npm run bench:forces, npm run bench:collisions (and bench:emitters).',
+  'emitters and collisions are not cases of this harness yet; their own scripts time them against the step ' +
+    'in one run: npm run bench:collisions (and bench:emitters).',
 ];
 
 const PACKED = 'packed vec4 records (AoS)';
@@ -273,6 +273,29 @@ function casesAt(
             for (let u = 0; u < units; u++) await system.addForces(0, forces);
             await device.queue.onSubmittedWorkDone();
           }),
+        close: () => system.destroy(),
+      };
+    },
+  });
+  cases.push({
+    ...base,
+    name: 'forces-typical',
+    group: 'force',
+    variant: null,
+    layout: PACKED,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: BYTES.forces,
+    memoryBytes: particles * BYTES_PER_PARTICLE,
+    note: 'the force pass of a typical effect (gravity, drag, an attractor, turbulence): one forces.wgsl dispatch',
+    open: async () => {
+      const system = await ParticleSystem.create(device, { capacity: particles, ...DEFAULT_VARIANT });
+      system.particles.write(0, state());
+      for (const generator of TYPICAL_EFFECT) system.forces.add(generator);
+      return {
+        run: (units) =>
+          timer.time((encoder) => {
+            for (let u = 0; u < units; u++) system.encodeForces(encoder, dt);
+          }, 'forces-typical'),
         close: () => system.destroy(),
       };
     },

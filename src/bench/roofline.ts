@@ -25,6 +25,8 @@ export const BYTES = {
   copy: { read: BYTES_PER_PARTICLE, written: BYTES_PER_PARTICLE },
   /** scatter.wgsl adding forces: the uploaded lane and the force lane in, the force lane out. */
   scatterAdd: { read: 2 * LANE_BYTES, written: LANE_BYTES },
+  /** forces.wgsl: position|inverseMass and velocity|damping and the force lane in, the force lane out. */
+  forces: { read: 3 * LANE_BYTES, written: LANE_BYTES },
   /**
    * src/core/integrate.ts: reads the step's own attributes (the same six as
    * the SoA layout), writes position, velocity and force; spare slots and
