@@ -40,3 +40,6 @@ export {
 export { LINK_TYPES, MAX_LINKS, type LinkInit, type CableLink, type RodLink } from './core/collisions/links';
 export { DEFAULT_CONTACT_SETTINGS, type CollisionOptions, type ContactSettings } from './core/collisions/world';
 export { CollisionInputError } from './core/collisions/check';
+export * from './core/emitters';
+export { GpuLifecycle } from './gpu/lifecycle';
+export { ARGS as LIFECYCLE_ARGS } from './gpu/lifecycleWgsl';

@@ -11,6 +11,8 @@ import { Command, CommanderError } from 'commander';
 import type { ParticleSystemApi } from '../core/api';
 import type { CollisionOptions } from '../core/collisions/world';
 import { CpuParticleSystem } from '../core/cpuParticleSystem';
+import type { LifecycleOptions } from '../core/emitters/options';
+import type { LifecycleSnapshot } from '../core/emitters/stats';
 import { SparkworksInputError } from '../core/errors';
 import { checkStepCount, checkTimeStep, type ParticleSnapshot } from '../core/particles';
 import {
@@ -23,7 +25,14 @@ import {
 } from '../core/variants';
 import { acquireDevice, NoAdapterError, type AdapterDescription } from '../gpu/device';
 import { ParticleSystem } from '../gpu/particleSystem';
-import { parseScene, sceneToCollisions, sceneToForces, sceneToParticles } from '../scene/scene';
+import {
+  parseScene,
+  sceneCapacity,
+  sceneToCollisions,
+  sceneToForces,
+  sceneToLifecycle,
+  sceneToParticles,
+} from '../scene/scene';
 
 /** Steps per command buffer, so a huge --steps never records one giant command buffer. */
 const STEPS_PER_SUBMIT = 1000;
@@ -40,6 +49,18 @@ export interface ParticleState {
   damping: number;
   /** Omitted when 0 (a point); -1 for a particle a kill collider took. */
   radius?: number;
+  /** A scene with emitters: the particle's slot, its age, and its lifetime (omitted for the scene's own particles, which never die). */
+  slot?: number;
+  age?: number;
+  lifetime?: number;
+}
+
+/** A scene with emitters: what the lifecycle did over the run. */
+export interface LifecycleOutput {
+  live: number;
+  emitted: number;
+  killed: number;
+  shortfall: number;
 }
 
 export interface SimulationOutput {
@@ -48,7 +69,10 @@ export interface SimulationOutput {
   variant: Variant;
   steps: number;
   dt: number;
+  /** Without emitters every particle of the scene; with emitters the live ones, by slot. */
   particles: ParticleState[];
+  /** Only for a scene with emitters or fireworks. */
+  stats?: LifecycleOutput;
 }
 
 export interface SimulateResult {
@@ -144,14 +168,15 @@ async function openBackend(
   capacity: number,
   variant: Variant,
   collisions?: CollisionOptions,
+  lifecycle: LifecycleOptions = {},
 ): Promise<Backend> {
   if (cpu) {
-    const system = new CpuParticleSystem({ capacity, ...variant, collisions });
+    const system = new CpuParticleSystem({ capacity, ...variant, collisions, ...lifecycle });
     return { system, adapter: CPU_ADAPTER, close: () => system.destroy() };
   }
   const { device, adapterInfo } = await acquireDevice();
   try {
-    const system = await ParticleSystem.create(device, { capacity, ...variant, collisions });
+    const system = await ParticleSystem.create(device, { capacity, ...variant, collisions, ...lifecycle });
     return {
       system,
       adapter: adapterInfo,
@@ -197,9 +222,25 @@ function particleStates(snapshot: ParticleSnapshot, steps: number): ParticleStat
 }
 
 function centroid(particles: readonly ParticleState[]): number[] {
+  if (particles.length === 0) return [];
   const sum = [0, 0, 0];
   for (const { position } of particles) position.forEach((x, c) => (sum[c] = (sum[c] as number) + x));
   return sum.map((x) => Number((x / particles.length).toPrecision(6)));
+}
+
+/** A scene with emitters: the live slots' states, in slot order, with their slot, age and lifetime. */
+function liveStates(all: readonly ParticleState[], life: LifecycleSnapshot): ParticleState[] {
+  return Array.from(life.live)
+    .sort((a, b) => a - b)
+    .map((slot) => {
+      const lifetime = life.life.get(slot, 'lifetime');
+      return {
+        slot,
+        ...(all[slot] as ParticleState),
+        age: life.life.get(slot, 'age'),
+        ...(Number.isFinite(lifetime) ? { lifetime } : {}),
+      };
+    });
 }
 
 /** Indented JSON with each vector on one line, so a particle reads as a few lines. */
@@ -223,10 +264,14 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
   const scene = parseScene(text, options.scene);
   const particles = sceneToParticles(scene);
   const forces = sceneToForces(scene);
+  const lifecycle = sceneToLifecycle(scene);
+  const emitting = lifecycle.emitters !== undefined;
+  const capacity = sceneCapacity(scene);
 
-  const backend = await openBackend(options.cpu, particles.length, options.variant, sceneToCollisions(scene));
+  const backend = await openBackend(options.cpu, capacity, options.variant, sceneToCollisions(scene), lifecycle);
   let snapshot: ParticleSnapshot;
   let elapsedMs: number;
+  let life: LifecycleSnapshot | null = null;
   try {
     await backend.system.writeParticles(0, particles);
     // The scene's forces, the same on both backends (already checked by parseScene).
@@ -237,8 +282,9 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
       await backend.system.stepMany(options.dt, Math.min(STEPS_PER_SUBMIT, options.steps - done));
     }
     // Reading waits for the GPU, so the time covers the steps themselves.
-    snapshot = await backend.system.read(0, particles.length);
+    snapshot = await backend.system.read(0, emitting ? capacity : particles.length);
     elapsedMs = performance.now() - started;
+    life = await backend.system.readLifecycle();
   } finally {
     backend.close();
   }
@@ -249,14 +295,30 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
     variant: options.variant,
     steps: options.steps,
     dt: options.dt,
-    particles: particleStates(snapshot, options.steps),
+    particles: life
+      ? liveStates(particleStates(snapshot, options.steps), life)
+      : particleStates(snapshot, options.steps),
+    ...(life
+      ? {
+          stats: {
+            live: life.stats.live,
+            emitted: life.stats.emitted,
+            killed: life.stats.killed,
+            shortfall: life.stats.shortfall,
+          },
+        }
+      : {}),
   };
   const json = toJson(output);
   if (options.out === undefined) io.out(json);
   else await writeFile(options.out, json);
 
+  const counted = output.stats
+    ? `${output.stats.live} live particles (${capacity} slots; ${output.stats.emitted} emitted, ` +
+      `${output.stats.killed} killed, ${output.stats.shortfall} short)`
+    : `${particles.length} particles`;
   const summary =
-    `simulated ${particles.length} particles x ${options.steps} steps of ${options.dt} s ` +
+    `simulated ${counted} x ${options.steps} steps of ${options.dt} s ` +
     `on ${backend.adapter.description} (${variantName(options.variant)}) in ${Math.round(elapsedMs)} ms; ` +
     `centroid [${centroid(output.particles).join(', ')}]` +
     (options.out === undefined ? '' : `; wrote ${options.out}`);

@@ -2,6 +2,9 @@
 import type { ColliderInit } from './collisions/colliders';
 import type { LinkInit } from './collisions/links';
 import type { CollisionOptions } from './collisions/world';
+import type { EmitterSet } from './emitters/emitterSet';
+import type { LifecycleOptions } from './emitters/options';
+import type { LifecycleSnapshot, LifecycleStats } from './emitters/stats';
 import type { ForceRegistry, SpringNetwork } from './forces/registry';
 import type { ParticleInit, ParticleSnapshot, SettableField } from './particles';
 import type { DampingMode, IntegrationOrder, Variant } from './variants';
@@ -15,6 +18,17 @@ export interface ParticleSystemOptions {
   damping?: DampingMode;
   /** Colliders, links and the contact resolver's settings (src/core/collisions/world.ts). Default: none. */
   collisions?: CollisionOptions;
+  /**
+   * Emitters (src/core/emitters/params.ts): particles born, aged, killed and
+   * recycled on the GPU. With emitters or fireworks, slots [permanent,
+   * capacity) start free and only live particles are stepped; without them,
+   * every slot is live, as before. Default: none.
+   */
+  emitters?: LifecycleOptions['emitters'];
+  /** Cyclone's firework rules, launched by emitters and by each other's payloads. Default: none. */
+  fireworks?: LifecycleOptions['fireworks'];
+  /** With emitters: slots [0, permanent) never die and are the ones writeParticles, setField and addForces address. Default 0. */
+  permanent?: number;
 }
 
 export interface ParticleSystemApi {
@@ -50,6 +64,16 @@ export interface ParticleSystemApi {
   setColliders(colliders: readonly ColliderInit[]): void | Promise<void>;
   /** Replaces the cables and rods, resolved with the particle contacts after every step. */
   setLinks(links: readonly LinkInit[]): void | Promise<void>;
+  /** The emitters' rates, bursts and motion (src/core/emitters/emitterSet.ts); null without emitters. */
+  readonly emitters: EmitterSet | null;
+  /**
+   * Live, free, emitted, killed and shortfall counts, read back without
+   * stalling a frame (the GPU resolves when it reaches the copy). Without
+   * emitters: every slot live, nothing born or killed.
+   */
+  readStats(): Promise<LifecycleStats>;
+  /** The live and free lists and the life records (a read that waits for the GPU); null without emitters. */
+  readLifecycle(): Promise<LifecycleSnapshot | null>;
   /** Particles [start, start + count), one array per attribute. */
   read(start?: number, count?: number): Promise<ParticleSnapshot>;
   /** Particles [start, start + count) as packed records in the layout of src/core/layout.ts. */

@@ -8,11 +8,22 @@ import type { ParticleSystemApi, ParticleSystemOptions } from './api';
 import { prepareColliders, type ColliderInit } from './collisions/colliders';
 import { prepareLinks, type LinkInit } from './collisions/links';
 import { CpuCollisionWorld, RadiusBound, largestRadius, prepareCollisionInputs } from './collisions/world';
+import type { EmitterSet } from './emitters/emitterSet';
+import { CpuLifecycle, checkPermanentRange } from './emitters/lifecycle';
+import { prepareLifecycle } from './emitters/options';
+import { staticStats, type LifecycleSnapshot, type LifecycleStats } from './emitters/stats';
 import { applyFieldForces } from './forces/fieldForces';
 import { ForceRegistry, SpringNetwork } from './forces/registry';
 import { applySpringForces } from './forces/springForces';
 import { integrate, type Rounding } from './integrate';
-import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, floatIndex, type AttributeName } from './layout';
+import {
+  ATTRIBUTES,
+  FLOATS_PER_PARTICLE,
+  LifeRecords,
+  attributeOffset,
+  floatIndex,
+  type AttributeName,
+} from './layout';
 import {
   checkCapacity,
   fillDefaultParticles,
@@ -54,11 +65,14 @@ export class CpuParticleSystem implements ParticleSystemApi {
   readonly springs: SpringNetwork;
   /** Colliders, links and particle contacts, run after every step (src/core/collisions/world.ts). */
   readonly collisions: CpuCollisionWorld;
+  /** Emitters, lifetimes and recycling (src/core/emitters/lifecycle.ts); null without emitters: every slot live. */
+  readonly lifecycle: CpuLifecycle | null = null;
 
   constructor(options: CpuParticleSystemOptions) {
     this.variant = resolveVariant(options);
     checkCapacity(options.capacity, CPU_MAX_PARTICLES, 'the CPU reference');
     const collisions = prepareCollisionInputs(options.collisions, options.capacity);
+    const lifecycle = prepareLifecycle(options, options.capacity);
     this.capacity = options.capacity;
     this.precision = options.precision ?? 'float32';
     this.state =
@@ -78,10 +92,23 @@ export class CpuParticleSystem implements ParticleSystemApi {
     );
     if (collisions.colliders) this.collisions.colliders = collisions.colliders;
     if (collisions.links) this.collisions.links = collisions.links;
+    if (lifecycle) {
+      this.lifecycle = new CpuLifecycle(
+        this.capacity,
+        lifecycle.permanent,
+        lifecycle.rules,
+        lifecycle.emitters,
+        this.round,
+      );
+      // The slots past the permanent ones start free: parked (immovable, no collision radius).
+      this.lifecycle.initialize(this.state);
+      this.collisions.radius.note(lifecycle.rules.largestRadius);
+    }
   }
 
   writeParticles(start: number, particles: readonly ParticleInit[]): void {
     checkRange(start, particles.length, this.capacity);
+    checkPermanentRange(this.lifecycle, start, particles.length);
     const packed = packParticles(particles);
     this.state.set(packed, start * FLOATS_PER_PARTICLE);
     this.collisions.radius.note(largestRadius(packed));
@@ -90,6 +117,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   setField(field: SettableField, start: number, values: ArrayLike<number>): void {
     const prepared = prepareFieldValues(field, values);
     checkRange(start, prepared.count, this.capacity);
+    checkPermanentRange(this.lifecycle, start, prepared.count);
     this.scatter(prepared.attribute, start, prepared.count, prepared.values, false);
     if (prepared.attribute === 'radius') this.collisions.radius.noteAll(prepared.values);
   }
@@ -97,6 +125,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   addForces(start: number, forces: ArrayLike<number>): void {
     const prepared = prepareForces(forces);
     checkRange(start, prepared.length / 3, this.capacity);
+    checkPermanentRange(this.lifecycle, start, prepared.length / 3);
     this.scatter('forceAccum', start, prepared.length / 3, prepared, true);
   }
 
@@ -133,18 +162,23 @@ export class CpuParticleSystem implements ParticleSystemApi {
 
   step(dt: number): void {
     checkTimeStep(dt);
+    this.lifecycle?.beforeStep();
     this.applyForces(Math.fround(dt));
     integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
     this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round);
+    // Free slots have inverse mass 0, so the step and the forces above skipped them as the GPU's live list does.
+    this.lifecycle?.afterStep(this.state, Math.fround(dt));
   }
 
   stepMany(dt: number, steps: number): void {
     checkTimeStep(dt);
     checkStepCount(steps);
     for (let s = 0; s < steps; s++) {
+      this.lifecycle?.beforeStep();
       this.applyForces(Math.fround(dt));
       integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
       this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round);
+      this.lifecycle?.afterStep(this.state, Math.fround(dt));
     }
   }
 
@@ -165,6 +199,26 @@ export class CpuParticleSystem implements ParticleSystemApi {
   integrateOnly(dt: number): void {
     checkTimeStep(dt);
     integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
+  }
+
+  /** The emitters' rates, bursts and motion; null without emitters. */
+  get emitters(): EmitterSet | null {
+    return this.lifecycle?.emitters ?? null;
+  }
+
+  async readStats(): Promise<LifecycleStats> {
+    return this.lifecycle ? this.lifecycle.stats() : staticStats(this.capacity);
+  }
+
+  async readLifecycle(): Promise<LifecycleSnapshot | null> {
+    const lifecycle = this.lifecycle;
+    if (!lifecycle) return null;
+    return {
+      live: lifecycle.liveSlots(),
+      free: lifecycle.freeSlots(),
+      life: LifeRecords.from(lifecycle.life.words),
+      stats: lifecycle.stats(),
+    };
   }
 
   async read(start = 0, count = this.capacity - start): Promise<ParticleSnapshot> {

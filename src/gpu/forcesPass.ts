@@ -18,6 +18,7 @@
 import type { ForceRegistry } from '../core/forces/registry';
 import { TABLE_BYTES, compositionKey, encodeForceTable } from '../core/forces/records';
 import { dispatchSize } from './dispatch';
+import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from './wgsl';
 
@@ -81,22 +82,39 @@ export class ForcesPass {
     return new ForcesPass(device, particles, pipelineLayout, layout, workgroupSize);
   }
 
-  /** The pipeline for the registry's composition, compiled on first use (inside the caller's error scopes). */
-  private pipelineFor(registry: ForceRegistry): GPUComputePipeline {
+  /** The pipeline layout of the live-list variants (systems with emitters), made on first use. */
+  private livePipelineLayout: GPUPipelineLayout | null = null;
+
+  /**
+   * The pipeline for the registry's composition, compiled on first use (inside the caller's error scopes);
+   * with `live`, its variant over the live list (shaders/liveDispatch.wgsl, src/gpu/lifecycle.ts).
+   */
+  private pipelineFor(registry: ForceRegistry, live?: LiveDispatch): GPUComputePipeline {
     const composition = registry.composition;
-    const key = compositionKey(composition);
+    const key = (live ? 'live:' : '') + compositionKey(composition);
     let pipeline = this.pipelines.get(key);
     if (pipeline) {
       // Most recently used last.
       this.pipelines.delete(key);
     } else {
+      if (live) {
+        this.livePipelineLayout ??= this.device.createPipelineLayout({
+          label: 'ForcesPass.livePipelineLayout',
+          bindGroupLayouts: [this.particles.bindGroupLayout, this.layout, live.layout],
+        });
+      }
       pipeline = this.device.createComputePipeline({
         label: `ForcesPass.pipeline(${key})`,
-        layout: this.pipelineLayout,
+        layout: live ? (this.livePipelineLayout as GPUPipelineLayout) : this.pipelineLayout,
         compute: {
-          module: this.device.createShaderModule({ label: `forces.wgsl(${key})`, code: shaders.forces(composition) }),
+          module: this.device.createShaderModule({
+            label: `forces.wgsl(${key})`,
+            code: live ? shaders.forcesLive(composition) : shaders.forces(composition),
+          }),
           entryPoint: 'main',
-          constants: { WORKGROUP_SIZE: this.workgroupSize },
+          constants: live
+            ? { WORKGROUP_SIZE: this.workgroupSize, CAPACITY: live.capacity }
+            : { WORKGROUP_SIZE: this.workgroupSize },
         },
       });
       if (this.pipelines.size >= MAX_PIPELINES) this.pipelines.delete(this.pipelines.keys().next().value as string);
@@ -128,7 +146,7 @@ export class ForcesPass {
    * Uploads what changed since the last call (the masks, a table slot) and
    * returns the pipeline and the table's dynamic offset, to pass to `record`.
    */
-  prepare(registry: ForceRegistry, dt: number, count: number): PreparedForces {
+  prepare(registry: ForceRegistry, dt: number, count: number, live?: LiveDispatch): PreparedForces {
     if (registry.masksVersion !== this.masksVersion) {
       const words = registry.maskWords;
       if (words.byteLength > this.masks.size) {
@@ -150,7 +168,7 @@ export class ForcesPass {
       this.slots.set(key, slot);
       this.device.queue.writeBuffer(this.tables, slot * SLOT_STRIDE, encodeForceTable(registry.pack(dt32), count));
     }
-    return { pipeline: this.pipelineFor(registry), offset: slot * SLOT_STRIDE };
+    return { pipeline: this.pipelineFor(registry, live), offset: slot * SLOT_STRIDE };
   }
 
   /** Records one force pass over particles [0, count) into a compute pass the caller opened. */
@@ -160,6 +178,19 @@ export class ForcesPass {
     pass.setBindGroup(0, this.particles.bindGroup);
     pass.setBindGroup(1, this.bindGroup, [prepared.offset]);
     pass.dispatchWorkgroups(x, y);
+  }
+
+  /**
+   * Records one force pass over the live particles (a system with emitters),
+   * dispatched indirectly with the live count; `prepared` must come from
+   * `prepare(..., capacity, live)`.
+   */
+  recordLive(pass: GPUComputePassEncoder, prepared: PreparedForces, live: LiveDispatch): void {
+    pass.setPipeline(prepared.pipeline);
+    pass.setBindGroup(0, this.particles.bindGroup);
+    pass.setBindGroup(1, this.bindGroup, [prepared.offset]);
+    pass.setBindGroup(2, live.bindGroup);
+    pass.dispatchWorkgroupsIndirect(live.args, live.argsOffset);
   }
 
   destroy(): void {

@@ -3,11 +3,13 @@
  * (Vite's `?raw`, which Vitest and vite-node also understand) and composed by
  * plain concatenation with the generated particle declarations.
  */
+import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
 import { wgslParticleStruct } from '../core/layout';
 import dispatch from '../../shaders/dispatch.wgsl?raw';
 import forces from '../../shaders/forces.wgsl?raw';
 import integrate from '../../shaders/integrate.wgsl?raw';
+import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
 import noise from '../../shaders/noise.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
@@ -17,6 +19,15 @@ function perParticle(pass: string): string {
   return [wgslParticleStruct(), dispatch, pass].join('\n');
 }
 
+/**
+ * The same pass over the live list of a system with emitters: the live-list
+ * helper (shaders/liveDispatch.wgsl) in the dispatch helper's place, the pass
+ * itself unchanged (src/gpu/lifecycle.ts).
+ */
+function perLiveParticle(pass: string): string {
+  return [wgslParticleStruct(), wgslLifecycleRecords(), liveDispatch, pass].join('\n');
+}
+
 export const shaders = {
   integrate: () => perParticle(integrate),
   scatter: () => perParticle(scatter),
@@ -24,4 +35,8 @@ export const shaders = {
   forces: (composition: ForceComposition) =>
     perParticle([wgslForceDeclarations(), noise, forces, wgslRegisteredForces(composition)].join('\n')),
   springs: () => perParticle(springs),
+  /** The step and the field forces over the live list (systems with emitters). */
+  integrateLive: () => perLiveParticle(integrate),
+  forcesLive: (composition: ForceComposition) =>
+    perLiveParticle([wgslForceDeclarations(), noise, forces, wgslRegisteredForces(composition)].join('\n')),
 } as const;

@@ -10,6 +10,9 @@ import { CollisionInputError } from '../core/collisions/check';
 import { prepareColliders, type ColliderInit } from '../core/collisions/colliders';
 import { prepareLinks, type LinkInit } from '../core/collisions/links';
 import { resolveContactSettings, type CollisionOptions } from '../core/collisions/world';
+import { EmitterInputError } from '../core/emitters/params';
+import { prepareLifecycle, type LifecycleOptions } from '../core/emitters/options';
+import type { EmitterInit, FireworkRuleInit } from '../core/emitters/params';
 import { SparkworksInputError } from '../core/errors';
 import { ForceInputError, pathOf, sceneForces, type SceneForces } from './forces';
 import {
@@ -46,14 +49,15 @@ const particleSchema = z.strictObject(particleFields).superRefine((particle, con
   }
 });
 
+/** A scene with emitters or fireworks may have no particles of its own. */
+const hasLifecycle = (scene: object) => 'emitters' in scene || 'fireworks' in scene;
+
 // A plain object, not a strict one: later scene keys (forces, emitters...) are allowed through.
-const sceneSchema = z.object(
+const sceneObject = z.object(
   {
-    particles: z
-      .array(particleSchema, {
-        error: (issue) => (issue.input === undefined ? 'is required, as an array' : 'must be an array of particles'),
-      })
-      .min(1, 'a scene needs at least one particle'),
+    particles: z.array(particleSchema, {
+      error: (issue) => (issue.input === undefined ? 'is required, as an array' : 'must be an array of particles'),
+    }),
     // Collisions: the structure is checked here, the values by the core
     // (src/core/collisions), whose refusals are reported with their JSON path.
     radius: finite.refine(isValidRadius, RULES.radius).optional(),
@@ -62,11 +66,38 @@ const sceneSchema = z.object(
     collisions: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
     // Forces: likewise, values checked by the core (src/core/forces), see src/scene/forces.ts.
     forces: z.array(z.unknown(), { error: 'must be an array of forces' }).optional(),
+    // Emitters and firework rules: likewise, values checked by the core (src/core/emitters).
+    // The scene's particles take slots [0, particles.length) and never die; the emitters recycle the rest.
+    capacity: z
+      .number({ error: 'must be an integer >= 1 (particle slots)' })
+      .int('must be an integer >= 1 (particle slots)')
+      .min(1, 'must be an integer >= 1 (particle slots)')
+      .optional(),
+    emitters: z.array(z.unknown(), { error: 'must be an array of emitters' }).optional(),
+    fireworks: z.array(z.unknown(), { error: 'must be an array of firework rules' }).optional(),
   },
   { error: 'a scene must be a JSON object {"particles": [...]}' },
 );
 
-export type Scene = z.infer<typeof sceneSchema>;
+const sceneSchema = z.preprocess(
+  // With emitters or fireworks, `particles` may be left out.
+  (input) =>
+    input !== null &&
+    typeof input === 'object' &&
+    !Array.isArray(input) &&
+    hasLifecycle(input) &&
+    !('particles' in input)
+      ? { ...input, particles: [] }
+      : input,
+  sceneObject.superRefine((scene, context) => {
+    if (scene.particles.length === 0 && !hasLifecycle(scene)) {
+      const message = 'a scene needs at least one particle';
+      context.addIssue({ code: 'custom', path: ['particles'], input: scene.particles, message });
+    }
+  }),
+);
+
+export type Scene = z.infer<typeof sceneObject>;
 
 /** `$.particles[3].mass`, or `$["odd key"]` for keys that are not identifiers. */
 function jsonPath(path: readonly PropertyKey[]): string {
@@ -100,6 +131,7 @@ export function parseScene(text: string, sourceName: string): Scene {
   if (result.success) {
     checkCollisions(result.data, sourceName);
     checkForces(result.data, sourceName);
+    checkLifecycle(result.data, sourceName);
     return result.data;
   }
   const issue = result.error.issues[0] as z.core.$ZodIssue;
@@ -146,6 +178,40 @@ function checkForces(scene: Scene, sourceName: string): void {
     if (!(error instanceof ForceInputError)) throw error;
     refuse(sourceName, pathOf(error.what), error.rule, error.value);
   }
+}
+
+/** Runs the core's emitter and firework checks, reporting a refusal with its JSON path. */
+function checkLifecycle(scene: Scene, sourceName: string): void {
+  const capacity = sceneCapacity(scene);
+  if (capacity < scene.particles.length) {
+    refuse(sourceName, ['capacity'], `must be at least the number of particles (${scene.particles.length})`, capacity);
+  }
+  try {
+    prepareLifecycle(sceneToLifecycle(scene), capacity);
+  } catch (error) {
+    if (error instanceof EmitterInputError) refuse(sourceName, keysOf(error.what), error.rule, error.value);
+    // The other refusals are the capacity's (too many slots for emitters).
+    if (error instanceof SparkworksInputError) refuse(sourceName, ['capacity'], error.message, capacity);
+    throw error;
+  }
+}
+
+/** Particle slots: the scene's `capacity`, else its particle count. */
+export function sceneCapacity(scene: Scene): number {
+  return scene.capacity ?? scene.particles.length;
+}
+
+/**
+ * The scene's emitters and firework rules as the systems take them, the
+ * scene's particles being the permanent ones; {} without emitters or fireworks.
+ */
+export function sceneToLifecycle(scene: Scene): LifecycleOptions {
+  if (!hasLifecycle(scene)) return {};
+  return {
+    emitters: (scene.emitters ?? []) as EmitterInit[],
+    fireworks: (scene.fireworks ?? []) as FireworkRuleInit[],
+    permanent: scene.particles.length,
+  };
 }
 
 /** The scene's force generators (with their targets) and pair springs, as the systems take them. */

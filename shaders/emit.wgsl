@@ -1,0 +1,99 @@
+// Emission: one invocation per particle granted this step. Invocation j takes
+// the slot on top of the free list, freeList[freeTop - 1 - j], appends it to
+// the live list at liveBase + j, and makes a particle there. Requests are
+// numbered children first (the payloads of this step's deaths, in death
+// order, each parent's payload entries in order), then the emitters' (in
+// emitter order): every request's slot, rule and random key follow from j
+// alone, with no atomics, so the result does not depend on scheduling. When
+// the pool is short, the first `granted` requests are served and the rest
+// were counted as shortfall by planEmit; nothing live is ever overwritten.
+// Mirrored by src/core/emitters/lifecycle.ts (emit).
+// Prepended: the Particle struct and accessors, the Life struct, the
+// lifecycle records, shaders/dispatch.wgsl, shaders/pcg.wgsl, shaders/spawn.wgsl.
+
+override CAPACITY: u32;
+
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(1) @binding(0) var<storage, read_write> life: array<Life>;
+@group(1) @binding(1) var<storage, read_write> liveLists: array<u32>;
+@group(1) @binding(2) var<storage, read> freeList: array<u32>;
+@group(1) @binding(3) var<storage, read> deaths: array<Death>;
+@group(1) @binding(4) var<storage, read> counters: LifeCounters;
+// Births per spawn rule, then deaths per spawn rule.
+@group(1) @binding(5) var<storage, read_write> ruleStats: array<atomic<u32>>;
+@group(1) @binding(6) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
+@group(2) @binding(0) var<uniform> frame: FrameParams;
+
+// The death whose children include child c: the last with childStart <= c
+// (deaths with no children share their successor's start and are skipped).
+fn findParent(c: u32) -> u32 {
+  var low = 0u;
+  var high = counters.deaths;
+  while (high - low > 1u) {
+    let middle = (low + high) / 2u;
+    if (deaths[middle].childStart <= c) {
+      low = middle;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) localIndex: u32,
+) {
+  let j = particleIndex(workgroup, workgroups, localIndex);
+  if (j >= counters.granted) { return; }
+  let slot = freeList[counters.freeTop - 1u - j];
+  // planEmit has flipped the parity: this is the list the next step reads.
+  liveLists[counters.parity * CAPACITY + counters.liveBase + j] = slot;
+
+  var ruleIndex = 0u;
+  var key = 0u;
+  var center = vec3f(0.0);
+  var inheritFrom = vec3f(0.0);
+  if (j < counters.childRequests) {
+    // A firework's child: at its parent's position, inheriting its velocity.
+    let death = deaths[findParent(j)];
+    let parent = rules[death.rule];
+    var rest = j - death.childStart;
+    var entry = 0u;
+    for (; entry < MAX_PAYLOADS - 1u; entry++) {
+      if (rest < parent.payloadCounts[entry]) { break; }
+      rest -= parent.payloadCounts[entry];
+    }
+    ruleIndex = parent.payloadRules[entry];
+    key = streamKey(rules[ruleIndex].seed, counters.childSequenceBase + j);
+    center = death.position;
+    inheritFrom = death.velocity;
+  } else {
+    // An emitter's request: the emitter whose share of the host requests holds h.
+    let h = j - counters.childRequests;
+    var e = 0u;
+    for (; e + 1u < frame.emitterCount; e++) {
+      if (h < counters.emitters[e].start + counters.emitters[e].requests) { break; }
+    }
+    let state = counters.emitters[e];
+    ruleIndex = e;
+    key = streamKey(rules[e].seed, state.sequenceBase + (h - state.start));
+    center = frame.emitters[e].center;
+    inheritFrom = frame.emitters[e].velocity;
+  }
+
+  let rule = rules[ruleIndex];
+  particles[slot] = spawnParticle(rule, center, inheritFrom, key);
+  var record = life[slot];
+  record.age = 0.0;
+  record.lifetime = spawnLifetime(rule, key);
+  record.size = spawnSize(rule, key);
+  record.color = rule.color;
+  record.rule = rule.tag;
+  record.alive = 1u;
+  record.generation = record.generation + 1u;
+  life[slot] = record;
+  atomicAdd(&ruleStats[rule.tag], 1u);
+}

@@ -1,0 +1,85 @@
+// Exclusive prefix sum of (lives on, children) pairs over the live list, in
+// blocks of 1,024. The counts come from the GPU:
+// level 0 holds `live` items, level l+1 one item per block of level l, and
+// each level is dispatched indirectly with as many workgroups as it has
+// blocks, so the cost follows the live count, not the capacity.
+// `scanBlocks` scans each block of `input` into `output` and writes the
+// block's total to `sums` (the next level's input; the top level's single
+// sum is the grand total); `addOffsets` then adds each block's scanned
+// offset (`sums` bound to the level above's output) back down to level 1;
+// level 0 keeps its block-local sums and the compaction adds level 1's
+// offsets as it reads them. Integer arithmetic: the result does not depend
+// on scheduling.
+// Prepended: the lifecycle records.
+
+// 64 invocations of 16 consecutive items: each scans its items serially,
+// invocation 0 scans the 64 invocation sums, and a block needs two barriers
+// (a log-step scan needs two per step: 12 here, and a software adapter pays
+// for every barrier of every workgroup).
+const THREADS: u32 = 64u;
+const ITEMS: u32 = 16u;
+const BLOCK: u32 = 1024u;
+
+struct ScanLevel {
+  level: u32,
+}
+
+@group(0) @binding(0) var<storage, read> input: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> output: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> sums: array<vec2u>;
+@group(0) @binding(3) var<storage, read> counters: LifeCounters;
+@group(0) @binding(4) var<uniform> scan: ScanLevel;
+
+var<workgroup> partial: array<vec2u, THREADS>;
+
+// Items at this level: live, then one per block of the level below.
+fn levelCount() -> u32 {
+  var n = counters.live;
+  for (var l = 0u; l < scan.level; l++) { n = (n + BLOCK - 1u) / BLOCK; }
+  return n;
+}
+
+@compute @workgroup_size(THREADS)
+fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let count = levelCount();
+  let block = workgroup.x;
+  let first = block * BLOCK + localIndex * ITEMS;
+  var items: array<vec2u, ITEMS>;
+  var sum = vec2u(0u);
+  for (var k = 0u; k < ITEMS; k++) {
+    let at = first + k;
+    items[k] = select(vec2u(0u), input[min(at, count - 1u)], at < count);
+    sum += items[k];
+  }
+  partial[localIndex] = sum;
+  workgroupBarrier();
+  // Exclusive scan of the invocation sums, serially; the block's total last.
+  if (localIndex == 0u) {
+    var running = vec2u(0u);
+    for (var t = 0u; t < THREADS; t++) {
+      let own = partial[t];
+      partial[t] = running;
+      running += own;
+    }
+    sums[block] = running;
+  }
+  workgroupBarrier();
+  var running = partial[localIndex];
+  for (var k = 0u; k < ITEMS; k++) {
+    let at = first + k;
+    if (at < count) { output[at] = running; }
+    running += items[k];
+  }
+}
+
+@compute @workgroup_size(THREADS)
+fn addOffsets(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let count = levelCount();
+  let block = workgroup.x;
+  let offset = sums[block];
+  let first = block * BLOCK + localIndex * ITEMS;
+  for (var k = 0u; k < ITEMS; k++) {
+    let at = first + k;
+    if (at < count) { output[at] += offset; }
+  }
+}

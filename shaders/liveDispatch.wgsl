@@ -1,0 +1,20 @@
+// The live-list twin of shaders/dispatch.wgsl: composed in its place, it
+// turns any per-particle pass (the step, the forces) into a pass over the
+// live particles only. Invocation k of an indirect dispatch sized by the
+// live count (planStep) gets the k-th live slot; past the live count it gets
+// NO_PARTICLE, which every kernel's `index >= count` guard rejects (the
+// kernels' count is the capacity). The pass itself is unchanged.
+override WORKGROUP_SIZE: u32 = 64u;
+override CAPACITY: u32;
+
+const NO_PARTICLE: u32 = 0xffffffffu;
+
+// Group 2 of a live pass: the live lists (two halves) and the counters (live count, parity).
+@group(2) @binding(0) var<storage, read> liveLists: array<u32>;
+@group(2) @binding(1) var<storage, read> liveCounters: LifeCounters;
+
+fn particleIndex(workgroup: vec3u, workgroups: vec3u, local: u32) -> u32 {
+  let k = (workgroup.y * workgroups.x + workgroup.x) * WORKGROUP_SIZE + local;
+  if (k >= liveCounters.live) { return NO_PARTICLE; }
+  return liveLists[liveCounters.parity * CAPACITY + k];
+}

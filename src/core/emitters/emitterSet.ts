@@ -1,0 +1,106 @@
+/**
+ * The emitters as the host drives them, shared by both backends: rates,
+ * bursts, and each emitter's position and velocity (a moving emitter). Each
+ * step packs them into the frame record (src/core/emitters/gpuRecords.ts):
+ * the GPU reads it from a uniform, the CPU reference from the same words, so
+ * both see the same integers.
+ *
+ * The rate is carried as a 32.32 fixed-point increment per step: whole
+ * particles plus a fraction in units of 2^-32, added to a per-emitter carry
+ * with integer arithmetic (on the GPU and on the CPU alike). A rate of r for
+ * n steps of dt emits floor(n * inc) particles with inc within 2^-32 of
+ * r * dt, so r * T within one particle for any run shorter than 2^32 steps,
+ * and no float rounding can make the two backends disagree on a count.
+ *
+ * Bursts are cumulative totals (the GPU keeps how many it served), so a frame
+ * recorded twice, or reused from the uniform ring, never repeats one.
+ */
+import { EMITTER_FRAME, FRAME_PARAMS } from './gpuRecords';
+import { checkBurst, checkEmitterVector, checkRate, type EmitterRuntime, type PreparedSpawnRules } from './params';
+import { WordRecords } from './records';
+import { SparkworksInputError } from '../errors';
+
+export interface EmitterUpdate {
+  /** Particles per second, >= 0. */
+  rate?: number;
+  /** The shape's centre: moves the emitter. */
+  position?: ArrayLike<number>;
+  /** The emitter's velocity, which its particles inherit (times its `inherit`). */
+  velocity?: ArrayLike<number>;
+}
+
+const TWO_TO_32 = 2 ** 32;
+
+/** `rate * dt` as (whole, fraction * 2^32), both u32. */
+export function fixedPointIncrement(rate: number, dt: number): [number, number] {
+  const x = rate * dt;
+  const whole = Math.min(Math.floor(x), TWO_TO_32 - 1);
+  const fraction = Math.min(Math.floor((x - whole) * TWO_TO_32), TWO_TO_32 - 1);
+  return [whole >>> 0, fraction >>> 0];
+}
+
+export class EmitterSet {
+  readonly count: number;
+  private readonly state: EmitterRuntime[];
+  /** Bumped by every change, so a backend knows when to repack. */
+  version = 0;
+
+  constructor(readonly rules: PreparedSpawnRules) {
+    this.count = rules.emitterCount;
+    this.state = rules.emitters.map((e) => ({ ...e, center: [...e.center], velocity: [...e.velocity] }));
+  }
+
+  private checkIndex(emitter: number): EmitterRuntime {
+    if (!Number.isInteger(emitter) || emitter < 0 || emitter >= this.count) {
+      throw new SparkworksInputError(
+        `emitter = ${emitter} is invalid: must be an integer in [0, ${this.count - 1}] (this system has ${this.count} emitters)`,
+        'emitter',
+        emitter,
+      );
+    }
+    return this.state[emitter] as EmitterRuntime;
+  }
+
+  /** Emits `count` more particles from `emitter` at the next step (the shortfall is counted if they do not fit). */
+  burst(emitter: number, count: number): void {
+    const state = this.checkIndex(emitter);
+    checkBurst('count', count);
+    // Cumulative, wrapping like the GPU's u32: the difference served is exact below 2^32.
+    state.burst = (state.burst + count) % TWO_TO_32;
+    this.version++;
+  }
+
+  /** Changes an emitter's rate, position or velocity from the next step. Validates everything before changing anything. */
+  set(emitter: number, update: EmitterUpdate): void {
+    const state = this.checkIndex(emitter);
+    const rate = update.rate === undefined ? state.rate : checkRate('rate', update.rate);
+    const center = update.position === undefined ? state.center : checkEmitterVector('position', update.position);
+    const velocity = update.velocity === undefined ? state.velocity : checkEmitterVector('velocity', update.velocity);
+    Object.assign(state, { rate, center: [...center], velocity: [...velocity] });
+    this.version++;
+  }
+
+  /** An emitter's current settings (a copy). */
+  get(emitter: number): EmitterRuntime {
+    const state = this.checkIndex(emitter);
+    return { ...state, center: [...state.center], velocity: [...state.velocity] };
+  }
+
+  /** The frame record of one step of `dt` (dt as the float32 the step uses). */
+  frame(dt: number): WordRecords<typeof FRAME_PARAMS.fields> {
+    const frame = new WordRecords(FRAME_PARAMS, 1);
+    frame.setF32(0, 'dt', dt).setU32(0, 'emitterCount', this.count);
+    const emitters = new WordRecords(EMITTER_FRAME, this.count);
+    this.state.forEach((e, i) => {
+      const [whole, fraction] = fixedPointIncrement(e.rate, dt);
+      emitters
+        .setVector(i, 'center', e.center)
+        .setU32(i, 'incrementWhole', whole)
+        .setVector(i, 'velocity', e.velocity)
+        .setU32(i, 'incrementFraction', fraction)
+        .setU32(i, 'burstTotal', e.burst);
+    });
+    if (this.count > 0) frame.words.set(emitters.words.subarray(0, this.count * EMITTER_FRAME.words), 4);
+    return frame;
+  }
+}

@@ -1,0 +1,410 @@
+/**
+ * The CPU reference of the lifecycle passes: ageing (shaders/age.wgsl), the
+ * scan and compaction (shaders/lifeScan.wgsl, shaders/compact.wgsl), the
+ * emission plan (shaders/lifePlan.wgsl planEmit) and the emission
+ * (shaders/emit.wgsl), over the same packed records, in the same order. Slot
+ * assignment is integer arithmetic on prefix sums, so the CPU and the GPU put
+ * the same particle in the same slot; only the float quantities (positions,
+ * velocities, lifetimes) differ, within the accuracies WGSL allows.
+ *
+ * The particle state lives in the caller's packed array (the CPU system's
+ * `state`); this class owns the lists, the life records and the counters.
+ */
+import { DEAD_RADIUS } from '../collisions/colliders';
+import { SparkworksInputError } from '../errors';
+import type { Rounding } from '../integrate';
+import { FLOATS_PER_PARTICLE, LifeRecords, NO_RULE, attributeOffset } from '../layout';
+import type { FloatArray } from '../particles';
+import type { EmitterSet } from './emitterSet';
+import {
+  COUNTER_HEADER_WORDS,
+  DEATH,
+  EMITTER_STATE,
+  FRAME_PARAMS,
+  LIFE_COUNTERS,
+  MAX_SPAWN_RULES,
+  RULE_STATS_WORDS,
+} from './gpuRecords';
+import type { PreparedSpawnRules } from './params';
+import { streamKey } from './random';
+import { WordRecords } from './records';
+import { sampleScalar, samplePosition, sampleVelocity, type Vec3 } from './sampling';
+import { lifecycleStats, type LifecycleStats } from './stats';
+
+const POSITION = attributeOffset('position');
+const INVERSE_MASS = attributeOffset('inverseMass');
+const VELOCITY = attributeOffset('velocity');
+const DAMPING = attributeOffset('damping');
+const ACCELERATION = attributeOffset('acceleration');
+const RADIUS = attributeOffset('radius');
+const FORCE_ACCUM = attributeOffset('forceAccum');
+const FORCE_SPARE = FORCE_ACCUM + 3;
+
+const TWO_TO_32 = 2 ** 32;
+
+/** The lists and records both backends start from: slots [0, permanent) live forever, the rest free. */
+export function initialLifecycle(
+  capacity: number,
+  permanent: number,
+): {
+  lists: Uint32Array<ArrayBuffer>;
+  freeList: Uint32Array<ArrayBuffer>;
+  life: LifeRecords;
+  counters: WordRecords<typeof LIFE_COUNTERS.fields>;
+} {
+  const lists = new Uint32Array(2 * capacity);
+  for (let i = 0; i < permanent; i++) lists[i] = i;
+  // The top of the stack is the end: slot `permanent` is taken first, then upwards.
+  const freeList = new Uint32Array(capacity);
+  const free = capacity - permanent;
+  for (let i = 0; i < free; i++) freeList[i] = capacity - 1 - i;
+  const life = new LifeRecords(capacity);
+  for (let i = 0; i < permanent; i++) {
+    life.set(i, 'lifetime', Number.POSITIVE_INFINITY);
+    life.set(i, 'size', 1);
+    life.set(i, 'color', 0xffffffff);
+    life.set(i, 'rule', NO_RULE);
+    life.set(i, 'alive', 1);
+    life.set(i, 'generation', 1);
+  }
+  for (let i = permanent; i < capacity; i++) life.set(i, 'rule', NO_RULE);
+  const counters = new WordRecords(LIFE_COUNTERS, 1);
+  counters.setU32(0, 'live', permanent).setU32(0, 'free', free);
+  return { lists, freeList, life, counters };
+}
+
+/**
+ * With emitters, the host writes only the permanent slots: the others belong
+ * to the lifecycle (a write there would make a free slot move on the CPU
+ * reference, which steps every slot with inverse mass > 0, and not on the GPU,
+ * which steps the live list).
+ */
+export function checkPermanentRange(
+  lifecycle: { readonly permanent: number } | null,
+  start: number,
+  count: number,
+): void {
+  if (!lifecycle || count === 0 || start + count <= lifecycle.permanent) return;
+  throw new SparkworksInputError(
+    `particle range [${start}, ${start + count}) reaches past the ${lifecycle.permanent} permanent slots: ` +
+      `with emitters, slots [${lifecycle.permanent}, capacity) are born, aged and recycled by the lifecycle`,
+    'range',
+    [start, start + count],
+  );
+}
+
+/** Parks slot `slot` of `state` as a free slot: immovable, at rest, no particle to the collision passes. */
+export function parkSlot(state: FloatArray, slot: number): void {
+  const base = slot * FLOATS_PER_PARTICLE;
+  state[base + INVERSE_MASS] = 0;
+  state[base + VELOCITY] = 0;
+  state[base + VELOCITY + 1] = 0;
+  state[base + VELOCITY + 2] = 0;
+  state[base + RADIUS] = DEAD_RADIUS;
+  state[base + FORCE_ACCUM] = 0;
+  state[base + FORCE_ACCUM + 1] = 0;
+  state[base + FORCE_ACCUM + 2] = 0;
+}
+
+/** One emitted particle and what made it. */
+export interface Emission {
+  slot: number;
+  /** The spawn rule sampled (table index). */
+  rule: number;
+  /** Its random key. */
+  key: number;
+  center: ArrayLike<number>;
+  inheritFrom: ArrayLike<number>;
+}
+
+export class CpuLifecycle {
+  readonly lists: Uint32Array<ArrayBuffer>;
+  readonly freeList: Uint32Array<ArrayBuffer>;
+  readonly life: LifeRecords;
+  readonly counters: WordRecords<typeof LIFE_COUNTERS.fields>;
+  /** Births per spawn rule, then deaths per spawn rule (table index). */
+  readonly ruleStats = new Uint32Array(RULE_STATS_WORDS);
+  private readonly flags: Uint32Array;
+  private readonly scanned: Uint32Array;
+  private readonly deaths: WordRecords<typeof DEATH.fields>;
+  private readonly position: Vec3 = [0, 0, 0];
+  private readonly velocity: Vec3 = [0, 0, 0];
+  /** Called for every particle emitted, with what made it (the tests derive each one's error bound from it). */
+  onEmit: ((emission: Emission) => void) | null = null;
+
+  constructor(
+    readonly capacity: number,
+    readonly permanent: number,
+    readonly rules: PreparedSpawnRules,
+    readonly emitters: EmitterSet,
+    private readonly round: Rounding,
+  ) {
+    ({
+      lists: this.lists,
+      freeList: this.freeList,
+      life: this.life,
+      counters: this.counters,
+    } = initialLifecycle(capacity, permanent));
+    this.flags = new Uint32Array(2 * capacity);
+    this.scanned = new Uint32Array(2 * capacity);
+    this.deaths = new WordRecords(DEATH, rules.hasPayloads ? capacity : 1);
+  }
+
+  /** Parks the free slots of a freshly initialised state. */
+  initialize(state: FloatArray): void {
+    for (let slot = this.permanent; slot < this.capacity; slot++) parkSlot(state, slot);
+  }
+
+  private get(field: keyof typeof LIFE_COUNTERS.fields): number {
+    return this.counters.u32(0, field);
+  }
+  private put(field: keyof typeof LIFE_COUNTERS.fields, value: number): void {
+    this.counters.setU32(0, field, value >>> 0);
+  }
+  private add64(field: 'emitted' | 'killed' | 'shortfall', n: number): void {
+    const at = this.counters.at(0, field);
+    const low = ((this.counters.words[at] as number) + n) >>> 0;
+    if (low < n) this.counters.words[at + 1] = ((this.counters.words[at + 1] as number) + 1) >>> 0;
+    this.counters.words[at] = low;
+  }
+
+  /** The live slots, in live-list order. */
+  liveSlots(): Uint32Array {
+    const start = this.get('parity') * this.capacity;
+    return this.lists.slice(start, start + this.get('live'));
+  }
+
+  /** The free list, bottom to top. */
+  freeSlots(): Uint32Array {
+    return this.freeList.slice(0, this.get('free'));
+  }
+
+  /** planStep: only the step count (the dispatch sizes are the GPU's). */
+  beforeStep(): void {
+    this.put('steps', this.get('steps') + 1);
+  }
+
+  /** After the step and the collisions: age, compact, plan, emit (the order the GPU records them). */
+  afterStep(state: FloatArray, dt: number): void {
+    const frame = this.emitters.frame(dt);
+    this.age(state, frame.f32(0, 'dt'));
+    this.scan();
+    this.compact(state);
+    this.planEmit(frame);
+    this.emit(state, frame);
+  }
+
+  /** shaders/age.wgsl */
+  private age(state: FloatArray, dt: number): void {
+    const live = this.get('live');
+    const list = this.get('parity') * this.capacity;
+    const table = this.rules.table;
+    for (let k = 0; k < live; k++) {
+      const slot = this.lists[list + k] as number;
+      const age = this.round(this.life.get(slot, 'age') + dt);
+      this.life.set(slot, 'age', age);
+      const base = slot * FLOATS_PER_PARTICLE;
+      let dies = age > this.life.get(slot, 'lifetime') || (state[base + RADIUS] as number) < 0;
+      let children = 0;
+      const rule = this.life.get(slot, 'rule');
+      if (rule !== NO_RULE) {
+        dies = dies || (state[base + POSITION + 1] as number) < table.f32(rule, 'floor');
+        if (dies) for (let i = 0; i < 4; i++) children += table.u32(rule, 'payloadCounts', i);
+      }
+      this.life.set(slot, 'alive', dies ? 0 : 1);
+      this.flags[2 * k] = dies ? 0 : 1;
+      this.flags[2 * k + 1] = children;
+    }
+  }
+
+  /** shaders/lifeScan.wgsl: the exclusive prefix sums (one pass here; the blocks change nothing in integers). */
+  private scan(): void {
+    const live = this.get('live');
+    let survivors = 0;
+    let children = 0;
+    for (let k = 0; k < live; k++) {
+      this.scanned[2 * k] = survivors;
+      this.scanned[2 * k + 1] = children;
+      survivors += this.flags[2 * k] as number;
+      children = (children + (this.flags[2 * k + 1] as number)) >>> 0;
+    }
+    this.totalSurvivors = survivors;
+    this.totalChildren = children;
+  }
+  private totalSurvivors = 0;
+  private totalChildren = 0;
+
+  /** shaders/compact.wgsl */
+  private compact(state: FloatArray): void {
+    const live = this.get('live');
+    const parity = this.get('parity');
+    const free = this.get('free');
+    for (let k = 0; k < live; k++) {
+      const slot = this.lists[parity * this.capacity + k] as number;
+      const survivorsBefore = this.scanned[2 * k] as number;
+      if (this.life.get(slot, 'alive') === 1) {
+        this.lists[(1 - parity) * this.capacity + survivorsBefore] = slot;
+        continue;
+      }
+      const d = k - survivorsBefore;
+      this.freeList[free + d] = slot;
+      const rule = this.life.get(slot, 'rule');
+      const base = slot * FLOATS_PER_PARTICLE;
+      if (this.rules.hasPayloads) {
+        this.deaths
+          .setVector(d, 'position', state.subarray(base + POSITION, base + POSITION + 3))
+          .setU32(d, 'childStart', this.scanned[2 * k + 1] as number)
+          .setVector(d, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
+          .setU32(d, 'rule', rule);
+      }
+      parkSlot(state, slot);
+      if (rule !== NO_RULE)
+        this.ruleStats[MAX_SPAWN_RULES + rule] = (this.ruleStats[MAX_SPAWN_RULES + rule] as number) + 1;
+    }
+  }
+
+  /** shaders/lifePlan.wgsl planEmit */
+  private planEmit(frame: WordRecords<typeof FRAME_PARAMS.fields>): void {
+    const before = this.get('live');
+    const survivors = before > 0 ? this.totalSurvivors : 0;
+    const childTotal = before > 0 ? this.totalChildren : 0;
+    const deaths = before - survivors;
+    this.put('deaths', deaths);
+    this.add64('killed', deaths);
+    const free = this.get('free') + deaths;
+
+    const childRequests = Math.min(childTotal, this.capacity);
+    let shortfall = childTotal - childRequests;
+    this.put('childRequests', childRequests);
+    this.put('childSequenceBase', this.get('childSequence'));
+    this.put('childSequence', this.get('childSequence') + childTotal);
+
+    let hostRequests = 0;
+    const emitterWords = 4; // the frame's emitters follow its 4-word header
+    const count = frame.u32(0, 'emitterCount');
+    for (let e = 0; e < count; e++) {
+      const f = emitterWords + e * 12;
+      const incrementWhole = frame.words[f + 3] as number;
+      const incrementFraction = frame.words[f + 7] as number;
+      const burstTotal = frame.words[f + 8] as number;
+      const s = COUNTER_HEADER_WORDS + e * EMITTER_STATE.words;
+      const w = this.counters.words;
+      const carry = w[s] as number;
+      const carried = (carry + incrementFraction) >>> 0;
+      let requested = (incrementWhole + (carried < carry ? 1 : 0)) >>> 0;
+      w[s] = carried;
+      requested = (requested + ((burstTotal - (w[s + 2] as number)) >>> 0)) >>> 0;
+      w[s + 2] = burstTotal;
+      const requests = Math.min(requested, this.capacity);
+      shortfall += requested - requests;
+      w[s + 3] = requests;
+      w[s + 4] = hostRequests;
+      w[s + 5] = w[s + 1] as number;
+      w[s + 1] = ((w[s + 1] as number) + requested) >>> 0;
+      hostRequests += requests;
+    }
+    this.put('hostRequests', hostRequests);
+
+    const requests = childRequests + hostRequests;
+    const granted = Math.min(requests, free);
+    shortfall += requests - granted;
+    this.put('granted', granted);
+    this.put('freeTop', free);
+    this.put('liveBase', survivors);
+    this.put('free', free - granted);
+    this.put('live', survivors + granted);
+    this.put('parity', 1 - this.get('parity'));
+    this.add64('emitted', granted);
+    // The GPU adds in u32 pieces; the sum of a step's shortfall stays below 2^32.
+    this.add64('shortfall', shortfall % TWO_TO_32);
+  }
+
+  /** shaders/emit.wgsl */
+  private emit(state: FloatArray, frame: WordRecords<typeof FRAME_PARAMS.fields>): void {
+    const granted = this.get('granted');
+    const table = this.rules.table;
+    const round = this.round;
+    const w = this.counters.words;
+    for (let j = 0; j < granted; j++) {
+      const slot = this.freeList[this.get('freeTop') - 1 - j] as number;
+      this.lists[this.get('parity') * this.capacity + this.get('liveBase') + j] = slot;
+      let rule: number;
+      let key: number;
+      let center: ArrayLike<number>;
+      let inheritFrom: ArrayLike<number>;
+      if (j < this.get('childRequests')) {
+        const d = this.findParent(j);
+        const parent = this.deaths.u32(d, 'rule');
+        let rest = j - this.deaths.u32(d, 'childStart');
+        let entry = 0;
+        for (; entry < 3; entry++) {
+          const count = table.u32(parent, 'payloadCounts', entry);
+          if (rest < count) break;
+          rest -= count;
+        }
+        rule = table.u32(parent, 'payloadRules', entry);
+        key = streamKey(table.u32(rule, 'seed'), (this.get('childSequenceBase') + j) >>> 0);
+        const at = this.deaths.at(d, 'position');
+        center = this.deaths.floats.subarray(at, at + 3);
+        const v = this.deaths.at(d, 'velocity');
+        inheritFrom = this.deaths.floats.subarray(v, v + 3);
+      } else {
+        const h = j - this.get('childRequests');
+        let e = 0;
+        for (; e + 1 < frame.u32(0, 'emitterCount'); e++) {
+          const s = COUNTER_HEADER_WORDS + e * EMITTER_STATE.words;
+          if (h < (w[s + 4] as number) + (w[s + 3] as number)) break;
+        }
+        const s = COUNTER_HEADER_WORDS + e * EMITTER_STATE.words;
+        rule = e;
+        key = streamKey(table.u32(e, 'seed'), ((w[s + 5] as number) + (h - (w[s + 4] as number))) >>> 0);
+        const f = 4 + e * 12;
+        center = frame.floats.subarray(f, f + 3);
+        inheritFrom = frame.floats.subarray(f + 4, f + 7);
+      }
+      // spawnParticle, spawnLifetime, spawnSize (each quantity has its own draw, so the order is free).
+      const mass = sampleScalar(table, rule, key, 'mass', round);
+      const damping = sampleScalar(table, rule, key, 'damping', round);
+      samplePosition(this.position, table, rule, center, key, round);
+      sampleVelocity(this.velocity, table, rule, inheritFrom, key, round);
+      const base = slot * FLOATS_PER_PARTICLE;
+      for (let c = 0; c < 3; c++) {
+        state[base + POSITION + c] = this.position[c] as number;
+        state[base + VELOCITY + c] = this.velocity[c] as number;
+        state[base + ACCELERATION + c] = table.f32(rule, 'acceleration', c);
+        state[base + FORCE_ACCUM + c] = 0;
+      }
+      state[base + INVERSE_MASS] = round(1 / mass);
+      state[base + DAMPING] = damping;
+      state[base + RADIUS] = table.f32(rule, 'collisionRadius');
+      state[base + FORCE_SPARE] = 0;
+      this.life.set(slot, 'age', 0);
+      this.life.set(slot, 'lifetime', sampleScalar(table, rule, key, 'lifetime', round));
+      this.life.set(slot, 'size', sampleScalar(table, rule, key, 'size', round));
+      this.life.set(slot, 'color', table.u32(rule, 'color'));
+      const tag = table.u32(rule, 'tag');
+      this.life.set(slot, 'rule', tag);
+      this.life.set(slot, 'alive', 1);
+      this.life.set(slot, 'generation', (this.life.get(slot, 'generation') + 1) >>> 0);
+      this.ruleStats[tag] = (this.ruleStats[tag] as number) + 1;
+      this.onEmit?.({ slot, rule, key, center: Array.from(center), inheritFrom: Array.from(inheritFrom) });
+    }
+  }
+
+  /** emit.wgsl findParent: the last death whose childStart <= c. */
+  private findParent(c: number): number {
+    let low = 0;
+    let high = this.get('deaths');
+    while (high - low > 1) {
+      const middle = (low + high) >>> 1;
+      if (this.deaths.u32(middle, 'childStart') <= c) low = middle;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** The counters as the host reads them. */
+  stats(): LifecycleStats {
+    return lifecycleStats(this.counters.words.subarray(0, COUNTER_HEADER_WORDS), this.ruleStats, this.rules);
+  }
+}

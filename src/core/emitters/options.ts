@@ -1,0 +1,59 @@
+/**
+ * The lifecycle options of a particle system, checked once for both
+ * backends. A system has a lifecycle when it is given emitters or firework
+ * rules; without them nothing here runs and every slot is live, as before.
+ */
+import { SparkworksInputError } from '../errors';
+import { EmitterSet } from './emitterSet';
+import { MAX_LIFECYCLE_CAPACITY } from './gpuRecords';
+import { prepareSpawnRules, type EmitterInit, type FireworkRuleInit, type PreparedSpawnRules } from './params';
+
+export interface LifecycleOptions {
+  /** Emitters: rates, bursts, shapes, velocities, lifetimes (src/core/emitters/params.ts). */
+  emitters?: readonly EmitterInit[];
+  /** Firework rules (Cyclone's FireworkRule), launched by emitters and by each other's payloads. */
+  fireworks?: readonly FireworkRuleInit[];
+  /**
+   * Slots [0, permanent) hold particles that never die of age (the ones
+   * `writeParticles` sets, e.g. a scene's); the emitters recycle the rest.
+   * Default 0.
+   */
+  permanent?: number;
+}
+
+export interface PreparedLifecycle {
+  readonly rules: PreparedSpawnRules;
+  readonly emitters: EmitterSet;
+  readonly permanent: number;
+}
+
+/** Null without emitters and fireworks; else the validated rules. Throws SparkworksInputError before building anything. */
+export function prepareLifecycle(options: LifecycleOptions, capacity: number): PreparedLifecycle | null {
+  if (options.emitters === undefined && options.fireworks === undefined) {
+    if (options.permanent !== undefined) {
+      throw new SparkworksInputError(
+        `permanent = ${options.permanent} is invalid: only a system with emitters or fireworks has non-permanent slots`,
+        'permanent',
+        options.permanent,
+      );
+    }
+    return null;
+  }
+  if (capacity > MAX_LIFECYCLE_CAPACITY) {
+    throw new SparkworksInputError(
+      `capacity = ${capacity} is invalid: a system with emitters has at most ${MAX_LIFECYCLE_CAPACITY} slots (the children of one step must sum below 2^32)`,
+      'capacity',
+      capacity,
+    );
+  }
+  const permanent = options.permanent ?? 0;
+  if (!Number.isInteger(permanent) || permanent < 0 || permanent > capacity) {
+    throw new SparkworksInputError(
+      `permanent = ${permanent} is invalid: must be an integer in [0, ${capacity}] (the capacity)`,
+      'permanent',
+      permanent,
+    );
+  }
+  const rules = prepareSpawnRules(options.emitters ?? [], options.fireworks ?? []);
+  return { rules, emitters: new EmitterSet(rules), permanent };
+}

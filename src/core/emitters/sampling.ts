@@ -1,0 +1,210 @@
+/**
+ * The CPU reference of shaders/spawn.wgsl: a new particle from its spawn
+ * rule, operation for operation in the shader's order, each rounded with
+ * `round` (Math.fround: float32 as the GPU; the identity: float64). sin, cos,
+ * sqrt and pow are JavaScript's (correctly rounded or nearly); WGSL allows
+ * the GPU its own accuracy for them, which the tests' bounds account for.
+ * Scratch vectors are reused, gl-matrix style: nothing is allocated per particle.
+ */
+import type { Rounding } from '../integrate';
+import { SHAPE, SPAWN_RULE, VELOCITY_MODE } from './gpuRecords';
+import { DRAW, draw, open01, uniform01 } from './random';
+import type { WordRecords } from './records';
+
+type Table = WordRecords<typeof SPAWN_RULE.fields>;
+
+/** The float32 just below 2*pi (see shaders/spawn.wgsl). */
+export const TAU_BELOW = 6.283185005187988;
+/** f32(1/3). */
+export const ONE_THIRD = Math.fround(1 / 3);
+
+export type Vec3 = [number, number, number];
+
+/** min(low + span * u, high), each operation rounded. */
+export function within(low: number, span: number, high: number, u: number, round: Rounding): number {
+  return Math.min(round(low + round(span * u)), high);
+}
+
+export function safeSqrt(x: number, round: Rounding): number {
+  return x <= 0 ? 0 : round(Math.sqrt(x));
+}
+
+/** A uniform direction from two uniform draws (shaders/spawn.wgsl unitVector), into `out`. */
+export function unitVector(out: Vec3, a: number, b: number, round: Rounding): Vec3 {
+  const z = round(1 - round(2 * a));
+  const rxy = round(2 * safeSqrt(round(a * round(1 - a)), round));
+  const turn = round((b - 0.5) * TAU_BELOW);
+  out[0] = round(rxy * round(Math.cos(turn)));
+  out[1] = round(rxy * round(Math.sin(turn)));
+  out[2] = z;
+  return out;
+}
+
+const direction: Vec3 = [0, 0, 0];
+
+/** out = a + x * p + y * q (+ z * r), left to right as WGSL evaluates it, component by component. */
+function sumOfScaled(
+  out: Vec3,
+  table: Table,
+  rule: number,
+  base: ArrayLike<number> | null,
+  terms: readonly [keyof typeof SPAWN_RULE.fields, number][],
+  round: Rounding,
+): Vec3 {
+  for (let c = 0; c < 3; c++) {
+    let s = base === null ? 0 : (base[c] as number);
+    terms.forEach(([field, scale], k) => {
+      const product = round(table.f32(rule, field, c) * scale);
+      s = base === null && k === 0 ? product : round(s + product);
+    });
+    out[c] = s;
+  }
+  return out;
+}
+
+/** shaders/spawn.wgsl samplePosition, into `out`. */
+export function samplePosition(
+  out: Vec3,
+  table: Table,
+  rule: number,
+  center: ArrayLike<number>,
+  key: number,
+  round: Rounding,
+): Vec3 {
+  const a = uniform01(draw(key, DRAW.shape0));
+  const b = uniform01(draw(key, DRAW.shape1));
+  const c = uniform01(draw(key, DRAW.shape2));
+  const radius = table.f32(rule, 'radius');
+  switch (table.u32(rule, 'shape')) {
+    case SHAPE.sphere: {
+      const r = round(radius * round(Math.pow(open01(draw(key, DRAW.shape2)), ONE_THIRD)));
+      unitVector(direction, a, b, round);
+      for (let k = 0; k < 3; k++) out[k] = round((center[k] as number) + round((direction[k] as number) * r));
+      return out;
+    }
+    case SHAPE.sphereSurface: {
+      unitVector(direction, a, b, round);
+      for (let k = 0; k < 3; k++) out[k] = round((center[k] as number) + round((direction[k] as number) * radius));
+      return out;
+    }
+    case SHAPE.box: {
+      const share = [a, b, c];
+      for (let k = 0; k < 3; k++) {
+        const s = round(round((share[k] as number) * 2) - 1);
+        out[k] = round((center[k] as number) + round(table.f32(rule, 'halfExtents', k) * s));
+      }
+      return out;
+    }
+    case SHAPE.disc: {
+      const r = round(radius * safeSqrt(open01(draw(key, DRAW.shape0)), round));
+      const turn = round((b - 0.5) * TAU_BELOW);
+      const p = round(r * round(Math.cos(turn)));
+      const q = round(r * round(Math.sin(turn)));
+      return sumOfScaled(
+        out,
+        table,
+        rule,
+        center,
+        [
+          ['shapeX', p],
+          ['shapeY', q],
+        ],
+        round,
+      );
+    }
+    case SHAPE.cone: {
+      const along = round(table.f32(rule, 'height') * round(Math.pow(open01(draw(key, DRAW.shape0)), ONE_THIRD)));
+      const r = round(round(along * table.f32(rule, 'tanAngle')) * safeSqrt(open01(draw(key, DRAW.shape1)), round));
+      const turn = round((c - 0.5) * TAU_BELOW);
+      const p = round(r * round(Math.cos(turn)));
+      const q = round(r * round(Math.sin(turn)));
+      return sumOfScaled(
+        out,
+        table,
+        rule,
+        center,
+        [
+          ['shapeZ', along],
+          ['shapeX', p],
+          ['shapeY', q],
+        ],
+        round,
+      );
+    }
+    default:
+      out[0] = center[0] as number;
+      out[1] = center[1] as number;
+      out[2] = center[2] as number;
+      return out;
+  }
+}
+
+/** shaders/spawn.wgsl sampleVelocity, into `out`. */
+export function sampleVelocity(
+  out: Vec3,
+  table: Table,
+  rule: number,
+  inheritFrom: ArrayLike<number>,
+  key: number,
+  round: Rounding,
+): Vec3 {
+  if (table.u32(rule, 'velocityMode') === VELOCITY_MODE.box) {
+    const draws = [DRAW.boxX, DRAW.boxY, DRAW.boxZ];
+    for (let k = 0; k < 3; k++) {
+      const u = uniform01(draw(key, draws[k] as number));
+      out[k] = Math.min(
+        round(table.f32(rule, 'boxMin', k) + round(table.f32(rule, 'boxSpan', k) * u)),
+        table.f32(rule, 'boxMax', k),
+      );
+    }
+  } else {
+    const w = round(uniform01(draw(key, DRAW.spreadAngle)) * table.f32(rule, 'oneMinusCosSpread'));
+    const cosAngle = round(1 - w);
+    const sinAngle = safeSqrt(round(w * round(2 - w)), round);
+    const turn = round((uniform01(draw(key, DRAW.spreadTurn)) - 0.5) * TAU_BELOW);
+    const p = round(sinAngle * round(Math.cos(turn)));
+    const q = round(sinAngle * round(Math.sin(turn)));
+    sumOfScaled(
+      direction,
+      table,
+      rule,
+      null,
+      [
+        ['velocityX', p],
+        ['velocityY', q],
+        ['velocityZ', cosAngle],
+      ],
+      round,
+    );
+    const u = uniform01(draw(key, DRAW.speed));
+    const speed = within(
+      table.f32(rule, 'speedMin'),
+      table.f32(rule, 'speedSpan'),
+      table.f32(rule, 'speedMax'),
+      u,
+      round,
+    );
+    for (let k = 0; k < 3; k++) out[k] = round((direction[k] as number) * speed);
+  }
+  const inherit = table.f32(rule, 'inherit');
+  for (let k = 0; k < 3; k++) out[k] = round((out[k] as number) + round((inheritFrom[k] as number) * inherit));
+  return out;
+}
+
+/** The scalar draws of shaders/spawn.wgsl: mass, damping, lifetime, size. */
+export function sampleScalar(
+  table: Table,
+  rule: number,
+  key: number,
+  quantity: 'mass' | 'damping' | 'lifetime' | 'size',
+  round: Rounding,
+): number {
+  const u = uniform01(draw(key, DRAW[quantity]));
+  return within(
+    table.f32(rule, `${quantity}Min`),
+    table.f32(rule, `${quantity}Span`),
+    table.f32(rule, `${quantity}Max`),
+    u,
+    round,
+  );
+}

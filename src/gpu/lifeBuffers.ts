@@ -1,0 +1,190 @@
+/**
+ * The lifecycle's GPU memory: the life records, the live lists (two halves,
+ * ping-ponged by the counters' parity), the free list, the counters, the
+ * scan's levels, the deaths, the spawn-rule table, the per-step frame ring
+ * and the indirect arguments. Owned here, bound by the passes; the group the
+ * live-list passes share (group 2: lists and counters) is built here too.
+ */
+import { BYTES_PER_LIFE } from '../core/layout';
+import {
+  DEATH,
+  FRAME_PARAMS,
+  LIFE_COUNTERS,
+  MAX_SPAWN_RULES,
+  RULE_STATS_WORDS,
+  SPAWN_RULE,
+} from '../core/emitters/gpuRecords';
+import { initialLifecycle } from '../core/emitters/lifecycle';
+import type { PreparedLifecycle } from '../core/emitters/options';
+import { ARGS } from './lifecycleWgsl';
+
+/**
+ * What a pass needs to run over the live list instead of every slot: its
+ * WGSL composed with shaders/liveDispatch.wgsl (src/gpu/wgsl.ts), this group
+ * bound at index 2, and an indirect dispatch from `args` at `argsOffset`
+ * (bytes), sized by planStep from the live count. The pass's own count must
+ * be `capacity`, so its guard rejects only NO_PARTICLE.
+ */
+export interface LiveDispatch {
+  readonly layout: GPUBindGroupLayout;
+  readonly bindGroup: GPUBindGroup;
+  readonly args: GPUBuffer;
+  readonly argsOffset: number;
+  readonly capacity: number;
+}
+
+/** Items a scan block covers (shaders/lifeScan.wgsl). */
+export const SCAN_BLOCK = 1024;
+/** Frame slots: distinct (dt, emitter settings) a command buffer may record before it is submitted. */
+const FRAME_SLOTS = 128;
+const FRAME_BYTES = FRAME_PARAMS.words * 4;
+const FRAME_STRIDE = Math.ceil(FRAME_BYTES / 256) * 256;
+
+/** Scan levels for `capacity` items: level l+1 holds one item per block of level l, up to a single block. */
+export function scanLevels(capacity: number): number[] {
+  const counts = [capacity];
+  while ((counts[counts.length - 1] as number) > SCAN_BLOCK) {
+    counts.push(Math.ceil((counts[counts.length - 1] as number) / SCAN_BLOCK));
+  }
+  return counts;
+}
+
+export class LifeBuffers {
+  readonly life: GPUBuffer;
+  readonly lists: GPUBuffer;
+  readonly freeList: GPUBuffer;
+  readonly counters: GPUBuffer;
+  readonly ruleStats: GPUBuffer;
+  readonly args: GPUBuffer;
+  readonly flags: GPUBuffer;
+  /**
+   * Level 0's block-local exclusive sums, then (from `level1At`, in vec2u)
+   * level 1's scanned block sums: the compaction adds the two itself, so
+   * level 0 is never rewritten with its offsets (a pass over the live list saved).
+   */
+  readonly scanned: GPUBuffer;
+  /** Where level 1's output starts in `scanned`, in vec2u (0 when there is one level). */
+  readonly level1At: number;
+  /** Per scan level l >= 1: its input (the block sums of level l - 1); the last is the total. */
+  readonly levelInputs: GPUBuffer[] = [];
+  /** Per scan level l: where its scanned output lives. */
+  readonly levelOutputs: GPUBufferBinding[] = [];
+  readonly deaths: GPUBuffer;
+  readonly rules: GPUBuffer;
+  readonly frames: GPUBuffer;
+  /** Items per scan level at full capacity (its length is the number of levels). */
+  readonly levels: number[];
+  /** Group 2 of a pass over the live list (shaders/liveDispatch.wgsl): lists and counters, read-only. */
+  readonly liveLayout: GPUBindGroupLayout;
+  readonly liveBindGroup: GPUBindGroup;
+  private readonly frameSlots = new Map<string, number>();
+  private nextFrameSlot = 0;
+  private readonly owned: GPUBuffer[] = [];
+  private destroyed = false;
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly capacity: number,
+    readonly lifecycle: PreparedLifecycle,
+  ) {
+    const buffer = (label: string, size: number, usage: number) => {
+      const created = device.createBuffer({
+        label: `LifeBuffers.${label}`,
+        size: Math.max(16, Math.ceil(size / 4) * 4),
+        usage,
+      });
+      this.owned.push(created);
+      return created;
+    };
+    const { STORAGE, COPY_DST, COPY_SRC, INDIRECT, UNIFORM } = GPUBufferUsage;
+    this.life = buffer('life', capacity * BYTES_PER_LIFE, STORAGE | COPY_DST | COPY_SRC);
+    this.lists = buffer('lists', 2 * capacity * 4, STORAGE | COPY_DST | COPY_SRC);
+    this.freeList = buffer('freeList', capacity * 4, STORAGE | COPY_DST | COPY_SRC);
+    this.counters = buffer('counters', LIFE_COUNTERS.words * 4, STORAGE | COPY_DST | COPY_SRC);
+    this.ruleStats = buffer('ruleStats', RULE_STATS_WORDS * 4, STORAGE | COPY_DST | COPY_SRC);
+    this.levels = scanLevels(capacity);
+    this.args = buffer('args', (ARGS.scan + 4 * this.levels.length) * 4, STORAGE | INDIRECT | COPY_DST | COPY_SRC);
+    this.flags = buffer('flags', capacity * 8, STORAGE);
+    // Level 1's output at a 256-byte boundary (minStorageBufferOffsetAlignment's largest value).
+    const level0Bytes = Math.ceil((capacity * 8) / 256) * 256;
+    const level1Items = this.levels.length > 1 ? (this.levels[1] as number) : 0;
+    this.level1At = this.levels.length > 1 ? level0Bytes / 8 : 0;
+    this.scanned = buffer('scanned', level0Bytes + level1Items * 8, STORAGE);
+    this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: capacity * 8 });
+    if (level1Items > 0) this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * 8 });
+    for (let l = 1; l <= this.levels.length; l++) {
+      const items = l < this.levels.length ? (this.levels[l] as number) : 1;
+      this.levelInputs.push(buffer(`scanLevel${l}.input`, items * 8, STORAGE));
+      if (l >= 2 && l < this.levels.length) {
+        this.levelOutputs.push({ buffer: buffer(`scanLevel${l}.output`, items * 8, STORAGE) });
+      }
+    }
+    const deaths = lifecycle.rules.hasPayloads ? capacity : 1;
+    this.deaths = buffer('deaths', deaths * DEATH.words * 4, STORAGE);
+    this.rules = buffer('rules', MAX_SPAWN_RULES * SPAWN_RULE.words * 4, UNIFORM | COPY_DST);
+    this.frames = buffer('frames', FRAME_SLOTS * FRAME_STRIDE, UNIFORM | COPY_DST);
+
+    this.liveLayout = device.createBindGroupLayout({
+      label: 'LifeBuffers.liveLayout',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
+      ],
+    });
+    this.liveBindGroup = device.createBindGroup({
+      label: 'LifeBuffers.liveBindGroup',
+      layout: this.liveLayout,
+      entries: [
+        { binding: 0, resource: { buffer: this.lists } },
+        { binding: 1, resource: { buffer: this.counters } },
+      ],
+    });
+
+    // The starting state: slots [0, permanent) live, the rest on the free list.
+    const start = initialLifecycle(capacity, lifecycle.permanent);
+    const queue = device.queue;
+    queue.writeBuffer(this.lists, 0, start.lists);
+    queue.writeBuffer(this.freeList, 0, start.freeList);
+    queue.writeBuffer(this.life, 0, start.life.words);
+    queue.writeBuffer(this.counters, 0, start.counters.words);
+    queue.writeBuffer(this.ruleStats, 0, new Uint32Array(RULE_STATS_WORDS));
+    queue.writeBuffer(this.rules, 0, lifecycle.rules.table.words);
+  }
+
+  /** The live-list dispatch of the passes over particles (LiveDispatch). */
+  get live(): LiveDispatch {
+    return {
+      layout: this.liveLayout,
+      bindGroup: this.liveBindGroup,
+      args: this.args,
+      argsOffset: ARGS.live * 4,
+      capacity: this.capacity,
+    };
+  }
+
+  /** A frame uniform binding of one slot, for a bind group entry with a dynamic offset. */
+  get frameBinding(): GPUBufferBinding {
+    return { buffer: this.frames, size: FRAME_BYTES };
+  }
+
+  /** The dynamic offset of a slot holding `frame`, written now if no slot holds it yet. */
+  frameOffset(frame: Uint32Array<ArrayBuffer>): number {
+    const key = frame.join(',');
+    let slot = this.frameSlots.get(key);
+    if (slot === undefined) {
+      slot = this.nextFrameSlot;
+      this.nextFrameSlot = (this.nextFrameSlot + 1) % FRAME_SLOTS;
+      for (const [k, s] of this.frameSlots) if (s === slot) this.frameSlots.delete(k);
+      this.frameSlots.set(key, slot);
+      this.device.queue.writeBuffer(this.frames, slot * FRAME_STRIDE, frame);
+    }
+    return slot * FRAME_STRIDE;
+  }
+
+  /** Frees every buffer this object created. Safe twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const b of this.owned) b.destroy();
+  }
+}

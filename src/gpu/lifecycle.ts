@@ -1,0 +1,217 @@
+/**
+ * The lifecycle on the GPU: particles born by emitters and fireworks, aged,
+ * killed and recycled without the host touching them. Owns the lifecycle's
+ * buffers and passes and records one step's worth into the caller's compute
+ * pass, never submitting:
+ *
+ *   planStep   dispatch sizes from the live count (one invocation)
+ *   [forces, the step: over the live list, indirect]
+ *   [collisions]
+ *   age        age += dt; dies past its lifetime, below its floor, or killed
+ *   scan       prefix sums of (lives on, children) over the live list
+ *   compact    survivors to the other live list, deaths to the free list
+ *   planEmit   deaths, requests, what fits, the emission's dispatch (one invocation)
+ *   emit       one particle per granted request, slots from the free list
+ *
+ * Every pass over particles is dispatched indirectly with counts the GPU
+ * wrote, so a frame costs what its live particles cost. Slots are assigned
+ * by prefix sums, never racing atomics: the same seed and steps give the
+ * same particles in the same slots, and the CPU reference
+ * (src/core/emitters/lifecycle.ts) puts them in the same slots too.
+ */
+import type { EmitterSet } from '../core/emitters/emitterSet';
+import { COUNTER_HEADER_WORDS, LIFE_COUNTERS, RULE_STATS_WORDS } from '../core/emitters/gpuRecords';
+import { LifeRecords } from '../core/layout';
+import type { PreparedLifecycle } from '../core/emitters/options';
+import { lifecycleStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
+import type { Variant } from '../core/variants';
+import { AgePass } from './agePass';
+import { CompactPass } from './compactPass';
+import { EmitPass } from './emitPass';
+import { LifeBuffers } from './lifeBuffers';
+import { LifePlanPass } from './lifePlanPass';
+import { LifeScanPass } from './lifeScanPass';
+import { LiveIntegratePass } from './liveIntegratePass';
+import type { ParticleBuffer } from './particleBuffer';
+
+const STATS_BYTES = (COUNTER_HEADER_WORDS + RULE_STATS_WORDS) * 4;
+
+export class GpuLifecycle {
+  readonly emitters: EmitterSet;
+  /** Staging buffers for stats readbacks, reused once unmapped. */
+  private readonly idleStaging: GPUBuffer[] = [];
+  private destroyed = false;
+
+  private constructor(
+    readonly device: GPUDevice,
+    readonly buffers: LifeBuffers,
+    private readonly plan: LifePlanPass,
+    private readonly agePass: AgePass,
+    private readonly scanPass: LifeScanPass,
+    private readonly compactPass: CompactPass,
+    private readonly emitPass: EmitPass,
+    private readonly integratePass: LiveIntegratePass,
+    readonly prepared: PreparedLifecycle,
+  ) {
+    this.emitters = prepared.emitters;
+  }
+
+  /**
+   * Created synchronously inside the caller's error scopes. The particle
+   * slots [permanent, capacity) must be parked by the caller (parkSlot in
+   * src/core/emitters/lifecycle.ts) before the first step.
+   */
+  static create(
+    device: GPUDevice,
+    particles: ParticleBuffer,
+    prepared: PreparedLifecycle,
+    variant: Variant,
+    workgroupSize: number,
+  ): GpuLifecycle {
+    const buffers = new LifeBuffers(device, particles.capacity, prepared);
+    try {
+      return new GpuLifecycle(
+        device,
+        buffers,
+        LifePlanPass.create(device, buffers, workgroupSize),
+        AgePass.create(device, particles, buffers, workgroupSize),
+        LifeScanPass.create(device, buffers),
+        CompactPass.create(device, particles, buffers, workgroupSize),
+        EmitPass.create(device, particles, buffers, workgroupSize),
+        LiveIntegratePass.create(device, particles, buffers, variant, workgroupSize),
+        prepared,
+      );
+    } catch (error) {
+      buffers.destroy();
+      throw error;
+    }
+  }
+
+  get capacity(): number {
+    return this.buffers.capacity;
+  }
+
+  /** The frame uniform's offset for a step of `dt` with the emitters as they are now. */
+  frameOffset(dt: number): number {
+    return this.buffers.frameOffset(this.emitters.frame(Math.fround(dt)).words);
+  }
+
+  /** planStep, first thing in a step. */
+  recordBeforeStep(pass: GPUComputePassEncoder, frameOffset: number): void {
+    this.plan.recordStep(pass, frameOffset);
+  }
+
+  /** The step over the live particles (after the forces). */
+  recordIntegrate(pass: GPUComputePassEncoder, dt: number): void {
+    this.integratePass.record(pass, dt);
+  }
+
+  /** Age, scan, compact, plan and emit: after the step and the collisions. */
+  recordAfterStep(pass: GPUComputePassEncoder, frameOffset: number): void {
+    this.agePass.record(pass, frameOffset);
+    this.scanPass.record(pass);
+    this.compactPass.record(pass);
+    this.plan.recordEmit(pass, frameOffset);
+    this.emitPass.record(pass, frameOffset);
+  }
+
+  /**
+   * One whole step without forces or collisions, into the caller's encoder:
+   * plan, step, lifecycle. (The particle system interleaves its force and
+   * collision passes itself.)
+   */
+  encodeStep(encoder: GPUCommandEncoder, dt: number): void {
+    const frame = this.frameOffset(dt);
+    const pass = encoder.beginComputePass({ label: 'GpuLifecycle.step' });
+    this.recordBeforeStep(pass, frame);
+    this.recordIntegrate(pass, dt);
+    this.recordAfterStep(pass, frame);
+    pass.end();
+  }
+
+  /**
+   * The counters, read back asynchronously: a copy is submitted now and the
+   * promise resolves when the GPU has reached it, so a frame loop that does
+   * not await it never stalls. The numbers are those after every step
+   * submitted before this call.
+   */
+  readStats(): Promise<LifecycleStats> {
+    if (this.destroyed) return Promise.reject(new Error('this GpuLifecycle has been destroyed'));
+    const staging =
+      this.idleStaging.pop() ??
+      this.device.createBuffer({
+        label: 'GpuLifecycle.statsReadback',
+        size: STATS_BYTES,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      });
+    const encoder = this.device.createCommandEncoder({ label: 'GpuLifecycle.readStats' });
+    encoder.copyBufferToBuffer(this.buffers.counters, 0, staging, 0, COUNTER_HEADER_WORDS * 4);
+    encoder.copyBufferToBuffer(this.buffers.ruleStats, 0, staging, COUNTER_HEADER_WORDS * 4, RULE_STATS_WORDS * 4);
+    this.device.queue.submit([encoder.finish()]);
+    return staging.mapAsync(GPUMapMode.READ).then(() => {
+      const words = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      if (this.destroyed) staging.destroy();
+      else this.idleStaging.push(staging);
+      return lifecycleStats(
+        words.subarray(0, COUNTER_HEADER_WORDS),
+        words.subarray(COUNTER_HEADER_WORDS),
+        this.prepared.rules,
+      );
+    });
+  }
+
+  /** The live and free lists and the life records, read back (waits for the GPU: for tests and the CLI). */
+  async readState(): Promise<LifecycleSnapshot> {
+    const b = this.buffers;
+    const countersBytes = LIFE_COUNTERS.words * 4;
+    const sizes = [countersBytes, b.lists.size, b.freeList.size, b.life.size, RULE_STATS_WORDS * 4];
+    const staging = this.device.createBuffer({
+      label: 'GpuLifecycle.stateReadback',
+      size: sizes.reduce((a, s) => a + s, 0),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    try {
+      const encoder = this.device.createCommandEncoder({ label: 'GpuLifecycle.readState' });
+      let at = 0;
+      [b.counters, b.lists, b.freeList, b.life, b.ruleStats].forEach((source, i) => {
+        encoder.copyBufferToBuffer(source, 0, staging, at, sizes[i] as number);
+        at += sizes[i] as number;
+      });
+      this.device.queue.submit([encoder.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      const words = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      const part = (i: number) => {
+        const start = sizes.slice(0, i).reduce((a, s) => a + s, 0) / 4;
+        return words.subarray(start, start + (sizes[i] as number) / 4);
+      };
+      const counters = part(0);
+      const F = LIFE_COUNTERS.fields;
+      const live = counters[F.live.at] as number;
+      const free = counters[F.free.at] as number;
+      const parity = counters[F.parity.at] as number;
+      const lists = part(1);
+      return {
+        live: lists.slice(parity * this.capacity, parity * this.capacity + live),
+        free: part(2).slice(0, free),
+        life: LifeRecords.from(part(3).subarray(0, this.capacity * 8)),
+        stats: lifecycleStats(counters.subarray(0, COUNTER_HEADER_WORDS), part(4), this.prepared.rules),
+      };
+    } finally {
+      staging.destroy();
+    }
+  }
+
+  /** Frees what this object created (the particle buffer is the caller's). Safe twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const pass of [this.plan, this.agePass, this.scanPass, this.compactPass, this.emitPass, this.integratePass]) {
+      pass.destroy();
+    }
+    for (const staging of this.idleStaging) staging.destroy();
+    this.idleStaging.length = 0;
+    this.buffers.destroy();
+  }
+}
