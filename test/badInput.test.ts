@@ -23,6 +23,7 @@ const cases: Case[] = [
   ['dt = 0', (s) => s.step(0), /dt = 0 .*finite and > 0/],
   ['dt < 0', (s) => s.step(-0.01), /dt = -0.01 .*> 0/],
   ['dt NaN', (s) => s.step(Number.NaN), /dt = NaN/],
+  ['dt that is 0 as a float32', (s) => s.step(1e-50), /dt = 1e-50 .*float32/],
   ['dt Infinity', (s) => s.stepMany(Number.POSITIVE_INFINITY, 3), /dt = Infinity/],
   ['steps 1.5', (s) => s.stepMany(0.01, 1.5), /steps = 1.5 .*integer/],
   ['mass 0', (s) => s.writeParticles(0, [good, { ...good, mass: 0 }]), /particles\[1\]\.mass = 0 .*> 0/],

@@ -47,8 +47,9 @@ function refuse(what: string, value: unknown, rule: string): never {
 }
 
 export function checkTimeStep(dt: number): void {
-  if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) {
-    refuse('dt', dt, 'the time step must be finite and > 0 (Cyclone asserts duration > 0)');
+  // The GPU steps with float32(dt): a dt that rounds to 0 there would be a silent no-op.
+  if (typeof dt !== 'number' || !Number.isFinite(dt) || !(Math.fround(dt) > 0) || !Number.isFinite(Math.fround(dt))) {
+    refuse('dt', dt, 'the time step must be finite and > 0 as a float32 (Cyclone asserts duration > 0)');
   }
 }
 
