@@ -18,5 +18,4 @@ export const benchShaders = {
     [wgslParticleStruct(), dispatch, stepMath, integrateUniformAcceleration].join('\n'),
 } as const;
 
-/** The override value of each damping mode, as src/gpu/integratePass.ts passes it. */
-export const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } as const;
+export { DAMPING_MODE_CONSTANT } from '../gpu/integratePass';

@@ -7,7 +7,8 @@ import { dispatchSize } from './dispatch';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from './wgsl';
 
-const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } as const;
+/** The DAMPING_MODE override of shaders/integrate.wgsl for each damping mode; every step pipeline uses this one table. */
+export const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } as const;
 
 /**
  * `dt` and the count live in a ring of uniform slots addressed by dynamic

@@ -7,12 +7,12 @@
  * the system keeps IntegratePass and its direct dispatch over every slot.
  */
 import type { Variant } from '../core/variants';
+import { DAMPING_MODE_CONSTANT } from './integratePass';
 import { ARGS } from './lifecycleWgsl';
 import type { LifeBuffers } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from './wgsl';
 
-const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } as const;
 const PARAM_SLOTS = 256;
 const SLOT_BYTES = 256;
 
