@@ -1,10 +1,10 @@
 import type { DemoBrowserTest } from '../shared/browserTest';
 
-/** Fountain in the browser test: 32,768 particles until the jets have reached the ground. */
+/** Fountain in the browser test: 32,768 particles until the first jets have landed and bounced on the ground. */
 export const fountainBrowserTest: DemoBrowserTest = {
   id: 'fountain',
   query: '?count=32768&stepRate=60&maxSteps=12',
-  steps: 150,
+  steps: 180,
   change: { label: 'colour', key: 'colorMode', value: 'index' },
-  text: 'not yet collided with',
+  text: 'restitution',
 };

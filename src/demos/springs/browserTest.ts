@@ -1,10 +1,10 @@
 import type { DemoBrowserTest } from '../shared/browserTest';
 
-/** Springs in the browser test: the cloth at rest, and the page must say what it waits for. */
+/** Springs in the browser test: the cloth after 1.5 s of falling into its springs and blowing in the wind. */
 export const springsBrowserTest: DemoBrowserTest = {
   id: 'springs',
-  query: '',
-  steps: 2,
+  query: '?maxSteps=16',
+  steps: 360,
   change: { label: 'size', key: 'size', value: 0.16 },
-  text: 'Waiting for the forces issue',
+  text: 'pair springs',
 };

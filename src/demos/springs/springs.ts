@@ -1,15 +1,29 @@
 /**
- * Springs: a cloth of particles joined by springs, hung from its top edge.
+ * Springs: a cloth of particles joined by pair springs, hung from its top edge.
  *
- * Waiting for the forces issue: springs are force generators (Hooke's law
- * between pairs of particles) whose forces are accumulated on the GPU before
- * each step, and the engine has no force pass yet. Rather than fake springs
- * (by moving particles from the host, or drawing lines that pretend to
- * pull), this page shows the cloth's particles where they will start: at rest
- * and immovable (inverse mass 0, so the step skips them). Nothing here is
- * simulated.
+ * Every particle has mass 1; the top row is immovable (inverse mass 0, so the
+ * step and every force skip it). Neighbours along the rows and columns are
+ * joined by structural springs and, optionally, the diagonals of each cell by
+ * shear springs, all Hooke springs of the GPU's `system.springs` (each
+ * particle gathers its own links, src/gpu/springsPass.ts). Gravity, a
+ * quadratic drag, a gusting wind and curl-noise turbulence are generators of
+ * the force registry; the wind and the turbulence's offset are rewritten every
+ * frame (one record each, never a pipeline), so the cloth sways.
+ *
+ * Stability: a node pulled by its 8 springs has its fastest mode below ω = 4
+ * sqrt(k / m) (Gershgorin), about 280 rad/s at the default stiffness; the
+ * semi-implicit order (Bourg's, the default here) is stable for ω dt < 2, so
+ * the default 240 steps a second keep ω dt below 1.2, and the panel's largest
+ * stiffness below 1.7 (at the default size the springs at the top corners,
+ * which carry the most weight, stretch about 20%). Explicit Euler (Cyclone's
+ * order) gains `sqrt(1 + ω² dt²)` in amplitude every step on an undamped
+ * oscillator, far more than any damping takes off at these stiffnesses: choose
+ * it to watch the cloth blow up.
  */
+import type { ForceHandle } from '../../core/forces/registry';
+import type { SpringLink } from '../../core/forces/generators';
 import { ParticleSystem } from '../../gpu/particleSystem';
+import type { OrbitCamera } from '../../render/camera';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
 import { ParticleRecords } from '../shared/packing';
@@ -19,34 +33,109 @@ import { SPRINGS_PARAMS } from './params';
 type Params = ParamValues<typeof SPRINGS_PARAMS>;
 
 const BACKGROUND = [0.03, 0.032, 0.045] as const;
-const TOP = 9;
+/** Lowest height of the top edge, m. */
+const MIN_TOP = 9;
+/** Turbulence lattice cells per metre, and its drift (m/s) through the cloth. */
+const TURBULENCE_FREQUENCY = 0.45;
+const TURBULENCE_DRIFT = [0.5, 0.15, -0.8] as const;
 
-export async function createSprings(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params, hud } = context;
-  const { columns, rows, spacing } = params;
-  const count = columns * rows;
-  const system = await ParticleSystem.create(device, { capacity: count });
-  const records = new ParticleRecords(count);
-  const width = (columns - 1) * spacing;
+/** The cloth's links: structural (rows and columns) and, with `shear`, both diagonals of each cell. */
+export function clothLinks(columns: number, rows: number, spacing: number, shear: boolean, stiffness: number) {
+  const links: SpringLink[] = [];
+  const at = (c: number, r: number) => r * columns + c;
+  const join = (a: number, b: number, restLength: number) => {
+    // Two immovable ends would pull nothing.
+    if (a < columns && b < columns) return;
+    links.push({ a, b, restLength, stiffness });
+  };
+  const diagonal = spacing * Math.SQRT2;
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
-      // Hung in a vertical plane from its top edge; inverse mass 0: immovable, never stepped.
-      records.set(r * columns + c, c * spacing - width / 2, TOP - r * spacing, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+      if (c + 1 < columns) join(at(c, r), at(c + 1, r), spacing);
+      if (r + 1 < rows) join(at(c, r), at(c, r + 1), spacing);
+      if (shear && c + 1 < columns && r + 1 < rows) {
+        join(at(c, r), at(c + 1, r + 1), diagonal);
+        join(at(c + 1, r), at(c, r + 1), diagonal);
+      }
+    }
+  }
+  return links;
+}
+
+export async function createSprings(context: DemoContext<Params>): Promise<DemoScene> {
+  const { device, passes, params } = context;
+  const { columns, rows, spacing, shear } = params;
+  const count = columns * rows;
+  const variant = { integrator: params.integrator, damping: params.damping } as const;
+  const system = await ParticleSystem.create(device, { capacity: count, ...variant });
+  const width = (columns - 1) * spacing;
+  const height = (rows - 1) * spacing;
+  // High enough that the cloth, stretched by its weight, stays clear of the ground.
+  const top = Math.max(MIN_TOP, height * 1.35 + 1);
+  const records = new ParticleRecords(count);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      // A flat sheet in a vertical plane, at rest; the top row is nailed in place.
+      const inverseMass = r === 0 ? 0 : 1;
+      records.set(r * columns + c, c * spacing - width / 2, top - r * spacing, 0, 0, 0, 0, 0, 0, 0, inverseMass, 1);
     }
   }
   records.writeTo(system, 0);
+
+  let links = clothLinks(columns, rows, spacing, shear, params.stiffness);
+  system.springs.setLinks(links);
+  const gravity = system.forces.add({ type: 'gravity', g: [0, -params.gravity, 0] });
+  const drag = system.forces.add({ type: 'drag', k1: 0, k2: params.drag });
+  const wind = system.forces.add({ type: 'wind', force: [0, 0, 0] });
+  const turbulence = system.forces.add({ type: 'turbulence', strength: 0, frequency: TURBULENCE_FREQUENCY, seed: 11 });
+  const dampingValues = new Float32Array(count);
+  await system.setField('damping', 0, dampingValues.fill(params.dampingValue));
+
+  // What the GPU has now, so a panel change is sent once, not every frame.
+  let sent = { stiffness: params.stiffness, damping: params.dampingValue, drag: params.drag, gravity: params.gravity };
+  /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
+  let failure: unknown = null;
+
+  function applyPanel(): void {
+    if (params.stiffness !== sent.stiffness) {
+      links = clothLinks(columns, rows, spacing, shear, params.stiffness);
+      system.springs.setLinks(links);
+    }
+    if (params.dampingValue !== sent.damping) {
+      system.setField('damping', 0, dampingValues.fill(params.dampingValue)).catch((error: unknown) => {
+        failure ??= error;
+      });
+    }
+    if (params.drag !== sent.drag) drag.update({ k2: params.drag });
+    if (params.gravity !== sent.gravity) gravity.update({ g: [0, -params.gravity, 0] });
+    sent = { stiffness: params.stiffness, damping: params.dampingValue, drag: params.drag, gravity: params.gravity };
+  }
+
+  /** Gusts: the wind swells and turns slowly; the turbulence drifts through the cloth with it. */
+  function blow(handles: { wind: ForceHandle; turbulence: ForceHandle }, time: number): void {
+    const gust = 0.65 + 0.35 * Math.sin(0.9 * time) * Math.sin(0.37 * time + 1);
+    const turn = 0.35 * Math.sin(0.23 * time);
+    const strength = params.wind * gust;
+    handles.wind.update({ force: [strength * Math.sin(turn), 0, strength * Math.cos(turn)] });
+    handles.turbulence.update({
+      strength: params.wind * params.turbulence,
+      offset: [TURBULENCE_DRIFT[0] * time, TURBULENCE_DRIFT[1] * time, TURBULENCE_DRIFT[2] * time],
+    });
+  }
+
   const binding = passes.particles.bind('Springs.particles', system.particles.buffer);
   const ground = passes.grid.bind('Springs.ground');
-  const caption = document.createElement('div');
-  caption.className = 'sw-waiting';
-  caption.textContent = 'Waiting for the forces issue: no springs are simulated yet';
-  hud.overlay.append(caption);
-  const look: ParticleLook = { ...DEFAULT_LOOK, hueOffset: 0.52, hueSpan: 0.12, saturation: 0.5 };
+  const look: ParticleLook = { ...DEFAULT_LOOK, hueOffset: 0.5, hueSpan: 0.3, saturation: 0.55 };
 
   return {
     particleCount: count,
+    beforeSteps(time) {
+      if (failure) throw failure;
+      applyPanel();
+      blow({ wind, turbulence }, time);
+    },
     encodeSteps(encoder, dt, steps) {
-      // Every particle is immovable, so the step changes nothing; it still runs, as it will with springs.
+      // Every step: gravity, drag, wind and turbulence, then the springs, then the integration.
       system.encodeSteps(encoder, dt, steps);
     },
     render(pass, frame) {
@@ -72,10 +161,14 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
       passes.particles.draw(pass, binding, look, frame.view, frame.time, { count });
     },
     status() {
-      return `${columns} x ${rows} cloth at rest (immovable)`;
+      const cloth = `${columns} x ${rows} cloth · ${links.length.toLocaleString('en-US')} pair springs · top row immovable`;
+      return variant.integrator === 'explicit' ? `${cloth} · explicit Euler: unstable at these stiffnesses` : cloth;
+    },
+    fitCamera(camera: OrbitCamera) {
+      const extent = Math.max(width, height * 1.2);
+      camera.set({ target: [0, top - height * 0.6, 0], distance: Math.max(14, extent * 2.4) });
     },
     dispose() {
-      caption.remove();
       binding.destroy();
       ground.destroy();
       system.destroy();
@@ -87,11 +180,11 @@ export const springs: DemoDefinition<typeof SPRINGS_PARAMS> = {
   id: 'springs',
   title: 'Springs',
   note:
-    'Waiting for the forces issue: springs are force generators accumulated on the GPU before each step, which the ' +
-    "engine does not have yet. Shown: the cloth's particles at rest and immovable (inverse mass 0); nothing is " +
-    'simulated, and no spring is faked.',
+    'A cloth of pair springs (structural and shear) hung from its top row (immovable), under gravity, drag, a gusting ' +
+    'wind and turbulence, all accumulated on the GPU before each step. Semi-implicit Euler is stable at these ' +
+    "stiffnesses; explicit Euler (Cyclone's order) gains energy every oscillation and blows up.",
   params: SPRINGS_PARAMS,
-  camera: { target: [0, 5.5, 0], distance: 20, yaw: 0.35, pitch: 0.15 },
+  camera: { target: [0, 5.5, 0], distance: 20, yaw: 0.6, pitch: 0.15 },
   background: BACKGROUND,
   create: createSprings,
 };
