@@ -4,7 +4,10 @@
 // velocity), or one point per particle.
 // Prepended: the Particle struct and accessors generated from src/core/layout.ts,
 // the DrawParams struct generated from src/render/particleLook.ts, and
-// shaders/render/color.wgsl.
+// shaders/render/color.wgsl. Appended: the source of the particles drawn, which
+// defines lookOf(drawn), the Look of the drawn-th particle of the draw:
+// shaders/render/records.wgsl (records by index: a state or a history of it) or
+// shaders/render/liveRecords.wgsl (the live list of a system with emitters).
 
 // 0: round sprite, 1: spark (the quad stretched along the screen-space velocity).
 override SHAPE: u32 = 0u;
@@ -13,8 +16,6 @@ override COLOR_MODE: u32 = 0u;
 
 @group(0) @binding(0) var<uniform> params: DrawParams;
 @group(0) @binding(1) var<storage, read> particles: array<Particle>;
-// Per group: birth time, lifetime, hue, kind (0 hidden, 1 rocket, 2 burst); src/render/groupTimeline.ts.
-@group(0) @binding(2) var<storage, read> groups: array<vec4f>;
 
 struct Look {
   position: vec3f,
@@ -25,13 +26,6 @@ struct Look {
   visible: bool,
 }
 
-// The record behind the n-th particle drawn: every sampleStride-th sample of
-// `count` particles (a history buffer holds samples of `count` records one after another).
-fn recordOf(drawn: u32) -> u32 {
-  let count = max(params.count, 1u);
-  return (drawn / count) * params.sampleStride * count + drawn % count;
-}
-
 fn speedColor(speed: f32) -> vec3f {
   let t = clamp(speed / max(params.speedRange, 1e-6), 0.0, 1.0);
   let low = mix(params.colorA.rgb, params.colorB.rgb, t * 2.0);
@@ -39,8 +33,10 @@ fn speedColor(speed: f32) -> vec3f {
   return select(high, low, t < 0.5);
 }
 
-fn look(record: u32) -> Look {
-  let p = particles[record];
+// What every source of particles shares: the particle drawn at the clock's
+// time, and its colour by index (`member` of `count`) or by speed. The life
+// colours are the source's own (lookOf, in the file composed after this one).
+fn particleLook(p: Particle, member: u32) -> Look {
   var out: Look;
   // An immovable particle (inverse mass 0) is skipped by the step, whatever its velocity.
   let moving = getInverseMass(p) > 0.0;
@@ -50,33 +46,11 @@ fn look(record: u32) -> Look {
   out.size = params.size;
   out.alpha = 1.0;
   out.visible = out.position.y >= params.clipBelow;
-  let member = record % max(params.count, 1u);
-  switch COLOR_MODE {
-    case 1u: {
-      out.color = speedColor(length(out.velocity));
-    }
-    case 2u: {
-      let groupSize = max(params.groupSize, 1u);
-      let group = groups[member / groupSize];
-      let age = (params.time - group.x) / max(group.y, 1e-6);
-      let kind = u32(group.w);
-      // A rocket's particles all share one state until it bursts: draw the first only.
-      let drawn = kind == 2u || (kind == 1u && member % groupSize == 0u);
-      out.visible = out.visible && drawn && age >= 0.0 && age <= 1.0;
-      if (kind == 1u) {
-        out.color = vec3f(1.0, 0.72, 0.42);
-        out.size = params.size * 1.5;
-      } else {
-        let hot = select(1.0, smoothstep(0.0, params.hotTime, age), params.hotTime > 0.0);
-        out.color = hsv(group.z, params.saturation * hot, 1.0);
-        out.alpha = 1.0 - smoothstep(params.fadeStart, 1.0, age);
-        out.size = params.size * mix(1.0, params.endSize, age);
-      }
-    }
-    default: {
-      let share = f32(member) / f32(max(params.count, 1u));
-      out.color = hsv(params.hueOffset + params.hueSpan * share, params.saturation, 1.0);
-    }
+  if (COLOR_MODE == 1u) {
+    out.color = speedColor(length(out.velocity));
+  } else {
+    let share = f32(member) / f32(max(params.count, 1u));
+    out.color = hsv(params.hueOffset + params.hueSpan * share, params.saturation, 1.0);
   }
   return out;
 }
@@ -100,7 +74,7 @@ fn spriteVertex(@builtin(vertex_index) index: u32) -> SpriteOut {
   let vertex = QUAD_CORNERS[index % 6u];
   var out: SpriteOut;
   out.clip = OUTSIDE_CLIP;
-  let l = look(recordOf(index / 6u));
+  let l = lookOf(index / 6u);
   let head = params.viewProjection * vec4f(l.position, 1.0);
   if (!l.visible || head.w <= 1e-5) { return out; }
   // The radius in device pixels; below minPixels the sprite is drawn bigger and
@@ -159,7 +133,7 @@ struct PointOut {
 fn pointVertex(@builtin(vertex_index) index: u32) -> PointOut {
   var out: PointOut;
   out.clip = OUTSIDE_CLIP;
-  let l = look(recordOf(index));
+  let l = lookOf(index);
   if (!l.visible) { return out; }
   out.clip = params.viewProjection * vec4f(l.position, 1.0);
   out.color = vec4f(l.color * l.alpha * params.intensity, l.alpha);

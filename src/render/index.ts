@@ -5,7 +5,7 @@ export { CanvasTarget, DEPTH_FORMAT, type CanvasTargetOptions, type PixelRect } 
 export { FixedStepClock, type FixedStepOptions, type StepPlan } from './fixedStep';
 export { GpuTimer, type GpuTiming } from './gpuTimer';
 export * from './particleLook';
-export { ParticlePass, ParticleBinding, type DrawRange } from './particlePass';
+export { ParticlePass, ParticleBinding, type DrawRange, type LiveSource } from './particlePass';
 export { GridPass, GridBinding, GRID_PARAMS, type GridSpec } from './gridPass';
 export { LinePass, LineBinding, LINE_PARAMS, packStrips, type LineStyle } from './linePass';
 export { GroupTimeline, GROUP_KINDS, type GroupKind } from './groupTimeline';

@@ -17,7 +17,8 @@ export type BlendMode = (typeof BLEND_MODES)[number];
 /**
  * `index`: a hue per particle from its index (`hueOffset + hueSpan * i / count`).
  * `speed`: colorA (slow) to colorB to white (at `speedRange`).
- * `life`: over the life of the particle's group, from a GroupTimeline (white-hot, then the group's hue, fading out).
+ * `life`: over the life of the particle's group, from a GroupTimeline (white-hot, then the group's hue, fading out);
+ * for a live binding (ParticlePass.bindLive), over the particle's own life, from its life record (its rule's colour).
  */
 export const COLOR_MODES = ['index', 'speed', 'life'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];

@@ -5,8 +5,16 @@
  * records (the simulation's own `system.particles.buffer`, or a history of
  * it) to a uniform block; `draw` records into the caller's render pass. The
  * buffer is read in the vertex shader: no readback and no copy.
+ *
+ * Two sources of particles, one WGSL file each after particles.wgsl:
+ * records by index (`bind`, shaders/render/records.wgsl), drawn with a count
+ * the host knows; or the live list of a system with emitters (`bindLive`,
+ * shaders/render/liveRecords.wgsl), drawn indirectly with the arguments the
+ * lifecycle writes on the GPU from its live count, so free slots are never
+ * drawn and the host never learns how many there are.
  */
 import { BYTES_PER_PARTICLE } from '../core/layout';
+import { ARGS } from '../gpu/lifecycleWgsl';
 import type { GroupTimeline } from './groupTimeline';
 import {
   DRAW_PARAMS,
@@ -36,6 +44,21 @@ const BLEND: Record<BlendMode, GPUBlendState> = {
   },
 };
 
+/**
+ * The lifecycle's buffers a live draw reads (src/gpu/lifeBuffers.ts; a
+ * system's `lifecycle.buffers`): the life records, the live lists, the
+ * counters, and the indirect arguments planEmit writes.
+ */
+export interface LiveSource {
+  readonly life: GPUBuffer;
+  readonly lists: GPUBuffer;
+  readonly counters: GPUBuffer;
+  readonly args: GPUBuffer;
+  readonly capacity: number;
+}
+
+type Source = 'records' | 'live';
+
 /** What a draw reads: `count` particles a sample, `drawn` of them drawn (default `count`). */
 export interface DrawRange {
   count: number;
@@ -52,7 +75,14 @@ export class ParticleBinding {
   readonly data: UniformData<typeof DRAW_PARAMS.fields> = DRAW_PARAMS.createData();
   private destroyed = false;
 
-  constructor(device: GPUDevice, layout: GPUBindGroupLayout, label: string, particles: GPUBuffer, groups: GPUBuffer) {
+  /** `buffers`: bindings 1, 2, ... of the source's layout. `live`: drawn from this live list (else by index). */
+  constructor(
+    device: GPUDevice,
+    layout: GPUBindGroupLayout,
+    label: string,
+    buffers: readonly GPUBuffer[],
+    readonly live: LiveSource | null = null,
+  ) {
     this.uniform = device.createBuffer({
       label: `${label}.drawParams`,
       size: DRAW_PARAMS.size,
@@ -63,13 +93,16 @@ export class ParticleBinding {
       layout,
       entries: [
         { binding: 0, resource: { buffer: this.uniform } },
-        { binding: 1, resource: { buffer: particles } },
-        { binding: 2, resource: { buffer: groups } },
+        ...buffers.map((buffer, i) => ({ binding: i + 1, resource: { buffer } })),
       ],
     });
   }
 
-  /** Frees the uniform buffer (the particle and group buffers are their owners'). Safe twice. */
+  get source(): Source {
+    return this.live ? 'live' : 'records';
+  }
+
+  /** Frees the uniform buffer (the particle, group and lifecycle buffers are their owners'). Safe twice. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
@@ -77,10 +110,14 @@ export class ParticleBinding {
   }
 }
 
+interface SourcePipeline {
+  readonly layout: GPUBindGroupLayout;
+  readonly pipelineLayout: GPUPipelineLayout;
+  readonly module: GPUShaderModule;
+}
+
 export class ParticlePass {
-  private readonly layout: GPUBindGroupLayout;
-  private readonly pipelineLayout: GPUPipelineLayout;
-  private readonly module: GPUShaderModule;
+  private readonly sources: Record<Source, SourcePipeline>;
   private readonly pipelines = new Map<string, GPURenderPipeline>();
   /** Bound where a draw has no GroupTimeline. */
   private readonly noGroups: GPUBuffer;
@@ -91,22 +128,32 @@ export class ParticlePass {
     private readonly format: GPUTextureFormat,
     private readonly depthFormat: GPUTextureFormat,
   ) {
-    this.layout = device.createBindGroupLayout({
-      label: 'ParticlePass.layout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: 'uniform' } },
-        { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
-        { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
-      ],
-    });
-    this.pipelineLayout = device.createPipelineLayout({
-      label: 'ParticlePass.pipelineLayout',
-      bindGroupLayouts: [this.layout],
-    });
-    this.module = device.createShaderModule({
-      label: 'render/particles.wgsl',
-      code: renderShaders.particles(DRAW_PARAMS),
-    });
+    // The uniform block, then read-only storage: records (particles, groups); live (particles, life, lists, counters).
+    const source = (name: string, storageBuffers: number, code: string): SourcePipeline => {
+      const layout = device.createBindGroupLayout({
+        label: `ParticlePass.${name}.layout`,
+        entries: [
+          { binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: 'uniform' } },
+          ...Array.from({ length: storageBuffers }, (_, i) => ({
+            binding: i + 1,
+            visibility: GPUShaderStage.VERTEX,
+            buffer: { type: 'read-only-storage' as const },
+          })),
+        ],
+      });
+      return {
+        layout,
+        pipelineLayout: device.createPipelineLayout({
+          label: `ParticlePass.${name}.pipelineLayout`,
+          bindGroupLayouts: [layout],
+        }),
+        module: device.createShaderModule({ label: `render/particles.wgsl + ${name}.wgsl`, code }),
+      };
+    };
+    this.sources = {
+      records: source('records', 2, renderShaders.particles(DRAW_PARAMS)),
+      live: source('liveRecords', 4, renderShaders.liveParticles(DRAW_PARAMS)),
+    };
     this.noGroups = device.createBuffer({
       label: 'ParticlePass.noGroups',
       size: 16,
@@ -121,23 +168,47 @@ export class ParticlePass {
    */
   bind(label: string, particles: GPUBuffer, groups?: GroupTimeline): ParticleBinding {
     if (particles.size < BYTES_PER_PARTICLE) throw new RangeError(`${label}: the buffer holds no particle record`);
-    return new ParticleBinding(this.device, this.layout, label, particles, groups?.buffer ?? this.noGroups);
+    return new ParticleBinding(this.device, this.sources.records.layout, label, [
+      particles,
+      groups?.buffer ?? this.noGroups,
+    ]);
+  }
+
+  /**
+   * A binding that draws the live particles of a system with emitters:
+   * `particles` is `system.particles.buffer`, `live` its
+   * `system.lifecycle.buffers`. Its draws are indirect (the live count stays
+   * on the GPU); `look.colorMode` 'life' colours each particle over its own
+   * life from its life record. The caller owns the binding and destroys it.
+   */
+  bindLive(label: string, particles: GPUBuffer, live: LiveSource): ParticleBinding {
+    if (particles.size < live.capacity * BYTES_PER_PARTICLE) {
+      throw new RangeError(`${label}: the buffer holds fewer than ${live.capacity} particle records`);
+    }
+    return new ParticleBinding(
+      this.device,
+      this.sources.live.layout,
+      label,
+      [particles, live.life, live.lists, live.counters],
+      live,
+    );
   }
 
   /** Creates the pipeline for `look` now (e.g. inside an error scope), rather than at its first draw. */
-  prepare(look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode'>): GPURenderPipeline {
-    const key = `${look.mode}/${look.blend}/${look.colorMode}`;
+  prepare(look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode'>, source: Source = 'records'): GPURenderPipeline {
+    const key = `${source}/${look.mode}/${look.blend}/${look.colorMode}`;
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {
       const points = look.mode === 'points';
       const constants: Record<string, number> = { COLOR_MODE: COLOR_MODE[look.colorMode] };
       if (!points) constants.SHAPE = SHAPE[look.mode];
+      const { pipelineLayout, module } = this.sources[source];
       pipeline = this.device.createRenderPipeline({
         label: `ParticlePass.pipeline(${key})`,
-        layout: this.pipelineLayout,
-        vertex: { module: this.module, entryPoint: points ? 'pointVertex' : 'spriteVertex', constants },
+        layout: pipelineLayout,
+        vertex: { module, entryPoint: points ? 'pointVertex' : 'spriteVertex', constants },
         fragment: {
-          module: this.module,
+          module,
           entryPoint: points ? 'pointFragment' : 'spriteFragment',
           targets: [{ format: this.format, blend: BLEND[look.blend] }],
         },
@@ -150,16 +221,22 @@ export class ParticlePass {
     return pipeline;
   }
 
-  /** Records one draw of `binding`'s particles into `pass` (a render pass the caller began). */
+  /**
+   * Records one draw of `binding`'s particles into `pass` (a render pass the
+   * caller began). A live binding draws its live list and takes no range.
+   */
   draw(
     pass: GPURenderPassEncoder,
     binding: ParticleBinding,
     look: ParticleLook,
     view: DrawView,
     time: DrawTime,
-    range: DrawRange,
+    range?: DrawRange,
   ): void {
-    const drawn = range.drawn ?? range.count;
+    const live = binding.live;
+    if (!live && !range) throw new RangeError('ParticlePass.draw: a binding by index needs a range');
+    const count = live ? live.capacity : (range?.count ?? 0);
+    const drawn = live ? count : (range?.drawn ?? count);
     if (this.destroyed || drawn <= 0) return;
     const d = binding.data;
     d.set('viewProjection', view.viewProjection)
@@ -181,14 +258,16 @@ export class ParticlePass {
       .set('hotTime', look.hotTime)
       .set('fadeStart', Math.min(look.fadeStart, 0.999))
       .set('endSize', look.endSize)
-      .set('count', range.count)
-      .set('groupSize', range.groupSize ?? 1)
-      .set('sampleStride', range.sampleStride ?? 1);
+      .set('count', count)
+      .set('groupSize', range?.groupSize ?? 1)
+      .set('sampleStride', range?.sampleStride ?? 1);
     this.device.queue.writeBuffer(binding.uniform, 0, d.bytes);
-    pass.setPipeline(this.prepare(look));
+    pass.setPipeline(this.prepare(look, binding.source));
     pass.setBindGroup(0, binding.bindGroup);
+    const points = look.mode === 'points';
     // Vertex pulling, not instancing: 6 vertices a sprite in one draw (see particles.wgsl).
-    pass.draw(look.mode === 'points' ? drawn : 6 * drawn);
+    if (live) pass.drawIndirect(live.args, (points ? ARGS.drawPoints : ARGS.drawQuads) * 4);
+    else pass.draw(points ? drawn : 6 * drawn);
   }
 
   /** Frees what this pass created (pipelines need no freeing). Bindings are their owners'. Safe twice. */

@@ -4,9 +4,12 @@
  * generated declarations (the particle struct from src/core/layout.ts, the
  * uniform structs from their passes' layouts).
  */
-import { wgslParticleStruct } from '../core/layout';
+import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
+import { wgslLifeStruct, wgslParticleStruct } from '../core/layout';
 import color from '../../shaders/render/color.wgsl?raw';
 import particles from '../../shaders/render/particles.wgsl?raw';
+import records from '../../shaders/render/records.wgsl?raw';
+import liveRecords from '../../shaders/render/liveRecords.wgsl?raw';
 import grid from '../../shaders/render/grid.wgsl?raw';
 import lines from '../../shaders/render/lines.wgsl?raw';
 import type { UniformField, UniformLayout } from './uniforms';
@@ -14,7 +17,13 @@ import type { UniformField, UniformLayout } from './uniforms';
 type AnyLayout = UniformLayout<Record<string, UniformField>>;
 
 export const renderShaders = {
-  particles: (params: AnyLayout) => [wgslParticleStruct(), params.wgsl(), color, particles].join('\n'),
+  /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */
+  particles: (params: AnyLayout) => [wgslParticleStruct(), params.wgsl(), color, particles, records].join('\n'),
+  /** The live list of a system with emitters, coloured from the life records (shaders/render/liveRecords.wgsl). */
+  liveParticles: (params: AnyLayout) =>
+    [wgslParticleStruct(), wgslLifeStruct(), wgslLifecycleRecords(), params.wgsl(), color, particles, liveRecords].join(
+      '\n',
+    ),
   grid: (params: AnyLayout) => [params.wgsl(), grid].join('\n'),
   lines: (params: AnyLayout) => [params.wgsl(), color, lines].join('\n'),
 } as const;

@@ -1,0 +1,132 @@
+/**
+ * ParticlePass's live draw (bindLive) on a real adapter: the draw is
+ * indirect over the lifecycle's live list, so after any number of steps it
+ * draws exactly the live particles (free slots, parked, are never drawn) and
+ * the host never reads the count. Every point is sent to the one pixel of a
+ * float target and added to it: its alpha counts the points drawn, and with
+ * the speed colours made binary its red counts the moving ones, so a free
+ * slot drawn (parked at rest) would show. A clipped draw checks which live
+ * particles are drawn against the live list read back.
+ */
+import { describe, expect, it } from 'vitest';
+import { withErrorScopes } from '../src/gpu/errors';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
+import { ParticlePass } from '../src/render/particlePass';
+import { fireworkRules } from '../src/demos/fireworks/fireworks';
+import { cycloneLaunchers } from '../src/core/emitters/cyclone';
+import { useDevice } from './support/gpu';
+
+const gpu = useDevice();
+
+/** Column-major: every position to clip (0, 0, 0.5, 1), the centre of the target. */
+const TO_CENTRE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5, 1];
+
+describe('ParticlePass.bindLive', () => {
+  it('draws exactly the live particles of a fireworks system, in every colour mode', async () => {
+    const { device } = gpu.get();
+    // Cyclone's rules, payloads doubled: a few hundred live at once, well inside float16's exact integers.
+    const system = await ParticleSystem.create(device, {
+      capacity: 2048,
+      emitters: cycloneLaunchers(2, 5),
+      fireworks: fireworkRules(2, 9.81, 5),
+    });
+    const pass = new ParticlePass(device, 'rgba16float', 'depth24plus');
+    const binding = pass.bindLive('test.live', system.particles.buffer, system.lifecycle!.buffers);
+    const color = device.createTexture({
+      label: 'test.color',
+      size: [1, 1],
+      format: 'rgba16float',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+    const depth = device.createTexture({
+      label: 'test.depth',
+      size: [1, 1],
+      format: 'depth24plus',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT,
+    });
+    const read = device.createBuffer({
+      label: 'test.read',
+      size: 256,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const view = { viewProjection: TO_CENTRE, width: 1, height: 1, focalPixels: 1 };
+    /**
+     * One live draw into the pixel: its alpha counts the points drawn (each adds
+     * its alpha, 1 but in the last 0.1% of a life in the 'life' mode), its red
+     * the moving ones in the binary 'speed' mode below. Float16 counts are
+     * exact below 2048.
+     */
+    const drawInto = async (look: Partial<ParticleLook>): Promise<{ red: number; alpha: number }> => {
+      await withErrorScopes(device, `a live draw (${look.colorMode})`, () => {
+        const encoder = device.createCommandEncoder();
+        const render = encoder.beginRenderPass({
+          colorAttachments: [{ view: color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
+          depthStencilAttachment: {
+            view: depth.createView(),
+            depthLoadOp: 'clear',
+            depthStoreOp: 'store',
+            depthClearValue: 1,
+          },
+        });
+        pass.draw(render, binding, { ...DEFAULT_LOOK, mode: 'points', intensity: 1, ...look }, view, {
+          extrapolate: 0,
+          time: 0,
+        });
+        render.end();
+        encoder.copyTextureToBuffer({ texture: color }, { buffer: read, bytesPerRow: 256 }, [1, 1]);
+        device.queue.submit([encoder.finish()]);
+      });
+      await read.mapAsync(GPUMapMode.READ);
+      const bits = new Uint16Array(read.getMappedRange().slice(0, 8));
+      read.unmap();
+      return { red: float16(bits[0] as number), alpha: float16(bits[3] as number) };
+    };
+    try {
+      const seen = new Set<number>();
+      for (const steps of [0, 1, 30, 60, 90, 120, 150]) {
+        if (steps > 0) await system.stepMany(1 / 60, steps);
+        const lifecycle = (await system.readLifecycle())!;
+        const { position } = await system.read();
+        const live = lifecycle.live.length;
+        const after = `after ${steps} more steps`;
+        // 'speed' made binary: any motion is white (red 1), a parked slot (at rest) black.
+        const speed = await drawInto({ colorMode: 'speed', colorA: [0, 0, 0], colorB: [1, 1, 1], speedRange: 1e-9 });
+        expect(speed.alpha, `points drawn ${after}`).toBe(live);
+        expect(speed.red, `moving points drawn ${after}: a parked (free) slot was drawn`).toBe(live);
+        // Which particles: those of the live list above 3 m.
+        const above = lifecycle.live.filter((slot) => (position[slot * 3 + 1] as number) >= 3).length;
+        expect((await drawInto({ colorMode: 'index', clipBelow: 3 })).alpha, `points above 3 m ${after}`).toBe(above);
+        const lifeDrawn = (await drawInto({ colorMode: 'life', fadeStart: 1 })).alpha;
+        expect(lifeDrawn, `points drawn in the life colours ${after}`).toBeLessThanOrEqual(live);
+        expect(lifeDrawn, `points drawn in the life colours ${after}`).toBeGreaterThanOrEqual(live * 0.95);
+        seen.add(live);
+      }
+      // The live count went up and down: rockets were launched, burst and died.
+      expect(Math.max(...seen)).toBeGreaterThan(100);
+      expect(seen.size).toBeGreaterThan(3);
+      const records = pass.bind('test.records', system.particles.buffer);
+      expect(() =>
+        pass.draw({} as GPURenderPassEncoder, records, DEFAULT_LOOK, view, { extrapolate: 0, time: 0 }),
+      ).toThrow(/needs a range/);
+      records.destroy();
+    } finally {
+      binding.destroy();
+      binding.destroy();
+      pass.destroy();
+      system.destroy();
+      color.destroy();
+      depth.destroy();
+      read.destroy();
+    }
+  });
+});
+
+function float16(bits: number): number {
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  const sign = bits >> 15 ? -1 : 1;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? Number.NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
