@@ -29,6 +29,11 @@ export interface ForceRatioResult {
   ratio: number;
   /** Every round's ratio, to show the spread. */
   ratios: number[];
+  /** Median milliseconds of one step with the same forces fused into it (the default, shaders/integrateForces.wgsl). */
+  fusedMs: number;
+  /** Median over rounds of (fused step time - step time) / step time: what the forces add when fused. */
+  fusedRatio: number;
+  fusedRatios: number[];
 }
 
 function median(values: readonly number[]): number {
@@ -89,12 +94,18 @@ export async function measureForceToStepRatio(
     await system.writeParticles(0, particles(count));
     const forceTimes: number[] = [];
     const stepTimes: number[] = [];
+    const fusedTimes: number[] = [];
     const ratios: number[] = [];
+    const fusedRatios: number[] = [];
     // Round 0 warms up: pipelines, the table upload, the driver's first dispatches.
     for (let round = 0; round <= rounds; round++) {
       for (const generator of TYPICAL_EFFECT) system.forces.add(generator);
       const force = await withErrorScopes(device, 'timing the force pass', () =>
         timePasses(device, passes, (encoder) => system.encodeForces(encoder, dt)),
+      );
+      // With field forces only, encodeSteps runs them fused into the step.
+      const fused = await withErrorScopes(device, 'timing the fused step', () =>
+        timePasses(device, passes, (encoder) => system.encodeSteps(encoder, dt, 1)),
       );
       // The same system without generators: encodeSteps records the bare step.
       system.forces.clear();
@@ -104,9 +115,20 @@ export async function measureForceToStepRatio(
       if (round === 0) continue;
       forceTimes.push(force);
       stepTimes.push(step);
+      fusedTimes.push(fused);
       ratios.push(force / step);
+      fusedRatios.push((fused - step) / step);
     }
-    return { count, forceMs: median(forceTimes), stepMs: median(stepTimes), ratio: median(ratios), ratios };
+    return {
+      count,
+      forceMs: median(forceTimes),
+      stepMs: median(stepTimes),
+      ratio: median(ratios),
+      ratios,
+      fusedMs: median(fusedTimes),
+      fusedRatio: median(fusedRatios),
+      fusedRatios,
+    };
   } finally {
     system.destroy();
   }

@@ -1,7 +1,8 @@
 // One step of Cyclone's Particle::integrate per invocation.
 // Mirrored line for line by src/core/integrate.ts (the CPU reference).
 // Prepended: the Particle struct and accessors generated from src/core/layout.ts,
-// and shaders/dispatch.wgsl.
+// shaders/dispatch.wgsl, and `fieldForces`: shaders/noFieldForces.wgsl, or the
+// registry's generators fused into the step (shaders/integrateForces.wgsl).
 
 // Variants are fixed per pipeline, so every branch on them is uniform and
 // compiled away: no per-particle branching on the variant.
@@ -45,8 +46,10 @@ fn main(
 
   let dt = params.dt;
   let oldVelocity = getVelocity(p);
+  // The accumulator, plus the field forces when they are fused into the step.
+  let forceAccum = fieldForces(index, getPosition(p), oldVelocity, inverseMass, getForceAccum(p));
   // Work out the acceleration from the force: a + f * (1/m).
-  let resultingAcc = getAcceleration(p) + getForceAccum(p) * inverseMass;
+  let resultingAcc = getAcceleration(p) + forceAccum * inverseMass;
   // Update linear velocity from the acceleration, then impose drag.
   var velocity = oldVelocity + resultingAcc * dt;
   if (DAMPING_MODE != 2u) { velocity = velocity * dampingFactor(getDamping(p), dt); }

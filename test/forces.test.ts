@@ -31,7 +31,12 @@ const gpu = useDevice();
 const DT = 1 / 60;
 const EXPLICIT: Variant = { integrator: 'explicit', damping: 'per-second' };
 
-describe('each generator on the GPU matches the CPU reference', () => {
+// Field forces alone run fused into the step by default (shaders/integrateForces.wgsl);
+// `fuseForces: false` runs them as a pass of their own first. Both must match.
+describe.each([
+  ['fused into the step', true],
+  ['as a pass of their own', false],
+] as const)('each generator on the GPU matches the CPU reference, %s', (_, fuseForces) => {
   it.each(Object.entries(GENERATORS))('%s: 300 particles over 1, 10 and 120 steps', async (type, generator) => {
     const { failure } = await runAgainstReference(gpu.get().device, {
       particles: forceScene(300, 17),
@@ -40,10 +45,13 @@ describe('each generator on the GPU matches the CPU reference', () => {
       dt: DT,
       checkpoints: [1, 10, 120],
       context: type,
+      fuseForces,
     });
     expect(failure).toBeNull();
   });
+});
 
+describe('pair springs on the GPU match the CPU reference', () => {
   it('pair springs and bungees: 300 particles, 400 links, over 1, 10 and 120 steps', async () => {
     const links = springNetwork(300, 5, 400);
     const { failure } = await runAgainstReference(gpu.get().device, {
@@ -59,7 +67,12 @@ describe('each generator on the GPU matches the CPU reference', () => {
 });
 
 describe.each(ALL_VARIANTS.map((v) => [variantName(v), v] as const))('every generator at once: %s', (_, variant) => {
-  it('ranges, index lists and all particles, with pair springs, over 1 and 30 steps', async () => {
+  // With pair springs the field forces run as their own pass (the springs' forces add after
+  // theirs); without, they run fused into the step. Both cover every target mode.
+  it.each([
+    ['with pair springs', true],
+    ['fused, without pair springs', false],
+  ] as const)('ranges, index lists and all particles, %s, over 1 and 30 steps', async (_, withSprings) => {
     const count = 257;
     const all = Object.values(GENERATORS);
     const setup = (s: Parameters<ReturnType<typeof register>>[0]) => {
@@ -69,7 +82,7 @@ describe.each(ALL_VARIANTS.map((v) => [variantName(v), v] as const))('every gene
         else if (k % 3 === 2) s.forces.add(generator, { indices: [0, 3, 64, 65, 100 + k, 200, 256] });
         else s.forces.add(generator);
       });
-      s.springs.setLinks(springNetwork(count, 9, 300));
+      if (withSprings) s.springs.setLinks(springNetwork(count, 9, 300));
     };
     const { failure } = await runAgainstReference(gpu.get().device, {
       particles: forceScene(count, 31),
@@ -77,7 +90,7 @@ describe.each(ALL_VARIANTS.map((v) => [variantName(v), v] as const))('every gene
       variant,
       dt: DT,
       checkpoints: [1, 30],
-      context: `all generators, ${variantName(variant)}`,
+      context: `all generators, ${variantName(variant)}, ${withSprings ? 'with springs' : 'fused'}`,
     });
     expect(failure).toBeNull();
   });
@@ -252,8 +265,10 @@ describe('the machinery', () => {
     };
     expect(await count()).toEqual({ passes: 1, dispatches: 5 });
     const gravity = system.forces.add(GENERATORS.gravity);
-    expect(await count()).toEqual({ passes: 1, dispatches: 10 });
+    // Field forces alone: fused into the step, still one dispatch a step.
+    expect(await count()).toEqual({ passes: 1, dispatches: 5 });
     system.springs.setLinks([{ a: 0, b: 1, restLength: 1, stiffness: 1 }]);
+    // With pair springs: the field forces, the springs, then the step.
     expect(await count()).toEqual({ passes: 1, dispatches: 15 });
     system.forces.remove(gravity);
     system.springs.setLinks([]);

@@ -16,7 +16,7 @@
  * 128 KiB for a list spanning 1M particles.
  */
 import type { ForceRegistry } from '../core/forces/registry';
-import { TABLE_BYTES, compositionKey, encodeForceTable } from '../core/forces/records';
+import { TABLE_BYTES, compositionKey, encodeForceTable, type ForceComposition } from '../core/forces/records';
 import { dispatchSize } from './dispatch';
 import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
@@ -32,6 +32,19 @@ const MAX_PIPELINES = 16;
 /** What `record` needs: the pipeline for the registry's composition and its table's offset. */
 export interface PreparedForces {
   readonly pipeline: GPUComputePipeline;
+  readonly offset: number;
+}
+
+/**
+ * What the step needs to run the registry's generators fused into it
+ * (shaders/integrateForces.wgsl, src/gpu/integratePass.ts): the composition,
+ * and the table and masks as a bind group (`layout`) at a dynamic offset.
+ */
+export interface FusedForces {
+  readonly composition: ForceComposition;
+  readonly key: string;
+  readonly layout: GPUBindGroupLayout;
+  readonly bindGroup: GPUBindGroup;
   readonly offset: number;
 }
 
@@ -147,6 +160,18 @@ export class ForcesPass {
    * returns the pipeline and the table's dynamic offset, to pass to `record`.
    */
   prepare(registry: ForceRegistry, dt: number, count: number, live?: LiveDispatch): PreparedForces {
+    return { pipeline: this.pipelineFor(registry, live), offset: this.prepareTable(registry, dt, count) };
+  }
+
+  /** Uploads what changed, like `prepare`, for a step with the generators fused in: no pipeline of this pass. */
+  prepareFused(registry: ForceRegistry, dt: number, count: number): FusedForces {
+    const offset = this.prepareTable(registry, dt, count);
+    const composition = registry.composition;
+    return { composition, key: compositionKey(composition), layout: this.layout, bindGroup: this.bindGroup, offset };
+  }
+
+  /** Uploads the masks if they changed and the table for (registry version, dt, count) if new; returns its offset. */
+  private prepareTable(registry: ForceRegistry, dt: number, count: number): number {
     if (registry.masksVersion !== this.masksVersion) {
       const words = registry.maskWords;
       if (words.byteLength > this.masks.size) {
@@ -168,7 +193,7 @@ export class ForcesPass {
       this.slots.set(key, slot);
       this.device.queue.writeBuffer(this.tables, slot * SLOT_STRIDE, encodeForceTable(registry.pack(dt32), count));
     }
-    return { pipeline: this.pipelineFor(registry, live), offset: slot * SLOT_STRIDE };
+    return slot * SLOT_STRIDE;
   }
 
   /** Records one force pass over particles [0, count) into a compute pass the caller opened. */

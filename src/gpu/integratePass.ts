@@ -1,9 +1,12 @@
 /**
- * Owns the integration step's pipeline: shaders/integrate.wgsl specialised
- * for one variant through override constants.
+ * Owns the integration step's pipelines: shaders/integrate.wgsl specialised
+ * for one variant through override constants, plain, and with the field
+ * forces of a registry composition fused in (one pipeline per composition,
+ * made on first use and cached).
  */
 import type { Variant } from '../core/variants';
 import { dispatchSize } from './dispatch';
+import type { FusedForces } from './forcesPass';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from './wgsl';
 
@@ -17,6 +20,8 @@ export const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } 
  */
 const PARAM_SLOTS = 256;
 const SLOT_BYTES = 256; // minUniformBufferOffsetAlignment's largest allowed value
+/** Fused pipelines kept, one per force composition; the least recently used one goes first. */
+const MAX_FUSED_PIPELINES = 16;
 
 export class IntegratePass {
   private readonly params: GPUBuffer;
@@ -24,12 +29,16 @@ export class IntegratePass {
   private readonly slots = new Map<string, number>();
   private nextSlot = 0;
   private destroyed = false;
+  /** Fused pipelines by composition key, most recently used last. */
+  private readonly fusedPipelines = new Map<string, GPUComputePipeline>();
+  private fusedLayout: GPUPipelineLayout | null = null;
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
     private readonly pipeline: GPUComputePipeline,
-    paramsLayout: GPUBindGroupLayout,
+    private readonly paramsLayout: GPUBindGroupLayout,
+    private readonly constants: Record<string, number>,
     readonly workgroupSize: number,
   ) {
     this.params = device.createBuffer({
@@ -56,6 +65,11 @@ export class IntegratePass {
         { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
       ],
     });
+    const constants = {
+      WORKGROUP_SIZE: workgroupSize,
+      SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
+      DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
+    };
     // Created synchronously: the caller's error scopes catch any failure.
     const pipeline = device.createComputePipeline({
       label: `IntegratePass.pipeline(${variant.integrator}, ${variant.damping})`,
@@ -66,14 +80,40 @@ export class IntegratePass {
       compute: {
         module: device.createShaderModule({ label: 'integrate.wgsl', code: shaders.integrate() }),
         entryPoint: 'main',
-        constants: {
-          WORKGROUP_SIZE: workgroupSize,
-          SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
-          DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
-        },
+        constants,
       },
     });
-    return new IntegratePass(device, particles, pipeline, paramsLayout, workgroupSize);
+    return new IntegratePass(device, particles, pipeline, paramsLayout, constants, workgroupSize);
+  }
+
+  /** The step with `forces`' composition fused in, compiled on first use (inside the caller's error scopes). */
+  private fusedPipeline(forces: FusedForces): GPUComputePipeline {
+    let pipeline = this.fusedPipelines.get(forces.key);
+    if (pipeline) {
+      this.fusedPipelines.delete(forces.key);
+    } else {
+      this.fusedLayout ??= this.device.createPipelineLayout({
+        label: 'IntegratePass.fusedPipelineLayout',
+        bindGroupLayouts: [this.particles.bindGroupLayout, this.paramsLayout, forces.layout],
+      });
+      pipeline = this.device.createComputePipeline({
+        label: `IntegratePass.fusedPipeline(${forces.key})`,
+        layout: this.fusedLayout,
+        compute: {
+          module: this.device.createShaderModule({
+            label: `integrate.wgsl + forces(${forces.key})`,
+            code: shaders.integrateWithForces(forces.composition),
+          }),
+          entryPoint: 'main',
+          constants: this.constants,
+        },
+      });
+      if (this.fusedPipelines.size >= MAX_FUSED_PIPELINES) {
+        this.fusedPipelines.delete(this.fusedPipelines.keys().next().value as string);
+      }
+    }
+    this.fusedPipelines.set(forces.key, pipeline);
+    return pipeline;
   }
 
   private slotFor(dt: number, count: number): number {
@@ -112,6 +152,17 @@ export class IntegratePass {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.particles.bindGroup);
     pass.setBindGroup(1, this.paramsBindGroup, [offset]);
+    pass.dispatchWorkgroups(x, y);
+  }
+
+  /** Records one step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
+  recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces): void {
+    const offset = this.slotFor(dt, count) * SLOT_BYTES;
+    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.setPipeline(this.fusedPipeline(forces));
+    pass.setBindGroup(0, this.particles.bindGroup);
+    pass.setBindGroup(1, this.paramsBindGroup, [offset]);
+    pass.setBindGroup(2, forces.bindGroup, [forces.offset]);
     pass.dispatchWorkgroups(x, y);
   }
 

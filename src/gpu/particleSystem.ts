@@ -44,6 +44,13 @@ import { SpringsPass } from './springsPass';
 export interface GpuParticleSystemOptions extends ParticleSystemOptions {
   /** Invocations per workgroup for every per-particle pass. Default 256, the fastest measured by `npm run bench` (about 1.1x 64 on SwiftShader). */
   workgroupSize?: number;
+  /**
+   * Run the field forces inside the step's pass (shaders/integrateForces.wgsl)
+   * rather than as a pass of their own before it. Default true; the results
+   * agree within float32 rounding (fma contraction may differ). Only without
+   * pair springs, whose forces add after the field forces', and without emitters.
+   */
+  fuseForces?: boolean;
 }
 
 export const DEFAULT_WORKGROUP_SIZE = 256;
@@ -65,6 +72,7 @@ export class ParticleSystem implements ParticleSystemApi {
   private radii = new RadiusBound();
   /** Emitters, lifetimes and recycling (src/gpu/lifecycle.ts); null without emitters: every slot live. */
   private lifecyclePasses: GpuLifecycle | null = null;
+  private fuseForces = true;
 
   private constructor(
     readonly device: GPUDevice,
@@ -138,6 +146,7 @@ export class ParticleSystem implements ParticleSystemApi {
     system.collisions = collisions ?? null;
     system.radii = radii;
     system.lifecyclePasses = lifecycle ?? null;
+    system.fuseForces = options.fuseForces ?? true;
     // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping.
     const defaults = new Float32Array(system.capacity * FLOATS_PER_PARTICLE);
     fillDefaultParticles(defaults, 0, system.capacity);
@@ -259,6 +268,15 @@ export class ParticleSystem implements ParticleSystemApi {
     checkTimeStep(dt);
     checkStepCount(steps);
     if (steps === 0) return;
+    if (this.fuseForces && this.forces.size > 0 && this.springs.size === 0) {
+      // Field forces only: one dispatch a step, the generators inside the step.
+      this.forcesPass ??= ForcesPass.create(this.device, this.particles, this.integratePass.workgroupSize);
+      const fused = this.forcesPass.prepareFused(this.forces, dt, this.capacity);
+      const pass = encoder.beginComputePass({ label: 'ParticleSystem.stepsWithForces' });
+      for (let s = 0; s < steps; s++) this.integratePass.recordWithForces(pass, dt, this.capacity, fused);
+      pass.end();
+      return;
+    }
     const forces = this.prepareForces(dt);
     // No forces registered: the step exactly as before, no empty dispatch.
     if (!forces) return this.integratePass.encode(encoder, dt, this.capacity, steps);

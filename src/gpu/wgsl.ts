@@ -7,9 +7,12 @@ import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
 import { wgslParticleStruct } from '../core/layout';
 import dispatch from '../../shaders/dispatch.wgsl?raw';
+import forceGenerators from '../../shaders/forceGenerators.wgsl?raw';
 import forces from '../../shaders/forces.wgsl?raw';
 import integrate from '../../shaders/integrate.wgsl?raw';
+import integrateForces from '../../shaders/integrateForces.wgsl?raw';
 import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
+import noFieldForces from '../../shaders/noFieldForces.wgsl?raw';
 import noise from '../../shaders/noise.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
@@ -28,15 +31,20 @@ function perLiveParticle(pass: string): string {
   return [wgslParticleStruct(), wgslLifecycleRecords(), liveDispatch, pass].join('\n');
 }
 
+/** The generators of one composition: the records' declarations, the curl noise, the generators, then `registeredForces`. */
+function fieldForces(composition: ForceComposition): string {
+  return [wgslForceDeclarations(), noise, forceGenerators, wgslRegisteredForces(composition)].join('\n');
+}
+
 export const shaders = {
-  integrate: () => perParticle(integrate),
+  integrate: () => perParticle([noFieldForces, integrate].join('\n')),
+  /** The step with the composition's field forces fused in (shaders/integrateForces.wgsl). */
+  integrateWithForces: (composition: ForceComposition) =>
+    perParticle([fieldForces(composition), integrateForces, integrate].join('\n')),
   scatter: () => perParticle(scatter),
-  // The records' declarations and the curl noise first; `registeredForces` for the composition last.
-  forces: (composition: ForceComposition) =>
-    perParticle([wgslForceDeclarations(), noise, forces, wgslRegisteredForces(composition)].join('\n')),
+  forces: (composition: ForceComposition) => perParticle([fieldForces(composition), forces].join('\n')),
   springs: () => perParticle(springs),
   /** The step and the field forces over the live list (systems with emitters). */
-  integrateLive: () => perLiveParticle(integrate),
-  forcesLive: (composition: ForceComposition) =>
-    perLiveParticle([wgslForceDeclarations(), noise, forces, wgslRegisteredForces(composition)].join('\n')),
+  integrateLive: () => perLiveParticle([noFieldForces, integrate].join('\n')),
+  forcesLive: (composition: ForceComposition) => perLiveParticle([fieldForces(composition), forces].join('\n')),
 } as const;

@@ -99,10 +99,16 @@ export async function runAgainstReference(
     context: string;
     /** For the meta-test: set up the GPU differently from the reference. */
     gpuSetup?: Setup;
+    /** The GPU system's `fuseForces` (default: the system's default, fused). */
+    fuseForces?: boolean;
   },
 ): Promise<{ bound: StepErrorBound; failure: string | null }> {
   const count = options.particles.length;
-  const system = await ParticleSystem.create(device, { capacity: count, ...options.variant });
+  const system = await ParticleSystem.create(device, {
+    capacity: count,
+    ...options.variant,
+    ...(options.fuseForces === undefined ? {} : { fuseForces: options.fuseForces }),
+  });
   const reference = new CpuParticleSystem({ capacity: count, ...options.variant });
   try {
     await system.writeParticles(0, options.particles);

@@ -1,0 +1,20 @@
+// The step with the registry's field forces fused in: shaders/integrate.wgsl
+// asks `fieldForces` for the accumulator it integrates, and here that is the
+// accumulator plus every registered generator's force, computed from the same
+// position and velocity the force pass would read (Cyclone's order: forces
+// accumulate, then the step integrates and clears). One pass instead of two:
+// the record is read and written once a step, not twice (112 B a
+// particle-step instead of 176 B), which is what counts on a GPU, where memory
+// is the limit. On the software adapter, bound by arithmetic, fused and
+// separate measured about the same for the typical effect (`npm run
+// bench:forces` prints both).
+// Prepended: the records, shaders/noise.wgsl, shaders/forceGenerators.wgsl and
+// `registeredForces` for the composition. Appended: shaders/integrate.wgsl.
+
+@group(2) @binding(0) var<uniform> table: ForceTable;
+// Index-list targets: one bit a particle from `first`, per generator.
+@group(2) @binding(1) var<storage, read> masks: array<u32>;
+
+fn fieldForces(index: u32, position: vec3f, velocity: vec3f, inverseMass: f32, accumulated: vec3f) -> vec3f {
+  return registeredForces(index, ForceInput(position, velocity, inverseMass), accumulated);
+}
