@@ -12,10 +12,19 @@ import { ALL_VARIANTS, variantName, type Variant } from '../src/core/variants';
 import { withErrorScopes } from '../src/gpu/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { CopyPass } from '../src/bench/copyPass';
+import {
+  FILL_STEPS,
+  LIVE_FRACTIONS,
+  LIVE_TOLERANCE,
+  churningEmitters,
+  liveTarget,
+  shuffleFreeList,
+} from '../src/bench/emitters';
 import { quickOptions, runBench } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
 import { buildReport, reportJson } from '../src/bench/report';
 import { SoAStepPass, readBuffer } from '../src/bench/soaPass';
+import { LIFECYCLE_BYTES, lifecycleBytes, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
 import { UniformAccelerationPass } from '../src/bench/uniformAccelerationPass';
 import { StepErrorBound, compareWithBound } from './support/errorBound';
@@ -32,6 +41,29 @@ const CONTRACT = [
   'fractionOfCopy',
   'fractionOfBufferCopy',
 ] as const;
+const LIFECYCLE_POSITIVE = [
+  'rate',
+  'liveBeforeTiming',
+  'liveAfterTiming',
+  'timedSteps',
+  'birthsPerStep',
+  'deathsPerStep',
+  'slotStepsPerSecond',
+] as const;
+
+interface EmitterCaseJson {
+  name: string;
+  particleStep: string;
+  particlesPerStep: number;
+  particleStepsPerSecond: number;
+  bytesPerParticleStep: number;
+  runs: number;
+  stepsPerRun: number;
+  lifecycle: Record<
+    (typeof LIFECYCLE_POSITIVE)[number] | 'capacity' | 'targetFraction' | 'targetLive' | 'liveError' | 'fillSteps',
+    number
+  >;
+}
 
 describe('benchmark harness', () => {
   it('keeps the JSON contract at 2^12 particles, one repeat', async () => {
@@ -63,12 +95,73 @@ describe('benchmark harness', () => {
     expect(names).toContain('cpu-reference');
     expect(names).toContain('scatter-add-forces');
     expect(names).toContain('step-soa/explicit/per-second');
+    expect(names).toContain('collisions-plane');
     for (const variant of ALL_VARIANTS) expect(names).toContain(`step/${variantName(variant)}`);
+    for (const c of json.cases) {
+      if (c.group === 'emitters') continue;
+      expect(c.particleStep, c.name as string).toBe('slot');
+      expect(c.particlesPerStep, c.name as string).toBe(c.particles);
+    }
+    // The emitter cases: a live particle-step, the pool filled to its target before timing.
+    for (const { name, fraction } of LIVE_FRACTIONS) {
+      const c = json.cases.find((k) => k.name === name) as EmitterCaseJson | undefined;
+      if (!c) throw new Error(`no ${name} case in ${names.join(', ')}`);
+      const l = c.lifecycle;
+      expect(c.particleStep, name).toBe('live particle');
+      expect(l.capacity).toBe(2 ** 12);
+      expect(l.targetFraction).toBe(fraction);
+      expect(l.targetLive).toBe(liveTarget(2 ** 12, fraction));
+      for (const field of LIFECYCLE_POSITIVE) {
+        const value = l[field];
+        expect(Number.isFinite(value) && value > 0, `${name}.lifecycle.${field} = ${value}`).toBe(true);
+      }
+      for (const live of [l.liveBeforeTiming, l.liveAfterTiming]) {
+        expect(Math.abs(live - l.targetLive), `${name}: live ${live}, target ${l.targetLive}`).toBeLessThanOrEqual(
+          LIVE_TOLERANCE * l.targetLive,
+        );
+      }
+      expect(l.liveError).toBeCloseTo((l.liveBeforeTiming - l.targetLive) / l.targetLive, 12);
+      expect(c.particlesPerStep).toBe((l.liveBeforeTiming + l.liveAfterTiming) / 2);
+      expect(l.timedSteps).toBe(c.runs * c.stepsPerRun);
+      // The fill outlasts every particle of its first step.
+      expect(l.fillSteps).toBeGreaterThanOrEqual(FILL_STEPS);
+      // At least the bytes every live particle costs, plus the churn's.
+      expect(c.bytesPerParticleStep).toBeCloseTo(
+        totalBytes(lifecycleBytes(c.particlesPerStep, l.birthsPerStep, l.deathsPerStep)),
+        9,
+      );
+      expect(c.bytesPerParticleStep).toBeGreaterThan(totalBytes(LIFECYCLE_BYTES.live));
+      expect(l.slotStepsPerSecond / c.particleStepsPerSecond).toBeCloseTo(l.capacity / c.particlesPerStep, 9);
+    }
     expect(json.targets).toHaveLength(3);
     // The plot is a standalone SVG naming every variant.
     const svg = benchSvg(report);
     expect(svg.startsWith('<svg')).toBe(true);
     for (const variant of ALL_VARIANTS) expect(svg).toContain(`step/${variantName(variant)}`);
+    expect(gpu.uncaptured).toEqual([]);
+  });
+
+  it('a shuffled free list keeps every slot once, and the bursts start the pool at its target', async () => {
+    const { device } = gpu.get();
+    const capacity = 1000;
+    const target = liveTarget(capacity, 0.1);
+    const system = await ParticleSystem.create(device, {
+      capacity,
+      emitters: churningEmitters(target, capacity, DT),
+    });
+    try {
+      shuffleFreeList(system);
+      await system.stepMany(DT, FILL_STEPS);
+      const state = await system.readLifecycle();
+      if (!state) throw new Error('no lifecycle');
+      const slots = [...state.live, ...state.free].sort((a, b) => a - b);
+      expect(slots).toEqual(Array.from({ length: capacity }, (_, i) => i));
+      // Shuffled: the live slots are not the first ones a new pool hands out.
+      expect([...state.live].sort((a, b) => a - b).at(-1)).toBeGreaterThan(target);
+      expect(Math.abs(state.live.length - target)).toBeLessThanOrEqual(LIVE_TOLERANCE * target);
+    } finally {
+      system.destroy();
+    }
     expect(gpu.uncaptured).toEqual([]);
   });
 

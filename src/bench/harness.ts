@@ -6,7 +6,8 @@
  * layout comparisons and the targets from those records.
  */
 import { CpuParticleSystem } from '../core/cpuParticleSystem';
-import { BYTES_PER_PARTICLE } from '../core/layout';
+import type { LifecycleStats } from '../core/emitters/stats';
+import { BYTES_PER_LIFE, BYTES_PER_PARTICLE } from '../core/layout';
 import { ALL_VARIANTS, DEFAULT_VARIANT, variantName, type Variant } from '../core/variants';
 import type { AdapterDescription } from '../gpu/device';
 import { withErrorScopes } from '../gpu/errors';
@@ -14,7 +15,26 @@ import { ParticleBuffer } from '../gpu/particleBuffer';
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../gpu/particleSystem';
 import { TYPICAL_EFFECT } from './typicalEffect';
 import { CopyPass } from './copyPass';
-import { BYTES, gigabytesPerSecond, particleStepsPerSecond, totalBytes, type ByteCount } from './roofline';
+import {
+  advance,
+  CHURN_LIFETIME,
+  churningEmitters,
+  churnRate,
+  FILL_STEPS,
+  frameCounts,
+  LIVE_FRACTIONS,
+  liveTarget,
+  shuffleFreeList,
+  steadyRate,
+} from './emitters';
+import {
+  BYTES,
+  gigabytesPerSecond,
+  lifecycleBytes,
+  particleStepsPerSecond,
+  totalBytes,
+  type ByteCount,
+} from './roofline';
 import { SoAStepPass } from './soaPass';
 import { BENCH_ACCELERATION, benchForces, benchState } from './state';
 import { GpuTimer, spreadOf, timeHost, type Sample, type TimingMethod } from './timing';
@@ -63,7 +83,40 @@ export function fullOptions(): BenchOptions {
   };
 }
 
-export type CaseGroup = 'roofline' | 'step' | 'layout' | 'workgroup' | 'force' | 'cpu';
+export type CaseGroup = 'roofline' | 'step' | 'layout' | 'workgroup' | 'force' | 'collisions' | 'emitters' | 'cpu';
+
+/**
+ * What one particle-step is: one of the `particles` slots advanced one step
+ * ('slot', every case but the emitters'), or one live particle of a system
+ * with emitters advanced one whole lifecycle frame ('live particle').
+ */
+export type ParticleStepUnit = 'slot' | 'live particle';
+
+/** The lifecycle of an emitter case: the live level aimed at, the level read back, and what its timed frames did. */
+export interface LifecycleFigures {
+  /** Slots in the pool (= `particles`). */
+  capacity: number;
+  /** The live fraction asked for, and the live count it means. */
+  targetFraction: number;
+  targetLive: number;
+  /** Particles a second the emitter asks for, and the seconds a particle lives. */
+  rate: number;
+  lifetime: readonly [number, number];
+  /** Steps from creation to the readback before timing (the bursts' step first; the warm-up's last). */
+  fillSteps: number;
+  /** Live particles read back right before the first timed run, and after the last. */
+  liveBeforeTiming: number;
+  liveAfterTiming: number;
+  /** (liveBeforeTiming - targetLive) / targetLive. */
+  liveError: number;
+  /** Steps timed, and births, deaths and shortfall a step over them, from the counters. */
+  timedSteps: number;
+  birthsPerStep: number;
+  deathsPerStep: number;
+  shortfallPerStep: number;
+  /** Slots a second (`particles` / median frame time): the same unit as the step cases, to compare frames. */
+  slotStepsPerSecond: number;
+}
 
 /** One measured case: the contract fields first, then how it was measured. */
 export interface CaseResult {
@@ -76,6 +129,10 @@ export interface CaseResult {
   fractionOfCopy: number;
   /** This case's GB/s over copyBufferToBuffer's at the same count. */
   fractionOfBufferCopy: number;
+  /** What `particleStepsPerSecond` counts. */
+  particleStep: ParticleStepUnit;
+  /** Particle-steps one step is: `particles`, or for an emitter case the live count (the mean of the readbacks before and after the timed runs). */
+  particlesPerStep: number;
   group: CaseGroup;
   backend: 'gpu' | 'cpu';
   /** The integration variant, `explicit/per-second` style, or null (copies). */
@@ -96,6 +153,8 @@ export interface CaseResult {
   wallMedianMs: number;
   timing: TimingMethod;
   note?: string;
+  /** Emitter cases only. */
+  lifecycle?: LifecycleFigures;
 }
 
 export interface BenchRun {
@@ -120,7 +179,18 @@ export interface Progress {
 interface OpenCase {
   /** Runs `units` steps (copies, calls) and times them. */
   run(units: number): Promise<Sample>;
+  /** After the warm-up, right before the first timed run (an emitter case reads its counters back). */
+  beforeTiming?(): Promise<void>;
+  /** After the last timed run: what the case measured beside the time (an emitter case's live count and churn). */
+  afterTiming?(): Promise<MeasuredFigures>;
   close(): void;
+}
+
+/** Figures an open case found out while running, which replace its spec's. */
+interface MeasuredFigures {
+  particlesPerStep: number;
+  bytes: ByteCount;
+  lifecycle: Omit<LifecycleFigures, 'slotStepsPerSecond'>;
 }
 
 interface CaseSpec {
@@ -132,6 +202,8 @@ interface CaseSpec {
   layout: string;
   workgroupSize: number | null;
   bytes: ByteCount;
+  /** 'slot' unless said. */
+  particleStep?: ParticleStepUnit;
   /** Roughly what the case holds while open, host and device, to decide on interleaving. */
   memoryBytes: number;
   note?: string;
@@ -139,9 +211,13 @@ interface CaseSpec {
 }
 
 export const NOT_MEASURED = [
-  'emitters and collisions are not cases of this harness yet; their own scripts time them against the step ' +
-    'in one run: npm run bench:collisions (and bench:emitters).',
+  'particle-particle contacts (the grid and the Jacobi resolver) are not a case of this harness: on a software ' +
+    'adapter they cost thousands of steps, past any --quick budget; npm run bench:collisions times them against ' +
+    'the step in one run.',
 ];
+
+/** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */
+export const BENCH_PLANE = { type: 'plane', normal: [0, 1, 0], offset: 0 } as const;
 
 const PACKED = 'packed vec4 records (AoS)';
 
@@ -300,6 +376,36 @@ function casesAt(
       };
     },
   });
+  cases.push({
+    ...base,
+    name: 'collisions-plane',
+    group: 'collisions',
+    variant: DEFAULT_VARIANT,
+    layout: PACKED,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: BYTES.stepPlane,
+    memoryBytes: particles * BYTES_PER_PARTICLE,
+    note:
+      'a step with one plane collider (y = 0, under about half the particles): integrate.wgsl then collide.wgsl ' +
+      'over every slot, no particle-particle contacts (radius 0)',
+    open: async () => {
+      const system = await ParticleSystem.create(device, { capacity: particles, ...DEFAULT_VARIANT });
+      try {
+        system.particles.write(0, state());
+        await system.setColliders([BENCH_PLANE]);
+      } catch (error) {
+        system.destroy();
+        throw error;
+      }
+      return {
+        run: (units) => timer.time((encoder) => system.encodeSteps(encoder, dt, units), 'collisions-plane'),
+        close: () => system.destroy(),
+      };
+    },
+  });
+  for (const { fraction, name } of LIVE_FRACTIONS) {
+    cases.push(emitterCase(device, timer, dt, particles, fraction, name));
+  }
   // The CPU reference for every variant: `cpu-reference` is the default one, the GPU/CPU target's.
   for (const variant of ALL_VARIANTS) {
     const isDefault = variantName(variant) === variantTail;
@@ -324,24 +430,120 @@ function casesAt(
   return cases;
 }
 
+/**
+ * A system with emitters churning at `fraction` live of `particles` slots
+ * (src/bench/emitters.ts): started at its steady state by bursts on the
+ * first step, into slots in shuffled order, its counters read back after FILL_STEPS steps, right before
+ * the timed runs, and after them. A particle-step is a live particle's: the
+ * rate counts the live particles (the mean of the two readbacks), and the
+ * bytes are a whole frame's (LIFECYCLE_BYTES in src/bench/roofline.ts) over
+ * that live count, with the births and deaths a step the counters saw
+ * during the timed runs.
+ */
+function emitterCase(
+  device: GPUDevice,
+  timer: GpuTimer,
+  dt: number,
+  particles: number,
+  fraction: number,
+  name: string,
+): CaseSpec {
+  const targetLive = liveTarget(particles, fraction);
+  const rate = churnRate(targetLive, particles, dt);
+  // The warm-up's steps are the fill's last ones.
+  const steps = Math.max(0, FILL_STEPS - WARM_UP_RUNS);
+  // Expected before measuring: deaths (= births) a step at the steady state.
+  const expectedDeaths = steadyRate(targetLive, dt) * dt;
+  return {
+    name,
+    particles,
+    group: 'emitters',
+    backend: 'gpu',
+    variant: DEFAULT_VARIANT,
+    layout: `${PACKED}, life records, live and free lists`,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: lifecycleBytes(targetLive, expectedDeaths, expectedDeaths),
+    particleStep: 'live particle',
+    // Particles 64, life 32, two live lists 8, free list 4, flags 8, scan 8 (bytes a slot).
+    memoryBytes: particles * (BYTES_PER_PARTICLE + BYTES_PER_LIFE + 28),
+    note:
+      `an emitter of ${rate.toFixed(0)} particles/s living ${CHURN_LIFETIME.join('-')} s, started at its ` +
+      `steady state by bursts into shuffled slots, ${steps + WARM_UP_RUNS} steps before timing; ` +
+      'a frame: planStep, the step over the live list, age, scan, compact, planEmit, emit (indirect dispatches)',
+    open: async () => {
+      const system = await ParticleSystem.create(device, {
+        capacity: particles,
+        ...DEFAULT_VARIANT,
+        emitters: churningEmitters(targetLive, particles, dt),
+      });
+      let before: LifecycleStats | null = null;
+      try {
+        shuffleFreeList(system);
+        await advance(system, dt, steps);
+      } catch (error) {
+        system.destroy();
+        throw error;
+      }
+      return {
+        run: (units) => timer.time((encoder) => system.encodeSteps(encoder, dt, units), name),
+        beforeTiming: async () => {
+          before = await system.readStats();
+        },
+        afterTiming: async () => {
+          if (!before) throw new Error(`${name}: no readback before the timed runs`);
+          const counts = frameCounts(before, await system.readStats());
+          const live = (counts.liveBefore + counts.liveAfter) / 2;
+          return {
+            particlesPerStep: live,
+            bytes: lifecycleBytes(live, counts.births, counts.deaths),
+            lifecycle: {
+              capacity: particles,
+              targetFraction: fraction,
+              targetLive,
+              rate,
+              lifetime: CHURN_LIFETIME,
+              fillSteps: steps + WARM_UP_RUNS,
+              liveBeforeTiming: counts.liveBefore,
+              liveAfterTiming: counts.liveAfter,
+              liveError: (counts.liveBefore - targetLive) / targetLive,
+              timedSteps: counts.steps,
+              birthsPerStep: counts.births,
+              deathsPerStep: counts.deaths,
+              shortfallPerStep: counts.shortfall,
+            },
+          };
+        },
+        close: () => system.destroy(),
+      };
+    },
+  };
+}
+
 interface Running {
   spec: CaseSpec;
   open: OpenCase;
   /** Steps (copies, calls) a timed run. */
   units: number;
   samples: Sample[];
+  /** What the case reported after its timed runs, if anything. */
+  measured?: MeasuredFigures;
 }
+
+/** Runs of one step each that warm a case up before its timed runs. */
+const WARM_UP_RUNS = 2;
 
 /** Opens a case and warms it up: the first run pays for compilation and first touches of memory; the second, warm, sets how many steps fill a run. */
 async function prepare(spec: CaseSpec, options: BenchOptions): Promise<Running> {
   const open = await spec.open();
   try {
+    // WARM_UP_RUNS runs of one step each.
     await open.run(1);
     const probe = await open.run(1);
     const units = Math.max(
       1,
       Math.min(options.maxStepsPerRun, Math.round(options.targetMs / Math.max(probe.ms, 1e-3))),
     );
+    await open.beforeTiming?.();
     return { spec, open, units, samples: [] };
   } catch (error) {
     open.close();
@@ -351,11 +553,19 @@ async function prepare(spec: CaseSpec, options: BenchOptions): Promise<Running> 
 
 type Measured = Omit<CaseResult, 'fractionOfCopy' | 'fractionOfBufferCopy'>;
 
-function result({ spec, units, samples }: Running): Measured {
+/** Runs the open case's afterTiming, if it has one, into `running.measured`. */
+async function finish(running: Running): Promise<void> {
+  const measured = await running.open.afterTiming?.();
+  if (measured) running.measured = measured;
+}
+
+function result({ spec, units, samples, measured }: Running): Measured {
   const perStep = spreadOf(samples.map((s) => s.ms / units));
   const wall = spreadOf(samples.map((s) => s.wallMs / units));
-  const rate = particleStepsPerSecond(spec.particles, perStep.median);
-  const bytesPerParticleStep = totalBytes(spec.bytes);
+  const particlesPerStep = measured?.particlesPerStep ?? spec.particles;
+  const rate = particleStepsPerSecond(particlesPerStep, perStep.median);
+  const bytes = measured?.bytes ?? spec.bytes;
+  const bytesPerParticleStep = totalBytes(bytes);
   const methods = new Set(samples.map((s) => s.method));
   return {
     name: spec.name,
@@ -363,13 +573,15 @@ function result({ spec, units, samples }: Running): Measured {
     particleStepsPerSecond: rate,
     bytesPerParticleStep,
     gigabytesPerSecond: gigabytesPerSecond(rate, bytesPerParticleStep),
+    particleStep: spec.particleStep ?? 'slot',
+    particlesPerStep,
     group: spec.group,
     backend: spec.backend,
     variant: spec.variant ? variantName(spec.variant) : null,
     layout: spec.layout,
     workgroupSize: spec.workgroupSize,
-    bytesRead: spec.bytes.read,
-    bytesWritten: spec.bytes.written,
+    bytesRead: bytes.read,
+    bytesWritten: bytes.written,
     stepsPerRun: units,
     runs: samples.length,
     medianMs: perStep.median,
@@ -378,6 +590,14 @@ function result({ spec, units, samples }: Running): Measured {
     // A run whose timestamps failed fell back to wall time; say so if any did.
     timing: methods.size === 1 ? (samples[0] as Sample).method : 'wall (onSubmittedWorkDone)',
     ...(spec.note === undefined ? {} : { note: spec.note }),
+    ...(measured
+      ? {
+          lifecycle: {
+            ...measured.lifecycle,
+            slotStepsPerSecond: particleStepsPerSecond(spec.particles, perStep.median),
+          },
+        }
+      : {}),
   };
 }
 
@@ -460,6 +680,7 @@ export async function runBench(
                 c.samples.push(await c.open.run(c.units));
               }
             }
+            for (const c of running) await finish(c);
           } finally {
             for (const c of running) c.open.close();
           }
@@ -473,6 +694,7 @@ export async function runBench(
                 step(spec);
                 c.samples.push(await c.open.run(c.units));
               }
+              await finish(c);
             } finally {
               c.open.close();
             }

@@ -6,6 +6,7 @@
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import { DEFAULT_VARIANT, variantName } from '../core/variants';
 import { DEFAULT_WORKGROUP_SIZE } from '../gpu/particleSystem';
+import { LIVE_TOLERANCE } from './emitters';
 import { WORKGROUP_SIZES, type BenchRun, type CaseResult } from './harness';
 
 export interface Contender {
@@ -207,7 +208,7 @@ export function tableRows(report: BenchReport): { head: string[]; rows: string[]
     c.name,
     `2^${Math.log2(c.particles)}`,
     fixed(c.particleStepsPerSecond / 1e6, 2),
-    String(c.bytesPerParticleStep),
+    Number.isInteger(c.bytesPerParticleStep) ? String(c.bytesPerParticleStep) : fixed(c.bytesPerParticleStep, 1),
     fixed(c.gigabytesPerSecond, 2),
     Number.isFinite(c.fractionOfCopy) ? percent(c.fractionOfCopy) : '-',
     Number.isFinite(c.fractionOfBufferCopy) ? percent(c.fractionOfBufferCopy) : '-',
@@ -216,6 +217,32 @@ export function tableRows(report: BenchReport): { head: string[]; rows: string[]
     c.timing === 'timestamp-query' ? 'timestamps' : c.timing,
   ]);
   return { head, rows };
+}
+
+/**
+ * One line an emitter case: the live count reached against the target, the
+ * churn, and its frame against the 100% frame and the step at the same count.
+ */
+export function emitterLines(cases: readonly CaseResult[]): string[] {
+  const count = (x: number) => Math.round(x).toLocaleString('en-US');
+  return cases.flatMap((c) => {
+    const l = c.lifecycle;
+    if (!l) return [];
+    const full = cases.find((o) => o.lifecycle && o.particles === c.particles && o.lifecycle.targetFraction === 1);
+    const step = find(cases, DEFAULT_STEP, c.particles);
+    const against = [
+      full && full !== c ? `${(c.medianMs / full.medianMs).toFixed(3)} of the 100% frame` : '',
+      step ? `${(c.medianMs / step.medianMs).toFixed(2)}x the step's ${step.medianMs.toFixed(2)} ms` : '',
+    ].filter((part) => part !== '');
+    const off = Math.abs(l.liveError) > LIVE_TOLERANCE ? ` OFF TARGET (over ${LIVE_TOLERANCE * 100}%)` : '';
+    return [
+      `${c.name} @ 2^${Math.log2(c.particles)}: live ${count(l.liveBeforeTiming)} before timing ` +
+        `(target ${count(l.targetLive)}, ${(l.liveError * 100).toFixed(2)}%${off}), ` +
+        `${count(l.liveAfterTiming)} after; ` +
+        `a step: ${count(l.birthsPerStep)} born, ${count(l.deathsPerStep)} died, ${count(l.shortfallPerStep)} short; ` +
+        `frame ${c.medianMs.toFixed(2)} ms${against.length > 0 ? ` = ${against.join(', ')}` : ''}`,
+    ];
+  });
 }
 
 /** Plain lines: comparisons, targets, what was skipped or not measured. */
@@ -231,6 +258,16 @@ export function summaryLines(report: BenchReport): string[] {
   for (const t of report.targets) {
     const status = t.met === null ? 'NOT MEASURED' : t.met ? 'MET' : 'NOT MET';
     lines.push(`target ${t.target}: ${status}${t.applies ? '' : ' (does not apply to this adapter)'} — ${t.figure}`);
+  }
+  lines.push(...emitterLines(report.cases));
+  for (const c of report.cases.filter((k) => k.group === 'collisions')) {
+    const step = find(report.cases, DEFAULT_STEP, c.particles);
+    if (step) {
+      lines.push(
+        `${c.name} @ 2^${Math.log2(c.particles)}: ${c.medianMs.toFixed(2)} ms a step = ` +
+          `${(c.medianMs / step.medianMs).toFixed(2)}x the step without colliders`,
+      );
+    }
   }
   for (const s of report.skipped) lines.push(`skipped ${s}`);
   for (const n of report.notMeasured) lines.push(`not measured: ${n}`);

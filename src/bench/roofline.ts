@@ -3,7 +3,7 @@
  * loop) actually loads and stores, and the arithmetic from a measured time to
  * bandwidth and to a fraction of a roofline.
  */
-import { BYTES_PER_PARTICLE, FLOATS_PER_LANE } from '../core/layout';
+import { BYTES_PER_LIFE, BYTES_PER_PARTICLE, FLOATS_PER_LANE } from '../core/layout';
 import { SOA_BYTES_READ, SOA_BYTES_WRITTEN } from './soaPass';
 
 const LANE_BYTES = FLOATS_PER_LANE * 4;
@@ -21,6 +21,12 @@ export const BYTES = {
   uniformAcceleration: { read: 3 * LANE_BYTES, written: 3 * LANE_BYTES },
   /** integrateSoA.wgsl: the step's six attributes' own bytes, no spare slots. */
   soa: { read: SOA_BYTES_READ, written: SOA_BYTES_WRITTEN },
+  /**
+   * The step (integrate.wgsl, as `step`) then collide.wgsl against planes:
+   * the whole record in again, position and velocity lanes out (a killed
+   * particle would also write its acceleration|radius lane; none is here).
+   */
+  stepPlane: { read: 2 * BYTES_PER_PARTICLE, written: 3 * LANE_BYTES + 2 * LANE_BYTES },
   /** copy.wgsl and copyBufferToBuffer: one whole record in, one out. */
   copy: { read: BYTES_PER_PARTICLE, written: BYTES_PER_PARTICLE },
   /** scatter.wgsl adding forces: the uploaded lane and the force lane in, the force lane out. */
@@ -34,6 +40,46 @@ export const BYTES = {
    */
   cpu: { read: SOA_BYTES_READ, written: SOA_BYTES_WRITTEN },
 } as const satisfies Record<string, ByteCount>;
+
+/**
+ * A frame of a system with emitters (src/gpu/lifecycle.ts), counted from the
+ * words each pass's shader names (a scalar read from a lane counts 4 bytes,
+ * not the lane), for the three kinds of particle a frame handles. Left out:
+ * planStep and planEmit (one invocation each, a few counters), the scan's
+ * levels above 0 (16 bytes per 1,024 live), the per-rule atomics and the
+ * uniforms. Bytes a live particle-step are then
+ * `live + deaths / live * death + births / live * birth`.
+ */
+export const LIFECYCLE_BYTES = {
+  /**
+   * Every particle live at the frame's start:
+   * the step over the live list (liveDispatch.wgsl + integrate.wgsl): its slot
+   * (4) and the record (64) in, position, velocity and force lanes (48) out;
+   * age.wgsl: slot 4, age, lifetime, rule 12, radius and position.y 8 in; age,
+   * alive 8 and its (lives on, children) flag 8 out; lifeScan.wgsl level 0:
+   * the flag 8 in, its prefix sum 8 out; compact.wgsl: slot 4, prefix sum 8,
+   * alive 4 in, a survivor's slot in the other live list 4 out (a death
+   * writes 4 to the free list instead).
+   */
+  live: { read: 68 + 24 + 8 + 16, written: 48 + 16 + 8 + 4 },
+  /** A death, on top of `live` (compact.wgsl): its rule 4 and record 64 in, the parked record 64 out. */
+  death: { read: 4 + BYTES_PER_PARTICLE, written: BYTES_PER_PARTICLE },
+  /**
+   * A birth (emit.wgsl): its free-list slot 4 and life record 32 in; its slot
+   * in the live list 4, the new particle 64 and life record 32 out.
+   */
+  birth: { read: 4 + BYTES_PER_LIFE, written: 4 + BYTES_PER_PARTICLE + BYTES_PER_LIFE },
+} as const satisfies Record<string, ByteCount>;
+
+/** Bytes a live particle-step of a lifecycle frame with `births` and `deaths` a step over `live` particles. */
+export function lifecycleBytes(live: number, births: number, deaths: number): ByteCount {
+  const { live: each, death, birth } = LIFECYCLE_BYTES;
+  const perLive = (n: number) => (live > 0 ? n / live : 0);
+  return {
+    read: each.read + perLive(deaths) * death.read + perLive(births) * birth.read,
+    written: each.written + perLive(deaths) * death.written + perLive(births) * birth.written,
+  };
+}
 
 export function totalBytes(count: ByteCount): number {
   return count.read + count.written;
