@@ -96,6 +96,8 @@ describe('benchmark harness', () => {
     expect(names).toContain('scatter-add-forces');
     expect(names).toContain('step-soa/explicit/per-second');
     expect(names).toContain('collisions-plane');
+    expect(names).toContain('forces-typical');
+    expect(names).toContain('step-with-typical-forces');
     for (const variant of ALL_VARIANTS) expect(names).toContain(`step/${variantName(variant)}`);
     for (const c of json.cases) {
       if (c.group === 'emitters') continue;
@@ -133,7 +135,15 @@ describe('benchmark harness', () => {
       expect(c.bytesPerParticleStep).toBeGreaterThan(totalBytes(LIFECYCLE_BYTES.live));
       expect(l.slotStepsPerSecond / c.particleStepsPerSecond).toBeCloseTo(l.capacity / c.particlesPerStep, 9);
     }
-    expect(json.targets).toHaveLength(3);
+    // Bandwidth, bytes a particle, GPU/CPU, and the forces issue's typical effect against the step.
+    expect(json.targets).toHaveLength(4);
+    // Measured (a figure), but not judged below 2^20: the target is stated at 1,048,576 particles.
+    const forceTarget = report.targets[3]!;
+    expect(forceTarget.target).toMatch(/typical forces/);
+    expect(forceTarget.figure).toMatch(
+      /fused into the step \(the default\) they add -?\d+\.\d\dx the step; as a pass of their own \d+\.\d\dx/,
+    );
+    expect(forceTarget.met).toBeNull();
     // The plot is a standalone SVG naming every variant.
     const svg = benchSvg(report);
     expect(svg.startsWith('<svg')).toBe(true);

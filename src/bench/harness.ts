@@ -403,6 +403,27 @@ function casesAt(
       };
     },
   });
+  cases.push({
+    ...base,
+    name: 'step-with-typical-forces',
+    group: 'force',
+    variant: null,
+    layout: PACKED,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    // Fused: the step's own loads and stores, the forces computed in between.
+    bytes: BYTES.step,
+    memoryBytes: particles * BYTES_PER_PARTICLE,
+    note: 'the default step with the typical effect fused into it (integrateForces.wgsl): one dispatch a step',
+    open: async () => {
+      const system = await ParticleSystem.create(device, { capacity: particles, ...DEFAULT_VARIANT });
+      system.particles.write(0, state());
+      for (const generator of TYPICAL_EFFECT) system.forces.add(generator);
+      return {
+        run: (units) => timer.time((encoder) => system.encodeSteps(encoder, dt, units), 'step-with-typical-forces'),
+        close: () => system.destroy(),
+      };
+    },
+  });
   for (const { fraction, name } of LIVE_FRACTIONS) {
     cases.push(emitterCase(device, timer, dt, particles, fraction, name));
   }

@@ -182,6 +182,27 @@ export function targets(run: BenchRun): Target[] {
       applies: run.adapter.software,
     });
   }
+  // 4. The forces issue: the typical effect's forces cost no more than the step, at the largest count measured.
+  const separate = cases.filter((c) => c.name === 'forces-typical');
+  const largest = separate.reduce<CaseResult | null>((a, b) => (a && a.particles >= b.particles ? a : b), null);
+  const step = largest ? find(cases, DEFAULT_STEP, largest.particles) : undefined;
+  const fused = largest ? find(cases, 'step-with-typical-forces', largest.particles) : undefined;
+  if (!largest || !step) {
+    out.push({ target: 'typical forces <= the step', met: null, figure: 'not measured', applies: true });
+  } else {
+    const passRatio = largest.medianMs / step.medianMs;
+    const fusedRatio = fused ? (fused.medianMs - step.medianMs) / step.medianMs : null;
+    out.push({
+      target: 'typical forces (gravity, drag, attractor, turbulence) <= the step, at >= 2^20',
+      // The default runs them fused into the step: what they add to it is what they cost.
+      met: largest.particles >= 1 << 20 ? (fusedRatio ?? passRatio) <= 1 : null,
+      figure:
+        `at 2^${Math.log2(largest.particles)}: fused into the step (the default) they add ` +
+        `${fusedRatio === null ? 'n/a' : fusedRatio.toFixed(2)}x the step; as a pass of their own ` +
+        `${passRatio.toFixed(2)}x the step`,
+      applies: true,
+    });
+  }
   return out;
 }
 
