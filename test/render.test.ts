@@ -1,17 +1,27 @@
 /**
- * The renderer's host-side logic, no GPU needed: the fixed-step clock, the
- * uniform layouts against WGSL's alignment rules, the orbit camera, and the
- * demos' URL parameters. (The passes themselves run in test/browser.test.ts.)
+ * The renderer's host-side logic: the fixed-step clock, the uniform layouts
+ * against WGSL's alignment rules, the orbit camera, and the demos' URL
+ * parameters; and, on a real adapter, LinkPass drawing a link between two
+ * particles of a simulation's buffer into an offscreen target read back pixel
+ * by pixel. (The other passes run in test/browser.test.ts and
+ * test/render.live.test.ts.)
  */
 import { vec4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
+import { withErrorScopes } from '../src/gpu/errors';
+import { ParticleSystem } from '../src/gpu/particleSystem';
 import { OrbitCamera } from '../src/render/camera';
 import { FixedStepClock } from '../src/render/fixedStep';
 import { GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
+import { DEFAULT_LINK_STYLE, LINK_PARAMS, LinkPass, type LinkStyle } from '../src/render/linkPass';
+import { ParticleRecords } from '../src/demos/shared/packing';
+import { useDevice } from './support/gpu';
 import { DRAW_PARAMS } from '../src/render/particleLook';
 import { UniformLayout } from '../src/render/uniforms';
 import { defaultValues, param, queryFromValues, valuesFromQuery } from '../src/demos/shared/params';
+
+const gpu = useDevice();
 
 describe('FixedStepClock', () => {
   it('takes whole steps from the accumulator and reports the rest as alpha', () => {
@@ -75,7 +85,7 @@ describe('UniformLayout', () => {
   });
 
   it('gives every pass a block that is a multiple of 16 bytes', () => {
-    for (const layout of [DRAW_PARAMS, GRID_PARAMS, LINE_PARAMS]) expect(layout.size % 16).toBe(0);
+    for (const layout of [DRAW_PARAMS, GRID_PARAMS, LINE_PARAMS, LINK_PARAMS]) expect(layout.size % 16).toBe(0);
   });
 });
 
@@ -159,5 +169,132 @@ describe('demo parameters in the URL', () => {
       '?grid=maybe: not true or false; using true',
       '?what: no such parameter',
     ]);
+  });
+});
+
+describe('LinkPass', () => {
+  /** The target's side in pixels; a row is 64 * 4 = 256 bytes, copyTextureToBuffer's row alignment. */
+  const SIZE = 64;
+  /** Column-major identity: a particle's position is its clip position (w = 1). */
+  const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+  it('draws a link between two particles straight from their buffer, depth-tested, coloured by stretch', async () => {
+    const { device } = gpu.get();
+    // Two particles at clip (-0.5, -0.5) and (0.5, 0.5), depth 0.5: pixels (16, 48) and (48, 16), y down.
+    // The second moves, so extrapolation is exercised: drawn `extrapolate` seconds along its velocity.
+    const system = await ParticleSystem.create(device, { capacity: 2 });
+    const records = new ParticleRecords(2);
+    records.set(0, -0.5, -0.5, 0.5, 0, 0, 0, 0, 0, 0, 1, 1);
+    records.set(1, 0.5, 0.5, 0.5, 0, -1, 0, 0, 0, 0, 1, 1);
+    records.writeTo(system, 0);
+    const pass = new LinkPass(device, 'rgba8unorm', 'depth24plus');
+    // As index pairs: no rest length, so the link keeps its colour.
+    const binding = pass.bind('test.links', system.particles.buffer, [0, 1]);
+    const color = device.createTexture({
+      label: 'test.color',
+      size: [SIZE, SIZE],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+    const depth = device.createTexture({
+      label: 'test.depth',
+      size: [SIZE, SIZE],
+      format: 'depth24plus',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT,
+    });
+    const read = device.createBuffer({
+      label: 'test.read',
+      size: SIZE * SIZE * 4,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const view = { viewProjection: IDENTITY, width: SIZE, height: SIZE, focalPixels: 1 };
+    // Green at rest length or shorter, red from 20% stretch; opaque, 3 px wide.
+    const style: LinkStyle = {
+      ...DEFAULT_LINK_STYLE,
+      width: 3,
+      color: [0, 1, 0],
+      stretchColor: [1, 0, 0],
+      stretchRange: 0.2,
+      opacity: 1,
+    };
+    /** One draw into a cleared target (depth cleared to `groundDepth`); the pixels, rgba8 row by row. */
+    const drawInto = async (groundDepth = 1, extrapolate = 0): Promise<Uint8Array> => {
+      await withErrorScopes(device, 'a link draw', () => {
+        const encoder = device.createCommandEncoder();
+        const render = encoder.beginRenderPass({
+          colorAttachments: [{ view: color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
+          depthStencilAttachment: {
+            view: depth.createView(),
+            depthLoadOp: 'clear',
+            depthStoreOp: 'store',
+            depthClearValue: groundDepth,
+          },
+        });
+        pass.draw(render, binding, style, view, { extrapolate, time: 0 });
+        render.end();
+        encoder.copyTextureToBuffer({ texture: color }, { buffer: read, bytesPerRow: SIZE * 4 }, [SIZE, SIZE]);
+        device.queue.submit([encoder.finish()]);
+      });
+      await read.mapAsync(GPUMapMode.READ);
+      const pixels = new Uint8Array(read.getMappedRange().slice(0));
+      read.unmap();
+      return pixels;
+    };
+    const pixel = (pixels: Uint8Array, x: number, y: number) =>
+      Array.from(pixels.subarray((y * SIZE + x) * 4, (y * SIZE + x + 1) * 4));
+    // Pixel (x, 63 - x) has its centre on the segment (x + y = 64 in pixel coordinates) for x in 16..48.
+    const along = Array.from({ length: 25 }, (_, i) => [20 + i, 43 - i] as const);
+    // Off the segment: 5.7 px to either side, beyond either end, and the far corners.
+    const away = [
+      [24, 31],
+      [40, 31],
+      [28, 27],
+      [36, 35],
+      [8, 55],
+      [55, 8],
+      [4, 4],
+      [60, 60],
+    ] as const;
+    const expectLink = (pixels: Uint8Array, rgba: readonly number[], what: string) => {
+      for (const [x, y] of along) expect(pixel(pixels, x, y), `${what}: pixel (${x}, ${y}) on the link`).toEqual(rgba);
+      for (const [x, y] of away)
+        expect(pixel(pixels, x, y), `${what}: pixel (${x}, ${y}) off the link`).toEqual([0, 0, 0, 0]);
+    };
+    try {
+      expectLink(await drawInto(), [0, 255, 0, 255], 'index pairs, no rest length');
+      // The link is sqrt(2) long: stretched 41% from a rest length of 1 (all red), compressed from 2 (green).
+      binding.setLinks([{ a: 0, b: 1, restLength: 1 }]);
+      expectLink(await drawInto(), [255, 0, 0, 255], 'stretched');
+      binding.setLinks([{ a: 1, b: 0, restLength: 2 }]);
+      expectLink(await drawInto(), [0, 255, 0, 255], 'compressed, ends swapped');
+      // The ground in front of the link (depth 0.25 < 0.5): nothing is drawn.
+      expect(
+        (await drawInto(0.25)).every((value) => value === 0),
+        'a link behind the ground was drawn',
+      ).toBe(true);
+      // Half a second on, the moving end is drawn at (0.5, 0): the old segment's far half is dark.
+      const moved = await drawInto(1, 0.5);
+      expect(pixel(moved, 44, 19), 'the old segment, after extrapolation').toEqual([0, 0, 0, 0]);
+      // Pixel (32, 40) lies on the new segment, from (16, 48) to (48, 32): y = 48 - (x - 16) / 2, centres at +0.5.
+      expect(pixel(moved, 32, 39)[3], 'the extrapolated segment').toBeGreaterThan(0);
+      // More links than the buffer held: it is replaced, and both are drawn.
+      binding.setLinks([
+        { a: 0, b: 1 },
+        { a: 1, b: 0 },
+      ]);
+      expect(binding.count).toBe(2);
+      expectLink(await drawInto(), [0, 255, 0, 255], 'two links, the buffer replaced');
+      expect(() => binding.setLinks([0, 2])).toThrow(/links\[0\]\.b = 2: not a particle index below 2/);
+      expect(() => binding.setLinks([0, 1, 1])).toThrow(/not a list of pairs/);
+      expect(gpu.uncaptured).toEqual([]);
+    } finally {
+      binding.destroy();
+      binding.destroy();
+      pass.destroy();
+      system.destroy();
+      color.destroy();
+      depth.destroy();
+      read.destroy();
+    }
   });
 });

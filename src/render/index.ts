@@ -8,6 +8,17 @@ export * from './particleLook';
 export { ParticlePass, ParticleBinding, type DrawRange, type LiveSource } from './particlePass';
 export { GridPass, GridBinding, GRID_PARAMS, type GridSpec } from './gridPass';
 export { LinePass, LineBinding, LINE_PARAMS, packStrips, type LineStyle } from './linePass';
+export {
+  LinkPass,
+  LinkBinding,
+  LINK_PARAMS,
+  DEFAULT_LINK_STYLE,
+  WORDS_PER_LINK,
+  packLinks,
+  type LinkEnds,
+  type LinkList,
+  type LinkStyle,
+} from './linkPass';
 export { GroupTimeline, GROUP_KINDS, type GroupKind } from './groupTimeline';
 export { TrailRecorder } from './trailRecorder';
 export { UniformLayout, UniformData, type UniformField, type UniformFieldType } from './uniforms';

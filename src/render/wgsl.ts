@@ -12,6 +12,7 @@ import records from '../../shaders/render/records.wgsl?raw';
 import liveRecords from '../../shaders/render/liveRecords.wgsl?raw';
 import grid from '../../shaders/render/grid.wgsl?raw';
 import lines from '../../shaders/render/lines.wgsl?raw';
+import links from '../../shaders/render/links.wgsl?raw';
 import type { UniformField, UniformLayout } from './uniforms';
 
 type AnyLayout = UniformLayout<Record<string, UniformField>>;
@@ -26,4 +27,6 @@ export const renderShaders = {
     ),
   grid: (params: AnyLayout) => [params.wgsl(), grid].join('\n'),
   lines: (params: AnyLayout) => [params.wgsl(), color, lines].join('\n'),
+  /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl). */
+  links: (params: AnyLayout) => [wgslParticleStruct(), params.wgsl(), color, links].join('\n'),
 } as const;

@@ -15,6 +15,7 @@ import { FixedStepClock } from '../../render/fixedStep';
 import { GpuTimer } from '../../render/gpuTimer';
 import { GridPass } from '../../render/gridPass';
 import { LinePass } from '../../render/linePass';
+import { LinkPass } from '../../render/linkPass';
 import { OrbitControls } from '../../render/orbitControls';
 import { ParticlePass } from '../../render/particlePass';
 import type { DrawTime, DrawView, Rgb } from '../../render/particleLook';
@@ -29,6 +30,7 @@ export interface RenderPasses {
   particles: ParticlePass;
   grid: GridPass;
   lines: LinePass;
+  links: LinkPass;
 }
 
 export interface SceneFrame {
@@ -229,6 +231,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
           particles: new ParticlePass(device, target.format, target.depthFormat),
           grid: new GridPass(device, target.format, target.depthFormat),
           lines: new LinePass(device, target.format, target.depthFormat),
+          links: new LinkPass(device, target.format, target.depthFormat),
         };
         return { device, adapterInfo, target, passes, timer: new GpuTimer(device) };
       });
@@ -451,6 +454,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
     gpu.passes.particles.destroy();
     gpu.passes.grid.destroy();
     gpu.passes.lines.destroy();
+    gpu.passes.links.destroy();
     gpu.target.destroy();
     // This app requested the device, so it destroys it; its loss is expected.
     this.releasing = gpu.device;

@@ -1,4 +1,4 @@
-/** The Springs demo's parameters: the cloth's grid, its springs, the air and the wind. */
+/** The Springs demo's parameters: the cloth's grid, its springs, the air and the wind, and whether the springs are drawn. */
 import { clockParams, lookParams, variantParams } from '../shared/commonParams';
 import { param } from '../shared/params';
 
@@ -16,4 +16,5 @@ export const SPRINGS_PARAMS = {
   ...clockParams({ stepRate: 240 }),
   ...variantParams('semi-implicit', 'per-second'),
   ...lookParams({ mode: 'sprites', blend: 'alpha', colorMode: 'index', size: 0.08, intensity: 1 }),
+  drawSprings: param.boolean(true, { folder: 'Look', label: 'draw springs' }),
 };

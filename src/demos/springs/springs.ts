@@ -8,7 +8,9 @@
  * particle gathers its own links, src/gpu/springsPass.ts). Gravity, a
  * quadratic drag, a gusting wind and curl-noise turbulence are generators of
  * the force registry; the wind and the turbulence's offset are rewritten every
- * frame (one record each, never a pipeline), so the cloth sways.
+ * frame (one record each, never a pipeline), so the cloth sways. The springs
+ * are drawn under the particles as lines read straight from the particle
+ * buffer (LinkPass), turning from blue to orange as they stretch.
  *
  * Stability: a node pulled by its 8 springs has its fastest mode below ω = 4
  * sqrt(k / m) (Gershgorin), about 280 rad/s at the default stiffness; the
@@ -24,6 +26,7 @@ import type { ForceHandle } from '../../core/forces/registry';
 import type { SpringLink } from '../../core/forces/generators';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import type { OrbitCamera } from '../../render/camera';
+import { DEFAULT_LINK_STYLE, type LinkStyle } from '../../render/linkPass';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
 import { ParticleRecords } from '../shared/packing';
@@ -124,6 +127,11 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
   }
 
   const binding = passes.particles.bind('Springs.particles', system.particles.buffer);
+  // The springs, drawn from the same buffer: their ends move with the particles on the GPU. Their
+  // geometry changes only on a rebuild (a stiffness change rewrites the same pairs), so sent once.
+  const springLines = passes.links.bind('Springs.links', system.particles.buffer, links);
+  // Blue at rest length or shorter, turning orange as a spring stretches by 30%.
+  const springStyle: LinkStyle = { ...DEFAULT_LINK_STYLE, stretchRange: 0.3 };
   const ground = passes.grid.bind('Springs.ground');
   const look: ParticleLook = { ...DEFAULT_LOOK, hueOffset: 0.5, hueSpan: 0.3, saturation: 0.55 };
 
@@ -153,6 +161,8 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
         },
         frame.view,
       );
+      // Under the particles: neither writes depth, so what is drawn later lies on top.
+      if (params.drawSprings) passes.links.draw(pass, springLines, springStyle, frame.view, frame.time);
       look.mode = params.mode;
       look.blend = params.blend;
       look.colorMode = params.colorMode;
@@ -170,6 +180,7 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
     },
     dispose() {
       binding.destroy();
+      springLines.destroy();
       ground.destroy();
       system.destroy();
     },

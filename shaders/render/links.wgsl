@@ -1,0 +1,79 @@
+// Links between particles (springs, a cloth's threads) drawn straight from the
+// simulation's storage buffer of Particle records: no readback, no copy. A link
+// is a pair of particle indices and a rest length; each is a quad of constant
+// pixel width (6 vertices, one non-instanced draw: see particles.wgsl for why)
+// between the two particles' positions, which are read in the vertex shader.
+// Coloured by stretch: the link's colour at its rest length or shorter, turning
+// to stretchColor as its strain (length / rest length - 1) reaches stretchRange.
+// Prepended: the Particle struct and accessors generated from src/core/layout.ts,
+// the LinkParams struct generated from src/render/linkPass.ts, and
+// shaders/render/color.wgsl.
+
+struct Link {
+  a: u32,
+  b: u32,
+  // 0: no rest length known, the link keeps its colour.
+  restLength: f32,
+}
+
+@group(0) @binding(0) var<uniform> params: LinkParams;
+@group(0) @binding(1) var<storage, read> particles: array<Particle>;
+@group(0) @binding(2) var<storage, read> links: array<Link>;
+
+struct LinkOut {
+  @builtin(position) clip: vec4f,
+  // Pixels from the centre line.
+  @location(0) across: f32,
+  @location(1) @interpolate(flat) color: vec4f,
+}
+
+// A particle's position at the clock's time, as particles.wgsl draws it: an
+// immovable particle (inverse mass 0) is not extrapolated, whatever its velocity.
+fn drawnPosition(p: Particle) -> vec3f {
+  let velocity = select(vec3f(0.0), getVelocity(p), getInverseMass(p) > 0.0);
+  return getPosition(p) + velocity * params.extrapolate;
+}
+
+@vertex
+fn linkVertex(@builtin(vertex_index) index: u32) -> LinkOut {
+  let link = index / 6u;
+  let vertex = QUAD_CORNERS[index % 6u];
+  var out: LinkOut;
+  out.clip = OUTSIDE_CLIP;
+  // Guards: the link buffer may hold more than the count, and a bad index reads no particle.
+  if (link >= params.count) { return out; }
+  let ends = links[link];
+  let particleCount = arrayLength(&particles);
+  if (ends.a >= particleCount || ends.b >= particleCount) { return out; }
+  let a = drawnPosition(particles[ends.a]);
+  let b = drawnPosition(particles[ends.b]);
+  let clipA = params.viewProjection * vec4f(a, 1.0);
+  let clipB = params.viewProjection * vec4f(b, 1.0);
+  if (clipA.w <= 1e-5 || clipB.w <= 1e-5) { return out; }
+  let halfViewport = 0.5 * params.viewport.xy;
+  let delta = clipB.xy / clipB.w * halfViewport - clipA.xy / clipA.w * halfViewport;
+  let pixels = length(delta);
+  let direction = select(vec2f(1.0, 0.0), delta / pixels, pixels > 1e-4);
+  let side = vec2f(-direction.y, direction.x);
+  // x picks the end, y the side; one pixel of margin for the smooth edge.
+  let corner = vec2f(f32(vertex & 1u), f32(vertex >> 1u)) * 2.0 - 1.0;
+  let halfWidth = 0.5 * params.width + 1.0;
+  let end = select(clipA, clipB, corner.x > 0.0);
+  out.clip = vec4f(end.xy + side * corner.y * halfWidth / halfViewport * end.w, end.z, end.w);
+  out.across = corner.y * halfWidth;
+  var stretch = 0.0;
+  if (ends.restLength > 0.0 && params.stretchRange > 0.0) {
+    let strain = length(b - a) / ends.restLength - 1.0;
+    stretch = clamp(strain / params.stretchRange, 0.0, 1.0);
+  }
+  let color = mix(params.color, params.stretchColor, stretch);
+  // Premultiplied, for the "over" blend.
+  out.color = vec4f(color.rgb * color.a, color.a);
+  return out;
+}
+
+@fragment
+fn linkFragment(in: LinkOut) -> @location(0) vec4f {
+  let coverage = clamp(0.5 * params.width + 0.5 - abs(in.across), 0.0, 1.0);
+  return in.color * coverage;
+}

@@ -1,0 +1,268 @@
+/**
+ * Owns the link pipeline (shaders/render/links.wgsl): lines of constant pixel
+ * width between pairs of particles, read in the vertex shader from a storage
+ * buffer of Particle records (the simulation's own `system.particles.buffer`:
+ * no readback, no copy), so they follow the particles every frame at no cost
+ * to the host. A LinkBinding ties that buffer to a list of links (index pairs,
+ * each with an optional rest length for the stretch colours), uploaded with
+ * `setLinks`, and a uniform block; `draw` records into the caller's pass.
+ */
+import { BYTES_PER_PARTICLE } from '../core/layout';
+import type { DrawTime, DrawView, Rgb } from './particleLook';
+import { UniformLayout, type UniformData } from './uniforms';
+import { renderShaders } from './wgsl';
+
+export const LINK_PARAMS = new UniformLayout('LinkParams', {
+  viewProjection: { type: 'mat4x4f' },
+  viewport: { type: 'vec4f', doc: 'width, height (device px), unused, unused' },
+  color: { type: 'vec4f', doc: 'straight colour (not premultiplied) at rest length or shorter' },
+  stretchColor: { type: 'vec4f', doc: 'straight colour at a strain of stretchRange or more' },
+  width: { type: 'f32', doc: 'device pixels' },
+  extrapolate: { type: 'f32', doc: 'seconds past the stored state, as the particles are drawn' },
+  stretchRange: { type: 'f32', doc: 'strain at which a link is all stretchColor; 0: no stretch colours' },
+  count: { type: 'u32', doc: 'links drawn' },
+});
+
+/** The words of one link in the buffer links.wgsl reads: a, b (u32) and restLength (f32). */
+export const WORDS_PER_LINK = 3;
+
+/** A link: two particle indices and, for the stretch colours, its rest length. A SpringLink is one. */
+export interface LinkEnds {
+  readonly a: number;
+  readonly b: number;
+  readonly restLength?: number;
+}
+
+/** Links as objects, or as flat index pairs [a0, b0, a1, b1, ...] (no rest lengths). */
+export type LinkList = readonly LinkEnds[] | ArrayLike<number>;
+
+export interface LinkStyle {
+  /** Device pixels. */
+  width: number;
+  color: Rgb;
+  /** The colour of a link stretched by `stretchRange` or more. */
+  stretchColor: Rgb;
+  /** Strain (length / rest length - 1) at which a link is all `stretchColor`; 0 turns the stretch colours off. */
+  stretchRange: number;
+  /** 0..1; blended "over" what is drawn before. */
+  opacity: number;
+}
+
+export const DEFAULT_LINK_STYLE: Readonly<LinkStyle> = {
+  width: 1.5,
+  color: [0.45, 0.55, 0.75],
+  stretchColor: [1, 0.45, 0.2],
+  stretchRange: 0.25,
+  opacity: 0.6,
+};
+
+/**
+ * Packs `links` into the buffer layout links.wgsl reads, checking each index
+ * against `particles` (the records in the bound buffer).
+ */
+export function packLinks(links: LinkList, particles: number): Uint32Array<ArrayBuffer> {
+  const flat = links.length > 0 && typeof links[0] === 'number';
+  if (flat && links.length % 2 !== 0) throw new RangeError(`links: ${links.length} indices is not a list of pairs`);
+  const count = flat ? links.length / 2 : links.length;
+  const words = new Uint32Array(count * WORDS_PER_LINK);
+  const floats = new Float32Array(words.buffer);
+  for (let i = 0; i < count; i++) {
+    let a: number, b: number, restLength: number;
+    if (flat) {
+      const pairs = links as ArrayLike<number>;
+      a = pairs[2 * i] as number;
+      b = pairs[2 * i + 1] as number;
+      restLength = 0;
+    } else {
+      const link = (links as readonly LinkEnds[])[i] as LinkEnds;
+      ({ a, b } = link);
+      restLength = link.restLength ?? 0;
+    }
+    for (const [name, index] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      if (!Number.isInteger(index) || index < 0 || index >= particles) {
+        throw new RangeError(`links[${i}].${name} = ${index}: not a particle index below ${particles}`);
+      }
+    }
+    if (!(restLength >= 0)) throw new RangeError(`links[${i}].restLength = ${restLength}: not >= 0`);
+    words[i * WORDS_PER_LINK] = a;
+    words[i * WORDS_PER_LINK + 1] = b;
+    floats[i * WORDS_PER_LINK + 2] = restLength;
+  }
+  return words;
+}
+
+export class LinkBinding {
+  readonly uniform: GPUBuffer;
+  readonly data: UniformData<typeof LINK_PARAMS.fields> = LINK_PARAMS.createData();
+  /** Particle records in the bound buffer: the bound on a link's indices. */
+  readonly particleCount: number;
+  private linkBuffer: GPUBuffer;
+  private group: GPUBindGroup;
+  private linkCount = 0;
+  private destroyed = false;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly layout: GPUBindGroupLayout,
+    readonly label: string,
+    readonly particles: GPUBuffer,
+    links: LinkList = [],
+  ) {
+    this.particleCount = Math.floor(particles.size / BYTES_PER_PARTICLE);
+    this.uniform = device.createBuffer({
+      label: `${label}.linkParams`,
+      size: LINK_PARAMS.size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    const packed = packLinks(links, this.particleCount);
+    this.linkBuffer = this.createLinkBuffer(packed.length / WORDS_PER_LINK);
+    this.group = this.createBindGroup();
+    this.write(packed);
+  }
+
+  /** The links' buffer (u32 a, u32 b, f32 restLength a link); replaced by a bigger one when a list outgrows it. */
+  get links(): GPUBuffer {
+    return this.linkBuffer;
+  }
+
+  get bindGroup(): GPUBindGroup {
+    return this.group;
+  }
+
+  /** Links drawn. */
+  get count(): number {
+    return this.linkCount;
+  }
+
+  /**
+   * Uploads `links` (queued; later draws see them), replacing the list. The
+   * buffer is reused when they fit, else replaced (and the old one freed).
+   */
+  setLinks(links: LinkList): void {
+    if (this.destroyed) throw new Error(`${this.label}: setLinks after destroy()`);
+    const packed = packLinks(links, this.particleCount);
+    const count = packed.length / WORDS_PER_LINK;
+    if (count * WORDS_PER_LINK * 4 > this.linkBuffer.size) {
+      this.linkBuffer.destroy();
+      this.linkBuffer = this.createLinkBuffer(count);
+      this.group = this.createBindGroup();
+    }
+    this.write(packed);
+  }
+
+  /** Frees the uniform and link buffers (the particle buffer is its owner's). Safe twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.uniform.destroy();
+    this.linkBuffer.destroy();
+  }
+
+  private write(packed: Uint32Array<ArrayBuffer>): void {
+    this.linkCount = packed.length / WORDS_PER_LINK;
+    if (packed.length > 0) this.device.queue.writeBuffer(this.linkBuffer, 0, packed);
+  }
+
+  private createLinkBuffer(count: number): GPUBuffer {
+    return this.device.createBuffer({
+      label: `${this.label}.links`,
+      // At least one link: a binding is never empty.
+      size: Math.max(count, 1) * WORDS_PER_LINK * 4,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+  }
+
+  private createBindGroup(): GPUBindGroup {
+    return this.device.createBindGroup({
+      label: `${this.label}.bindGroup`,
+      layout: this.layout,
+      entries: [
+        { binding: 0, resource: { buffer: this.uniform } },
+        { binding: 1, resource: { buffer: this.particles } },
+        { binding: 2, resource: { buffer: this.linkBuffer } },
+      ],
+    });
+  }
+}
+
+export class LinkPass {
+  private readonly layout: GPUBindGroupLayout;
+  private readonly pipeline: GPURenderPipeline;
+  private destroyed = false;
+
+  constructor(
+    private readonly device: GPUDevice,
+    format: GPUTextureFormat,
+    depthFormat: GPUTextureFormat,
+  ) {
+    this.layout = device.createBindGroupLayout({
+      label: 'LinkPass.layout',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } },
+        { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
+        { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
+      ],
+    });
+    const module = device.createShaderModule({ label: 'render/links.wgsl', code: renderShaders.links(LINK_PARAMS) });
+    this.pipeline = device.createRenderPipeline({
+      label: 'LinkPass.pipeline',
+      layout: device.createPipelineLayout({ label: 'LinkPass.pipelineLayout', bindGroupLayouts: [this.layout] }),
+      vertex: { module, entryPoint: 'linkVertex' },
+      fragment: {
+        module,
+        entryPoint: 'linkFragment',
+        targets: [
+          {
+            format,
+            // Premultiplied "over", as LinePass and the particles' alpha blend.
+            blend: {
+              color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+              alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+            },
+          },
+        ],
+      },
+      primitive: { topology: 'triangle-list' },
+      // Tested against the scene's depth (the ground), never written, as the particles.
+      depthStencil: { format: depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
+    });
+  }
+
+  /**
+   * A binding that draws `links` between the records of `particles` (e.g.
+   * `system.particles.buffer`). The caller owns it and destroys it; one
+   * binding holds one uniform block, so it can be drawn once per submitted
+   * command buffer.
+   */
+  bind(label: string, particles: GPUBuffer, links: LinkList = []): LinkBinding {
+    if (particles.size < BYTES_PER_PARTICLE) throw new RangeError(`${label}: the buffer holds no particle record`);
+    return new LinkBinding(this.device, this.layout, label, particles, links);
+  }
+
+  /** Records one draw of `binding`'s links into `pass` (a render pass the caller began). */
+  draw(pass: GPURenderPassEncoder, binding: LinkBinding, style: LinkStyle, view: DrawView, time: DrawTime): void {
+    if (this.destroyed || binding.count < 1) return;
+    binding.data
+      .set('viewProjection', view.viewProjection)
+      .set('viewport', [view.width, view.height, 0, 0])
+      .set('color', [...style.color, style.opacity])
+      .set('stretchColor', [...style.stretchColor, style.opacity])
+      .set('width', style.width)
+      .set('extrapolate', time.extrapolate)
+      .set('stretchRange', style.stretchRange)
+      .set('count', binding.count);
+    this.device.queue.writeBuffer(binding.uniform, 0, binding.data.bytes);
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, binding.bindGroup);
+    // Vertex pulling: 6 vertices a link (see links.wgsl).
+    pass.draw(6 * binding.count);
+  }
+
+  /** Pipelines need no freeing; bindings are their owners'. Safe twice. */
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
