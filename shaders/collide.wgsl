@@ -2,7 +2,10 @@
 // the step, in the colliders' order. Each contact is Cyclone's
 // ParticleContact::resolve with particle[1] = NULL (the world is immovable),
 // plus Coulomb friction on the tangential velocity.
-// Mirrored line for line by src/core/collisions/colliders.ts (the CPU twin).
+// Mirrored by src/core/collisions/colliders.ts (the CPU twin), operation for
+// operation; the shader is laid out for SwiftShader, which runs every branch
+// of a loop body under a lane mask, taken or not: the kinds share their
+// arithmetic and pick their contact with selects, and one call resolves it.
 // Prepended: the Particle struct and accessors, shaders/dispatch.wgsl and the
 // Collider struct generated from src/core/collisions/colliders.ts.
 
@@ -89,103 +92,114 @@ fn main(
 ) {
   let index = particleIndex(workgroup, workgroups, local);
   if (index >= params.count) { return; }
-  var particle = particles[index];
+  let positionInverseMass = particles[index].positionInverseMass;
   // Immovable particles (and dead ones) are never moved.
-  if (getInverseMass(particle) <= 0.0) { return; }
+  if (positionInverseMass.w <= 0.0) { return; }
+  let velocityDamping = particles[index].velocityDamping;
+  let accelerationRadius = particles[index].accelerationRadius;
 
-  var p = getPosition(particle);
-  var v = getVelocity(particle);
+  var p = positionInverseMass.xyz;
+  var v = velocityDamping.xyz;
   if (APPLY_DELTAS) {
     p = p + deltas[2u * index].xyz;
     v = v + deltas[2u * index + 1u].xyz;
   }
-  let a = getAcceleration(particle);
-  let r = getRadius(particle);
+  let a = accelerationRadius.xyz;
+  let r = accelerationRadius.w;
   let skin = params.skin;
-  var killed = false;
 
-  for (var c = 0u; c < params.colliderCount && !killed; c++) {
-    let collider = colliders[c];
-    let inside = (collider.flags & FLAG_INSIDE) != 0u;
-    let kill = (collider.flags & FLAG_KILL) != 0u;
-    let e = collider.restitution;
-    let mu = collider.friction;
-    if (collider.kind == KIND_PLANE) {
-      // A half-space: anything behind the plane is inside it, however fast it came.
-      let n = collider.axis0;
-      let distance = dot3(n, p) - collider.size.x;
-      let penetration = r - distance;
-      if (penetration > -skin) {
-        if (kill) { killed = true; } else { resolveWorldContact(&p, &v, a, n, penetration, e, mu); }
-      }
-    } else if (collider.kind == KIND_SPHERE) {
-      let d = p - collider.center;
-      let distance = sqrt(dot3(d, d));
-      // A particle at the very centre leaves upwards.
-      var n = vec3f(0.0, 1.0, 0.0);
-      if (distance > 0.0) { n = d / distance; }
-      var penetration = (collider.size.x + r) - distance;
-      if (inside) {
-        n = -n;
-        penetration = (distance + r) - collider.size.x;
-      }
-      if (penetration > -skin) {
-        if (kill) { killed = true; } else { resolveWorldContact(&p, &v, a, n, penetration, e, mu); }
-      }
-    } else if (inside) {
-      // Inside a box: one contact per axis, each with the nearer wall.
-      let axes = array<vec3f, 3>(collider.axis0, collider.axis1, collider.axis2);
-      for (var k = 0u; k < 3u && !killed; k++) {
-        let axis = axes[k];
-        let q = dot3(p - collider.center, axis);
-        let penetration = abs(q) - (collider.size[k] - r);
-        if (penetration > -skin) {
-          let n = select(axis, -axis, q >= 0.0);
-          if (kill) { killed = true; } else { resolveWorldContact(&p, &v, a, n, penetration, e, mu); }
-        }
-      }
-    } else {
-      // Outside a box: the closest point of the box, in its own axes.
-      let d = p - collider.center;
-      let q = vec3f(dot3(d, collider.axis0), dot3(d, collider.axis1), dot3(d, collider.axis2));
-      let h = collider.size;
-      let outside = q - clamp(q, -h, h);
-      let distance2 = dot3(outside, outside);
-      var n: vec3f;
-      var penetration: f32;
-      if (distance2 > 0.0) {
-        let distance = sqrt(distance2);
-        let local = outside / distance;
-        n = collider.axis0 * local.x + collider.axis1 * local.y + collider.axis2 * local.z;
-        penetration = r - distance;
-      } else {
-        // The centre is inside the box: out through the nearest face (lowest axis on a tie).
-        let depth = h - abs(q);
-        var k = 0u;
-        if (depth.y < depth[k]) { k = 1u; }
-        if (depth.z < depth[k]) { k = 2u; }
-        let axes = array<vec3f, 3>(collider.axis0, collider.axis1, collider.axis2);
-        n = select(-axes[k], axes[k], q[k] >= 0.0);
-        penetration = depth[k] + r;
-      }
-      if (penetration > -skin) {
-        if (kill) { killed = true; } else { resolveWorldContact(&p, &v, a, n, penetration, e, mu); }
-      }
+  // One flat loop over the contacts (three for a box seen from inside, one for
+  // any other collider): k is the contact within collider c. A nested loop
+  // measured slower on SwiftShader.
+  var c = 0u;
+  var k = 0u;
+  while (c < params.colliderCount) {
+    let kind = colliders[c].kind;
+    let flags = colliders[c].flags;
+    let inside = (flags & FLAG_INSIDE) != 0u;
+    let kill = (flags & FLAG_KILL) != 0u;
+    let center = colliders[c].center;
+    let axis0 = colliders[c].axis0;
+    let axis1 = colliders[c].axis1;
+    let axis2 = colliders[c].axis2;
+    let h = colliders[c].size;
+    let e = colliders[c].restitution;
+    let mu = colliders[c].friction;
+    let plane = kind == KIND_PLANE;
+    let sphere = kind == KIND_SPHERE;
+    // Inside a box: one contact per axis, each with the nearer wall; every
+    // other collider makes one contact.
+    let contacts = select(1u, 3u, !plane && !sphere && inside);
+    let d = p - center;
+    // The particle in the box's axes.
+    let q = vec3f(dot3(d, axis0), dot3(d, axis1), dot3(d, axis2));
+    // Outside a box: the closest point of the box, in its own axes.
+    let outside = q - clamp(q, -h, h);
+    // A sphere measures from its centre, a box from its closest point:
+    // one distance and one direction serve both.
+    let w = select(outside, d, sphere);
+    let distance2 = dot3(w, w);
+    let distance = sqrt(distance2);
+    let unit = w / distance;
+
+    // A half-space: anything behind the plane is inside it, however fast it came.
+    let planePenetration = r - (dot3(axis0, p) - h.x);
+
+    // A particle at the very centre of a sphere leaves upwards.
+    let radial = select(vec3f(0.0, 1.0, 0.0), unit, distance > 0.0);
+    let sphereN = select(radial, -radial, inside);
+    let spherePenetration = select((h.x + r) - distance, (distance + r) - h.x, inside);
+
+    // Inside a box: axis k's contact, with the nearer wall.
+    let wallAxis = select(select(axis0, axis1, k == 1u), axis2, k == 2u);
+    let wallQ = select(select(q.x, q.y, k == 1u), q.z, k == 2u);
+    let wallH = select(select(h.x, h.y, k == 1u), h.z, k == 2u);
+    let wallN = select(wallAxis, -wallAxis, wallQ >= 0.0);
+    let wallPenetration = abs(wallQ) - (wallH - r);
+
+    // Outside a box with the centre inside it: out through the nearest face
+    // (lowest axis on a tie).
+    let depth = h - abs(q);
+    let y = depth.y < depth.x;
+    let faceY = select(axis0, axis1, y);
+    let qY = select(q.x, q.y, y);
+    let depthY = select(depth.x, depth.y, y);
+    let z = depth.z < depthY;
+    let face = select(faceY, axis2, z);
+    let faceQ = select(qY, q.z, z);
+    let faceN = select(-face, face, faceQ >= 0.0);
+    let facePenetration = select(depthY, depth.z, z) + r;
+
+    let clear = distance2 > 0.0;
+    let boxN = select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear);
+    let boxPenetration = select(facePenetration, r - distance, clear);
+
+    let n = select(select(select(boxN, wallN, inside), sphereN, sphere), axis0, plane);
+    let penetration = select(
+      select(select(boxPenetration, wallPenetration, inside), spherePenetration, sphere),
+      planePenetration,
+      plane,
+    );
+    if (penetration > -skin) {
+      if (kill) { break; }
+      resolveWorldContact(&p, &v, a, n, penetration, e, mu);
+    }
+    k++;
+    if (k == contacts) {
+      k = 0u;
+      c++;
     }
   }
 
-  if (killed) {
+  // Only a kill leaves the loop early.
+  if (c < params.colliderCount) {
     // Parked where it touched, immovable, and marked dead for the other passes.
-    setInverseMass(&particle, 0.0);
-    setVelocity(&particle, vec3f(0.0));
-    setRadius(&particle, DEAD_RADIUS);
-    setPosition(&particle, p);
-    particles[index].accelerationRadius = particle.accelerationRadius;
+    particles[index].positionInverseMass = vec4f(p, 0.0);
+    particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
+    particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);
   } else {
-    setPosition(&particle, p);
-    setVelocity(&particle, v);
+    // The step's lanes: position and velocity.
+    particles[index].positionInverseMass = vec4f(p, positionInverseMass.w);
+    particles[index].velocityDamping = vec4f(v, velocityDamping.w);
   }
-  // The step's lanes: position and velocity (and inverse mass when killed).
-  particles[index].positionInverseMass = particle.positionInverseMass;
-  particles[index].velocityDamping = particle.velocityDamping;
 }
