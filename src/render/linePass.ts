@@ -4,6 +4,7 @@
  * LineBinding owns its points (uploaded once) and a uniform block; `draw`
  * records into the caller's pass.
  */
+import { createOverlayPipeline } from './overlayPipeline';
 import type { DrawView } from './particleLook';
 import { UniformLayout, type UniformData } from './uniforms';
 import { renderShaders } from './wgsl';
@@ -110,25 +111,15 @@ export class LinePass {
       ],
     });
     const module = device.createShaderModule({ label: 'render/lines.wgsl', code: renderShaders.lines(LINE_PARAMS) });
-    this.pipeline = device.createRenderPipeline({
-      label: 'LinePass.pipeline',
-      layout: device.createPipelineLayout({ label: 'LinePass.pipelineLayout', bindGroupLayouts: [this.layout] }),
-      vertex: { module, entryPoint: 'lineVertex' },
-      fragment: {
-        module,
-        entryPoint: 'lineFragment',
-        targets: [
-          {
-            format,
-            blend: {
-              color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
-              alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
-            },
-          },
-        ],
-      },
-      primitive: { topology: 'triangle-list' },
-      depthStencil: { format: depthFormat, depthWriteEnabled: false, depthCompare: 'less-equal' },
+    this.pipeline = createOverlayPipeline(device, {
+      name: 'LinePass',
+      layout: this.layout,
+      module,
+      vertexEntry: 'lineVertex',
+      fragmentEntry: 'lineFragment',
+      format,
+      depthFormat,
+      depthCompare: 'less-equal',
     });
   }
 

@@ -7,6 +7,7 @@
  * each with an optional rest length for the stretch colours), uploaded with
  * `setLinks`, and a uniform block; `draw` records into the caller's pass.
  */
+import { createOverlayPipeline } from './overlayPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
 import { UniformLayout, type UniformData } from './uniforms';
@@ -207,27 +208,15 @@ export class LinkPass {
       ],
     });
     const module = device.createShaderModule({ label: 'render/links.wgsl', code: renderShaders.links(LINK_PARAMS) });
-    this.pipeline = device.createRenderPipeline({
-      label: 'LinkPass.pipeline',
-      layout: device.createPipelineLayout({ label: 'LinkPass.pipelineLayout', bindGroupLayouts: [this.layout] }),
-      vertex: { module, entryPoint: 'linkVertex' },
-      fragment: {
-        module,
-        entryPoint: 'linkFragment',
-        targets: [
-          {
-            format,
-            // Premultiplied "over", as LinePass and the particles' alpha blend.
-            blend: {
-              color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
-              alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
-            },
-          },
-        ],
-      },
-      primitive: { topology: 'triangle-list' },
-      // Tested against the scene's depth (the ground), never written, as the particles.
-      depthStencil: { format: depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
+    this.pipeline = createOverlayPipeline(device, {
+      name: 'LinkPass',
+      layout: this.layout,
+      module,
+      vertexEntry: 'linkVertex',
+      fragmentEntry: 'linkFragment',
+      format,
+      depthFormat,
+      depthCompare: 'less',
     });
   }
 

@@ -13,6 +13,7 @@
  * lifecycle writes on the GPU from its live count, so free slots are never
  * drawn and the host never learns how many there are.
  */
+import { ADDITIVE, PREMULTIPLIED_OVER } from './overlayPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import { ARGS } from '../gpu/lifecycleWgsl';
 import type { GroupTimeline } from './groupTimeline';
@@ -31,18 +32,8 @@ import { renderShaders } from './wgsl';
 const SHAPE = { sprites: 0, sparks: 1, points: 0 } as const satisfies Record<DrawMode, number>;
 const COLOR_MODE = { index: 0, speed: 1, life: 2 } as const satisfies Record<ColorMode, number>;
 
-const BLEND: Record<BlendMode, GPUBlendState> = {
-  // Light adds up: where sparks overlap, it gets brighter.
-  additive: {
-    color: { srcFactor: 'one', dstFactor: 'one', operation: 'add' },
-    alpha: { srcFactor: 'one', dstFactor: 'one', operation: 'add' },
-  },
-  // Premultiplied "over"; not sorted, which soft sprites forgive.
-  alpha: {
-    color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
-    alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
-  },
-};
+// Additive: light adds up. Alpha: premultiplied "over", not sorted, which soft sprites forgive.
+const BLEND: Record<BlendMode, GPUBlendState> = { additive: ADDITIVE, alpha: PREMULTIPLIED_OVER };
 
 /**
  * The lifecycle's buffers a live draw reads (src/gpu/lifeBuffers.ts; a
