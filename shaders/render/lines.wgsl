@@ -5,7 +5,7 @@
 // two strips and is not drawn. Colours follow the `index` palette of
 // particles.wgsl (strip i gets the hue of particle i).
 // Prepended: the LineParams struct generated from src/render/linePass.ts, and
-// shaders/render/color.wgsl.
+// shaders/render/color.wgsl and shaders/render/segment.wgsl.
 
 @group(0) @binding(0) var<uniform> line: LineParams;
 @group(0) @binding(1) var<storage, read> points: array<vec4f>;
@@ -29,17 +29,9 @@ fn lineVertex(@builtin(vertex_index) index: u32) -> LineOut {
   let clipA = line.viewProjection * vec4f(a.xyz, 1.0);
   let clipB = line.viewProjection * vec4f(b.xyz, 1.0);
   if (clipA.w <= 1e-5 || clipB.w <= 1e-5) { return out; }
-  let halfViewport = 0.5 * line.viewport.xy;
-  let delta = clipB.xy / clipB.w * halfViewport - clipA.xy / clipA.w * halfViewport;
-  let pixels = length(delta);
-  let direction = select(vec2f(1.0, 0.0), delta / pixels, pixels > 1e-4);
-  let side = vec2f(-direction.y, direction.x);
-  // x picks the end, y the side; one pixel of margin for the smooth edge.
-  let corner = vec2f(f32(vertex & 1u), f32(vertex >> 1u)) * 2.0 - 1.0;
-  let halfWidth = 0.5 * line.width + 1.0;
-  let end = select(clipA, clipB, corner.x > 0.0);
-  out.clip = vec4f(end.xy + side * corner.y * halfWidth / halfViewport * end.w, end.z, end.w);
-  out.across = corner.y * halfWidth;
+  let corner = segmentCorner(clipA, clipB, line.viewport.xy, line.width, vertex);
+  out.clip = corner.clip;
+  out.across = corner.across;
   let share = a.w / f32(max(line.strips, 1u));
   out.color = vec4f(hsv(line.hueOffset + line.hueSpan * share, line.saturation, line.brightness) * line.alpha, line.alpha);
   return out;
@@ -47,6 +39,6 @@ fn lineVertex(@builtin(vertex_index) index: u32) -> LineOut {
 
 @fragment
 fn lineFragment(in: LineOut) -> @location(0) vec4f {
-  let coverage = clamp(0.5 * line.width + 0.5 - abs(in.across), 0.0, 1.0);
+  let coverage = segmentCoverage(line.width, in.across);
   return in.color * coverage;
 }

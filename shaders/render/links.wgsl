@@ -7,7 +7,7 @@
 // to stretchColor as its strain (length / rest length - 1) reaches stretchRange.
 // Prepended: the Particle struct and accessors generated from src/core/layout.ts,
 // the LinkParams struct generated from src/render/linkPass.ts, and
-// shaders/render/color.wgsl.
+// shaders/render/color.wgsl and shaders/render/segment.wgsl.
 
 struct Link {
   a: u32,
@@ -50,17 +50,9 @@ fn linkVertex(@builtin(vertex_index) index: u32) -> LinkOut {
   let clipA = params.viewProjection * vec4f(a, 1.0);
   let clipB = params.viewProjection * vec4f(b, 1.0);
   if (clipA.w <= 1e-5 || clipB.w <= 1e-5) { return out; }
-  let halfViewport = 0.5 * params.viewport.xy;
-  let delta = clipB.xy / clipB.w * halfViewport - clipA.xy / clipA.w * halfViewport;
-  let pixels = length(delta);
-  let direction = select(vec2f(1.0, 0.0), delta / pixels, pixels > 1e-4);
-  let side = vec2f(-direction.y, direction.x);
-  // x picks the end, y the side; one pixel of margin for the smooth edge.
-  let corner = vec2f(f32(vertex & 1u), f32(vertex >> 1u)) * 2.0 - 1.0;
-  let halfWidth = 0.5 * params.width + 1.0;
-  let end = select(clipA, clipB, corner.x > 0.0);
-  out.clip = vec4f(end.xy + side * corner.y * halfWidth / halfViewport * end.w, end.z, end.w);
-  out.across = corner.y * halfWidth;
+  let corner = segmentCorner(clipA, clipB, params.viewport.xy, params.width, vertex);
+  out.clip = corner.clip;
+  out.across = corner.across;
   var stretch = 0.0;
   if (ends.restLength > 0.0 && params.stretchRange > 0.0) {
     let strain = length(b - a) / ends.restLength - 1.0;
@@ -74,6 +66,6 @@ fn linkVertex(@builtin(vertex_index) index: u32) -> LinkOut {
 
 @fragment
 fn linkFragment(in: LinkOut) -> @location(0) vec4f {
-  let coverage = clamp(0.5 * params.width + 0.5 - abs(in.across), 0.0, 1.0);
+  let coverage = segmentCoverage(params.width, in.across);
   return in.color * coverage;
 }

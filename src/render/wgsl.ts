@@ -13,6 +13,7 @@ import liveRecords from '../../shaders/render/liveRecords.wgsl?raw';
 import grid from '../../shaders/render/grid.wgsl?raw';
 import lines from '../../shaders/render/lines.wgsl?raw';
 import links from '../../shaders/render/links.wgsl?raw';
+import segment from '../../shaders/render/segment.wgsl?raw';
 import type { UniformField, UniformLayout } from './uniforms';
 
 type AnyLayout = UniformLayout<Record<string, UniformField>>;
@@ -26,7 +27,7 @@ export const renderShaders = {
       '\n',
     ),
   grid: (params: AnyLayout) => [params.wgsl(), grid].join('\n'),
-  lines: (params: AnyLayout) => [params.wgsl(), color, lines].join('\n'),
+  lines: (params: AnyLayout) => [params.wgsl(), color, segment, lines].join('\n'),
   /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl). */
-  links: (params: AnyLayout) => [wgslParticleStruct(), params.wgsl(), color, links].join('\n'),
+  links: (params: AnyLayout) => [wgslParticleStruct(), params.wgsl(), color, segment, links].join('\n'),
 } as const;
