@@ -9,6 +9,7 @@
  * picture and the URL. The Integrators page's GPU trajectories agree with the
  * CPU reference within the carried float32 bound. A browser without WebGPU
  * gets the message; a lost device gets a message and a button that restarts.
+ * The bench page runs every case of the Node benchmark's harness.
  * Pictures of every demo go to test-out/ (git-ignored).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -486,4 +487,40 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
       expect(problems).toEqual([]);
     });
   });
+
+  it('the bench page runs the same harness as `npm run bench`: every case, the targets, the plot', async () => {
+    await withPage({}, async (page, problems) => {
+      // One size and one repeat: what is checked is that the browser runs every case, not the figures.
+      await page.goto(`${baseUrl}bench.html?run&sizes=12&repeats=1`);
+      await page.waitForFunction(() => document.body.dataset.benchDone === 'true', null, { timeout: 240_000 });
+      const firstColumn = await page.$$eval('#table tbody tr', (rows) =>
+        rows.map((row) => row.querySelector('td')?.textContent ?? ''),
+      );
+      for (const name of [
+        'copy',
+        'buffer-copy',
+        'step/explicit/per-second',
+        'step/semi-implicit/off',
+        'step-soa/explicit/per-second',
+        'forces-typical',
+        'step-with-typical-forces',
+        'collisions-plane',
+        'emitters-10pct-live',
+        'emitters-100pct-live',
+        'cpu-reference',
+      ]) {
+        expect(firstColumn, name).toContain(name);
+      }
+      const summary = (await page.textContent('#summary')) ?? '';
+      expect(summary).toMatch(/target typical forces/);
+      expect(summary).toMatch(/target GPU step >= 2x the CPU reference/);
+      expect(await page.$('#plot svg')).not.toBeNull();
+      expect(await page.$$eval('#downloads a', (links) => links.map((a) => a.getAttribute('download')))).toEqual([
+        'bench.json',
+        'bench.svg',
+      ]);
+      await page.screenshot({ path: join(OUT, 'bench.png'), fullPage: false });
+      expect(problems).toEqual([]);
+    });
+  }, 300_000);
 });
