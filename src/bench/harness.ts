@@ -10,7 +10,7 @@ import type { LifecycleStats } from '../core/emitters/stats';
 import { BYTES_PER_LIFE, BYTES_PER_PARTICLE } from '../core/layout';
 import { ALL_VARIANTS, DEFAULT_VARIANT, variantName, type Variant } from '../core/variants';
 import type { AdapterDescription } from '../gpu/device';
-import { withErrorScopes } from '../gpu/errors';
+import { GpuOutOfMemoryError, withErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../gpu/particleSystem';
 import { TYPICAL_EFFECT } from './typicalEffect';
@@ -709,7 +709,22 @@ export async function runBench(
         } else {
           for (const spec of group) {
             step(spec);
-            const c = await prepare(spec, options);
+            let opened: Running | undefined;
+            try {
+              // Its own scopes: a case the device has no memory for is skipped, not the run.
+              await withErrorScopes(device, caseLabel(spec.name, spec.particles), async () => {
+                opened = await prepare(spec, options);
+              });
+            } catch (error) {
+              opened?.open.close();
+              if (!(error instanceof GpuOutOfMemoryError)) throw error;
+              skipped.push(
+                `${caseLabel(spec.name, spec.particles)}: out of memory (${error.gpuError.message.split('\n')[0]})`,
+              );
+              for (let r = 0; r < options.repeats; r++) step(spec);
+              continue;
+            }
+            const c = opened as Running;
             try {
               for (let r = 0; r < options.repeats; r++) {
                 step(spec);

@@ -1,13 +1,18 @@
 /** GPU failures as typed, thrown errors instead of console messages. */
 
 export class GpuValidationError extends Error {
-  override readonly name = 'GpuValidationError';
+  override readonly name: string = 'GpuValidationError';
   constructor(
     readonly operation: string,
     readonly gpuError: GPUError,
   ) {
     super(`${operation}: ${gpuError.constructor?.name ?? 'GPUError'}: ${gpuError.message}`);
   }
+}
+
+/** The device could not allocate what was asked (e.g. a buffer larger than its memory). */
+export class GpuOutOfMemoryError extends GpuValidationError {
+  override readonly name: string = 'GpuOutOfMemoryError';
 }
 
 export class DeviceLostError extends Error {
@@ -22,7 +27,9 @@ export class DeviceLostError extends Error {
 
 /**
  * Runs `work` inside validation, out-of-memory and internal error scopes and
- * throws the first error any of them caught, naming `operation`.
+ * throws what they caught, naming `operation`: an out-of-memory error first
+ * (as GpuOutOfMemoryError), since the validation errors that follow it (an
+ * invalid buffer used later) are only its consequences.
  */
 export async function withErrorScopes<T>(device: GPUDevice, operation: string, work: () => T | Promise<T>): Promise<T> {
   device.pushErrorScope('internal');
@@ -38,7 +45,9 @@ export async function withErrorScopes<T>(device: GPUDevice, operation: string, w
   const errors = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()];
   // The host-side exception explains more than the GPU error it caused.
   if (!outcome.ok) throw outcome.error;
-  const first = errors.find((e): e is GPUError => e !== null);
+  const [validation, outOfMemory, internal] = errors;
+  if (outOfMemory) throw new GpuOutOfMemoryError(operation, outOfMemory);
+  const first = internal ?? validation;
   if (first) throw new GpuValidationError(operation, first);
   return outcome.value;
 }

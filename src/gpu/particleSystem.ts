@@ -17,7 +17,7 @@ import { checkPermanentRange, parkSlot } from '../core/emitters/lifecycle';
 import { prepareLifecycle } from '../core/emitters/options';
 import { staticStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import { ForceRegistry, SpringNetwork } from '../core/forces/registry';
-import { FLOATS_PER_PARTICLE } from '../core/layout';
+import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE } from '../core/layout';
 import {
   checkRange,
   checkStepCount,
@@ -108,24 +108,28 @@ export class ParticleSystem implements ParticleSystemApi {
     const lifecycleInputs = prepareLifecycle(options, options.capacity);
     let lifecycle: GpuLifecycle | undefined;
     try {
-      await withErrorScopes(device, 'creating the particle system', async () => {
-        particles = new ParticleBuffer(device, options.capacity);
-        const collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
-        collisionSettings = collisionInputs.settings;
-        [integrate, scatter] = await Promise.all([
-          IntegratePass.create(device, particles, variant, workgroupSize),
-          ScatterPass.create(device, particles, workgroupSize),
-        ]);
-        if (options.collisions !== undefined) {
-          collisions = GpuCollisions.create(device, particles, collisionSettings, radii, workgroupSize);
-          if (collisionInputs.colliders) collisions.setColliders(collisionInputs.colliders);
-          if (collisionInputs.links) collisions.setLinks(collisionInputs.links);
-        }
-        if (lifecycleInputs) {
-          lifecycle = GpuLifecycle.create(device, particles, lifecycleInputs, variant, workgroupSize);
-          radii.note(lifecycleInputs.rules.largestRadius);
-        }
-      });
+      await withErrorScopes(
+        device,
+        `creating the particle system (capacity ${options.capacity}, ${options.capacity * BYTES_PER_PARTICLE} bytes of state)`,
+        async () => {
+          particles = new ParticleBuffer(device, options.capacity);
+          const collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
+          collisionSettings = collisionInputs.settings;
+          [integrate, scatter] = await Promise.all([
+            IntegratePass.create(device, particles, variant, workgroupSize),
+            ScatterPass.create(device, particles, workgroupSize),
+          ]);
+          if (options.collisions !== undefined) {
+            collisions = GpuCollisions.create(device, particles, collisionSettings, radii, workgroupSize);
+            if (collisionInputs.colliders) collisions.setColliders(collisionInputs.colliders);
+            if (collisionInputs.links) collisions.setLinks(collisionInputs.links);
+          }
+          if (lifecycleInputs) {
+            lifecycle = GpuLifecycle.create(device, particles, lifecycleInputs, variant, workgroupSize);
+            radii.note(lifecycleInputs.rules.largestRadius);
+          }
+        },
+      );
     } catch (error) {
       lifecycle?.destroy();
       integrate?.destroy();
