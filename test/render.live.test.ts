@@ -6,13 +6,16 @@
  * float target and added to it: its alpha counts the points drawn, and with
  * the speed colours made binary its red counts the moving ones, so a free
  * slot drawn (parked at rest) would show. A clipped draw checks which live
- * particles are drawn against the live list read back.
+ * particles are drawn against the live list read back. Quads drawn from the
+ * live list, instanced (arguments 6, live) and pulled (6 * live, 1), are
+ * counted the same way, and give the same pixels in a view of the sky.
  */
 import { describe, expect, it } from 'vitest';
 import { withErrorScopes } from '../src/gpu/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
-import { ParticlePass } from '../src/render/particlePass';
+import { DEFAULT_LOOK, type DrawView, type ParticleLook } from '../src/render/particleLook';
+import { OrbitCamera } from '../src/render/camera';
+import { ParticlePass, type QuadPath } from '../src/render/particlePass';
 import { fireworkRules } from '../src/demos/fireworks/fireworks';
 import { cycloneLaunchers } from '../src/core/emitters/cyclone';
 import { useDevice } from './support/gpu';
@@ -118,6 +121,138 @@ describe('ParticlePass.bindLive', () => {
       color.destroy();
       depth.destroy();
       read.destroy();
+    }
+  });
+});
+
+describe('ParticlePass.bindLive, quads', () => {
+  /** The view's side in pixels; rgba16float rows of 96 * 8 = 768 bytes, a multiple of 256. */
+  const SIZE = 96;
+
+  it('draws the live list instanced and pulled: exactly the live particles, the same pixels', async () => {
+    const { device } = gpu.get();
+    const system = await ParticleSystem.create(device, {
+      capacity: 2048,
+      emitters: cycloneLaunchers(2, 5),
+      fireworks: fireworkRules(2, 9.81, 5),
+    });
+    const passes: Record<QuadPath, ParticlePass> = {
+      instanced: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'instanced' }),
+      pulled: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'pulled' }),
+    };
+    const bindings = {
+      instanced: passes.instanced.bindLive('test.instanced', system.particles.buffer, system.lifecycle!.buffers),
+      pulled: passes.pulled.bindLive('test.pulled', system.particles.buffer, system.lifecycle!.buffers),
+    };
+    const targets = [1, SIZE].map((size) => ({
+      size,
+      color: device.createTexture({
+        label: `test.color${size}`,
+        size: [size, size],
+        format: 'rgba16float',
+        usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+      }),
+      depth: device.createTexture({
+        label: `test.depth${size}`,
+        size: [size, size],
+        format: 'depth24plus',
+        usage: GPUTextureUsage.RENDER_ATTACHMENT,
+      }),
+      read: device.createBuffer({
+        label: `test.read${size}`,
+        size: Math.max(256, size * size * 8),
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      }),
+    }));
+    const [pixel, sky] = targets as [(typeof targets)[0], (typeof targets)[0]];
+    const camera = new OrbitCamera({ target: [0, 12, 0], distance: 45, yaw: 0.3, pitch: 0.1 });
+    camera.update(1);
+    const views: Record<'pixel' | 'sky', DrawView> = {
+      pixel: { viewProjection: TO_CENTRE, width: 1, height: 1, focalPixels: 1 },
+      sky: { viewProjection: camera.viewProjection, width: SIZE, height: SIZE, focalPixels: camera.focalPixels(SIZE) },
+    };
+    /** One live draw into a cleared target; its pixels, rgba16float bits row by row. */
+    const drawInto = async (
+      target: typeof pixel,
+      quads: QuadPath,
+      look: Partial<ParticleLook>,
+      view: DrawView,
+    ): Promise<Uint16Array> => {
+      await withErrorScopes(device, `a live ${quads} draw (${look.mode})`, () => {
+        const encoder = device.createCommandEncoder();
+        const render = encoder.beginRenderPass({
+          colorAttachments: [
+            { view: target.color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] },
+          ],
+          depthStencilAttachment: {
+            view: target.depth.createView(),
+            depthLoadOp: 'clear',
+            depthStoreOp: 'store',
+            depthClearValue: 1,
+          },
+        });
+        passes[quads].draw(render, bindings[quads], { ...DEFAULT_LOOK, ...look }, view, {
+          extrapolate: 1 / 120,
+          time: 0,
+        });
+        render.end();
+        const bytesPerRow = Math.max(256, target.size * 8);
+        encoder.copyTextureToBuffer({ texture: target.color }, { buffer: target.read, bytesPerRow }, [
+          target.size,
+          target.size,
+        ]);
+        device.queue.submit([encoder.finish()]);
+      });
+      await target.read.mapAsync(GPUMapMode.READ);
+      const bits = new Uint16Array(target.read.getMappedRange().slice(0, target.size * target.size * 8));
+      target.read.unmap();
+      return bits;
+    };
+    try {
+      let lastLive = 0;
+      for (const steps of [30, 60, 60]) {
+        await system.stepMany(1 / 60, steps);
+        const live = (await system.readLifecycle())!.live.length;
+        lastLive = live;
+        for (const quads of ['instanced', 'pulled'] as const) {
+          // A sprite 2 px in radius centred on the one pixel: its centre adds alpha 1, so alpha counts the sprites drawn.
+          const counted = await drawInto(
+            pixel,
+            quads,
+            { mode: 'sprites', pixelSize: 2, colorMode: 'index' },
+            views.pixel,
+          );
+          expect(float16(counted[3] as number), `${quads} sprites drawn after ${steps} more steps`).toBe(live);
+        }
+        for (const look of [
+          { mode: 'sparks', blend: 'alpha', colorMode: 'life', stretch: 0.05 },
+          { mode: 'sprites', blend: 'additive', colorMode: 'life', size: 0.15 },
+        ] as const) {
+          const instanced = await drawInto(sky, 'instanced', look, views.sky);
+          const pulled = await drawInto(sky, 'pulled', look, views.sky);
+          let lit = 0;
+          for (let p = 3; p < pulled.length; p += 4) if (pulled[p] !== 0) lit++;
+          expect(lit, `${look.mode}: pixels lit after ${steps} more steps`).toBeGreaterThan(20);
+          const differs = instanced.findIndex((bits, i) => bits !== pulled[i]);
+          const at = `pixel (${Math.floor(differs / 4) % SIZE}, ${Math.floor(differs / 4 / SIZE)})`;
+          expect(differs, `${look.mode} after ${steps} more steps: instanced and pulled differ first at ${at}`).toBe(
+            -1,
+          );
+        }
+      }
+      expect(lastLive).toBeGreaterThan(100);
+      expect(gpu.uncaptured).toEqual([]);
+    } finally {
+      bindings.instanced.destroy();
+      bindings.pulled.destroy();
+      passes.instanced.destroy();
+      passes.pulled.destroy();
+      system.destroy();
+      for (const target of targets) {
+        target.color.destroy();
+        target.depth.destroy();
+        target.read.destroy();
+      }
     }
   });
 });

@@ -3,8 +3,9 @@
  * against WGSL's alignment rules, the orbit camera, and the demos' URL
  * parameters; and, on a real adapter, LinkPass drawing a link between two
  * particles of a simulation's buffer into an offscreen target read back pixel
- * by pixel. (The other passes run in test/browser.test.ts and
- * test/render.live.test.ts.)
+ * by pixel; and ParticlePass drawing the same sprites and sparks instanced
+ * and pulled, pixel for pixel the same. (The other passes run in
+ * test/browser.test.ts and test/render.live.test.ts.)
  */
 import { vec4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,8 @@ import { LINE_PARAMS } from '../src/render/linePass';
 import { DEFAULT_LINK_STYLE, LINK_PARAMS, LinkPass, type LinkStyle } from '../src/render/linkPass';
 import { ParticleRecords } from '../src/demos/shared/packing';
 import { useDevice } from './support/gpu';
-import { DRAW_PARAMS } from '../src/render/particleLook';
+import { DEFAULT_LOOK, DRAW_PARAMS, type ParticleLook } from '../src/render/particleLook';
+import { ParticlePass, type QuadPath } from '../src/render/particlePass';
 import { UniformLayout } from '../src/render/uniforms';
 import { defaultValues, param, queryFromValues, valuesFromQuery } from '../src/demos/shared/params';
 
@@ -291,6 +293,131 @@ describe('LinkPass', () => {
       binding.destroy();
       binding.destroy();
       pass.destroy();
+      system.destroy();
+      color.destroy();
+      depth.destroy();
+      read.destroy();
+    }
+  });
+});
+
+describe('ParticlePass quads', () => {
+  /** The target's side in pixels; rgba16float rows of 96 * 8 = 768 bytes, a multiple of copyTextureToBuffer's 256. */
+  const SIZE = 96;
+  const COUNT = 400;
+
+  it('draws the same pixels instanced and pulled: sprites and sparks, every blend, a partial range', async () => {
+    const { device, adapterInfo } = gpu.get();
+    // 400 particles in a cube of side 2, moving every which way (sparks need a velocity), one immovable.
+    const system = await ParticleSystem.create(device, { capacity: COUNT });
+    const records = new ParticleRecords(COUNT);
+    let seed = 12345;
+    const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    for (let i = 0; i < COUNT; i++) {
+      const [x, y, z, vx, vy, vz] = Array.from({ length: 6 }, () => random() * 2 - 1) as number[];
+      records.set(i, x!, y!, z!, 4 * vx!, 4 * vy!, 4 * vz!, 0, 0, 0, i === 0 ? 0 : 1, 1);
+    }
+    records.writeTo(system, 0);
+    const passes: Record<QuadPath, ParticlePass> = {
+      instanced: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'instanced' }),
+      pulled: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'pulled' }),
+    };
+    const auto = new ParticlePass(device, 'rgba16float', 'depth24plus');
+    const bindings = {
+      instanced: passes.instanced.bind('test.instanced', system.particles.buffer),
+      pulled: passes.pulled.bind('test.pulled', system.particles.buffer),
+    };
+    const color = device.createTexture({
+      label: 'test.color',
+      size: [SIZE, SIZE],
+      format: 'rgba16float',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+    const depth = device.createTexture({
+      label: 'test.depth',
+      size: [SIZE, SIZE],
+      format: 'depth24plus',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT,
+    });
+    const read = device.createBuffer({
+      label: 'test.read',
+      size: SIZE * SIZE * 8,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const camera = new OrbitCamera({ target: [0, 0, 0], distance: 4, yaw: 0.6, pitch: 0.3 });
+    camera.update(1);
+    const view = {
+      viewProjection: camera.viewProjection,
+      width: SIZE,
+      height: SIZE,
+      focalPixels: camera.focalPixels(SIZE),
+    };
+    /** One draw into a cleared target; its pixels, rgba16float bits row by row. */
+    const drawInto = async (quads: QuadPath, look: ParticleLook, drawn: number): Promise<Uint16Array> => {
+      await withErrorScopes(device, `a ${quads} draw (${look.mode}, ${look.blend})`, () => {
+        const encoder = device.createCommandEncoder();
+        const render = encoder.beginRenderPass({
+          colorAttachments: [{ view: color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
+          depthStencilAttachment: {
+            view: depth.createView(),
+            depthLoadOp: 'clear',
+            depthStoreOp: 'store',
+            depthClearValue: 1,
+          },
+        });
+        passes[quads].draw(
+          render,
+          bindings[quads],
+          look,
+          view,
+          { extrapolate: 0.01, time: 0 },
+          { count: COUNT, drawn },
+        );
+        render.end();
+        encoder.copyTextureToBuffer({ texture: color }, { buffer: read, bytesPerRow: SIZE * 8 }, [SIZE, SIZE]);
+        device.queue.submit([encoder.finish()]);
+      });
+      await read.mapAsync(GPUMapMode.READ);
+      const bits = new Uint16Array(read.getMappedRange().slice(0));
+      read.unmap();
+      return bits;
+    };
+    const cases: [string, Partial<ParticleLook>, number][] = [
+      ['sprites, additive, index colours', { mode: 'sprites', blend: 'additive', colorMode: 'index' }, COUNT],
+      ['sparks, alpha, speed colours', { mode: 'sparks', blend: 'alpha', colorMode: 'speed', stretch: 0.05 }, COUNT],
+      ['sprites, alpha, dimmed below minPixels', { mode: 'sprites', blend: 'alpha', size: 0.01, minPixels: 3 }, COUNT],
+      ['sparks, additive, the first 250', { mode: 'sparks', blend: 'additive', stretch: 0.1 }, 250],
+    ];
+    try {
+      expect(auto.quads, `'auto' on ${adapterInfo.description}`).toBe(adapterInfo.software ? 'pulled' : 'instanced');
+      for (const software of [true, false]) {
+        const told = new ParticlePass(device, 'rgba16float', 'depth24plus', { software });
+        expect(told.quads, `'auto' told software: ${software}`).toBe(software ? 'pulled' : 'instanced');
+        told.destroy();
+      }
+      expect(() => new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'both' as QuadPath })).toThrow(
+        /quads 'both' is not one of auto, instanced, pulled/,
+      );
+      for (const [what, change, drawn] of cases) {
+        const look: ParticleLook = { ...DEFAULT_LOOK, size: 0.04, ...change };
+        const instanced = await drawInto('instanced', look, drawn);
+        const pulled = await drawInto('pulled', look, drawn);
+        // Enough of the target lit that the comparison means something: alpha > 0 in a few hundred pixels.
+        let lit = 0;
+        for (let p = 3; p < pulled.length; p += 4) if (pulled[p] !== 0) lit++;
+        expect(lit, `${what}: pixels lit`).toBeGreaterThan(300);
+        // The same triangles in the same order, blended in the same order: the same bits.
+        const differs = instanced.findIndex((bits, i) => bits !== pulled[i]);
+        const at = `pixel (${Math.floor(differs / 4) % SIZE}, ${Math.floor(differs / 4 / SIZE)}), channel ${differs % 4}`;
+        expect(differs, `${what}: instanced and pulled differ first at ${at}`).toBe(-1);
+      }
+      expect(gpu.uncaptured).toEqual([]);
+    } finally {
+      bindings.instanced.destroy();
+      bindings.pulled.destroy();
+      passes.instanced.destroy();
+      passes.pulled.destroy();
+      auto.destroy();
       system.destroy();
       color.destroy();
       depth.destroy();

@@ -1,8 +1,9 @@
 // The particles a ParticlePass draws from the live list of a system with
-// emitters (src/gpu/lifeBuffers.ts): the draw is indirect, its vertex count
-// written on the GPU by planEmit from the live count (shaders/lifePlan.wgsl),
-// and the drawn-th particle is the drawn-th live slot, so free (parked) slots
-// are never drawn and nothing is read back. Life colours come from the
+// emitters (src/gpu/lifeBuffers.ts): the draw is indirect, its vertex or
+// instance count written on the GPU by planEmit from the live count
+// (shaders/lifePlan.wgsl: points, pulled quads and instanced quads each have
+// their own arguments), and the drawn-th particle is the drawn-th live slot,
+// so free (parked) slots are never drawn and nothing is read back. Life colours come from the
 // particle's life record: white-hot at birth, its rule's colour (a firework
 // type's, an emitter's), fading and shrinking towards the end of its life.
 // Composed after shaders/render/particles.wgsl, whose bindings and Look it

@@ -13,6 +13,9 @@
 override SHAPE: u32 = 0u;
 // 0: index, 1: speed, 2: life (see COLOR_MODES in src/render/particleLook.ts).
 override COLOR_MODE: u32 = 0u;
+// Quads: true, one instance a particle (draw(6, n)); false, 6 vertices a
+// particle in one instance (draw(6 * n)). See QUAD_PATHS in src/render/particlePass.ts.
+override INSTANCED: bool = false;
 
 @group(0) @binding(0) var<uniform> params: DrawParams;
 @group(0) @binding(1) var<storage, read> particles: array<Particle>;
@@ -65,16 +68,17 @@ struct SpriteOut {
   @location(2) @interpolate(flat) halfLength: f32,
 }
 
-// One draw of 6 vertices a particle (two triangles), not an instanced quad:
-// vertex pulling from the storage buffer. Software rasterisers such as
-// SwiftShader set up every instance of an instanced draw separately, which
-// made 65,536 instanced quads take seconds a frame.
+// Two triangles a particle, the same either way: instanced (the particle is
+// the instance, vertex_index 0..5 the corner), the usual way on a GPU; or
+// pulled (vertex_index / 6 is the particle, in one instance), because software
+// rasterisers such as SwiftShader set up every instance of an instanced draw
+// separately, which made 65,536 instanced quads take seconds a frame.
 @vertex
-fn spriteVertex(@builtin(vertex_index) index: u32) -> SpriteOut {
+fn spriteVertex(@builtin(vertex_index) index: u32, @builtin(instance_index) instance: u32) -> SpriteOut {
   let vertex = QUAD_CORNERS[index % 6u];
   var out: SpriteOut;
   out.clip = OUTSIDE_CLIP;
-  let l = lookOf(index / 6u);
+  let l = lookOf(select(index / 6u, instance, INSTANCED));
   let head = params.viewProjection * vec4f(l.position, 1.0);
   if (!l.visible || head.w <= 1e-5) { return out; }
   // The radius in device pixels; below minPixels the sprite is drawn bigger and

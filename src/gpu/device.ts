@@ -40,18 +40,24 @@ export interface AcquireOptions {
   forceSoftware?: boolean;
 }
 
+/** Whether adapter info names a software rasterizer (SwiftShader, llvmpipe, WARP...) or a fallback adapter. */
+export function isSoftwareAdapter(info: GPUAdapterInfo): boolean {
+  const text = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`;
+  return (
+    (info as { isFallbackAdapter?: boolean }).isFallbackAdapter === true ||
+    /swiftshader|llvmpipe|lavapipe|software|basic render/i.test(text)
+  );
+}
+
 function describe(adapter: GPUAdapter, source: string): AdapterDescription {
   const info = adapter.info;
   const description = info.description || [info.vendor, info.architecture, info.device].filter(Boolean).join(' ');
-  const software = /swiftshader|llvmpipe|lavapipe|software|basic render/i.test(
-    `${info.vendor} ${info.architecture} ${info.device} ${info.description}`,
-  );
   return {
     vendor: info.vendor,
     architecture: info.architecture,
     device: info.device,
     description,
-    software: software || (info as { isFallbackAdapter?: boolean }).isFallbackAdapter === true,
+    software: isSoftwareAdapter(info),
     source,
     maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
     maxBufferSize: adapter.limits.maxBufferSize,

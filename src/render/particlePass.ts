@@ -12,7 +12,15 @@
  * shaders/render/liveRecords.wgsl), drawn indirectly with the arguments the
  * lifecycle writes on the GPU from its live count, so free slots are never
  * drawn and the host never learns how many there are.
+ *
+ * Quads (sprites, sparks) are drawn one of two ways, the same triangles in
+ * the same order: instanced (6 vertices, one instance a particle), the usual
+ * way on a hardware GPU, or pulled (6 vertices a particle in one instance),
+ * which a software rasteriser runs far faster because it sets up every
+ * instance on its own. `quads: 'auto'` picks by the adapter. Points are one
+ * vertex a particle either way.
  */
+import { isSoftwareAdapter } from '../gpu/device';
 import { ADDITIVE, PREMULTIPLIED_OVER } from './overlayPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import { ARGS } from '../gpu/lifecycleWgsl';
@@ -34,6 +42,33 @@ const COLOR_MODE = { index: 0, speed: 1, life: 2 } as const satisfies Record<Col
 
 // Additive: light adds up. Alpha: premultiplied "over", not sorted, which soft sprites forgive.
 const BLEND: Record<BlendMode, GPUBlendState> = { additive: ADDITIVE, alpha: PREMULTIPLIED_OVER };
+
+/**
+ * How a quad's 6 vertices find their particle. `instanced`: `draw(6, n)`, the
+ * particle is the instance. `pulled`: `draw(6 * n)`, the particle is the
+ * vertex index / 6, in one instance: SwiftShader sets up every instance of an
+ * instanced draw separately, which made 65,536 instanced quads take seconds a
+ * frame there.
+ */
+export const QUAD_PATHS = ['instanced', 'pulled'] as const;
+export type QuadPath = (typeof QUAD_PATHS)[number];
+
+export interface ParticlePassOptions {
+  /** 'auto' (default): 'pulled' on a software adapter, 'instanced' otherwise. */
+  quads?: QuadPath | 'auto';
+  /**
+   * Whether the device's adapter is a software rasteriser (acquireDevice's
+   * `adapterInfo.software`). Default: read from `device.adapterInfo`; where
+   * a browser does not have it, 'auto' draws pulled, which is right everywhere.
+   */
+  software?: boolean;
+}
+
+/** Whether the device's own adapter info names a software rasterizer; undefined where there is none. */
+function softwareAdapter(device: GPUDevice): boolean | undefined {
+  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  return info ? isSoftwareAdapter(info) : undefined;
+}
 
 /**
  * The lifecycle's buffers a live draw reads (src/gpu/lifeBuffers.ts; a
@@ -108,6 +143,8 @@ interface SourcePipeline {
 }
 
 export class ParticlePass {
+  /** How this pass draws quads ('auto' resolved). */
+  readonly quads: QuadPath;
   private readonly sources: Record<Source, SourcePipeline>;
   private readonly pipelines = new Map<string, GPURenderPipeline>();
   /** Bound where a draw has no GroupTimeline. */
@@ -118,7 +155,15 @@ export class ParticlePass {
     private readonly device: GPUDevice,
     private readonly format: GPUTextureFormat,
     private readonly depthFormat: GPUTextureFormat,
+    options: ParticlePassOptions = {},
   ) {
+    const quads = options.quads ?? 'auto';
+    if (quads !== 'auto' && !QUAD_PATHS.includes(quads)) {
+      throw new RangeError(`ParticlePass: quads '${String(quads)}' is not one of auto, ${QUAD_PATHS.join(', ')}`);
+    }
+    // An adapter that cannot be told is drawn pulled: right everywhere, and never seconds a frame.
+    const software = options.software ?? softwareAdapter(device) ?? true;
+    this.quads = quads === 'auto' ? (software ? 'pulled' : 'instanced') : quads;
     // The uniform block, then read-only storage: records (particles, groups); live (particles, life, lists, counters).
     const source = (name: string, storageBuffers: number, code: string): SourcePipeline => {
       const layout = device.createBindGroupLayout({
@@ -187,12 +232,15 @@ export class ParticlePass {
 
   /** Creates the pipeline for `look` now (e.g. inside an error scope), rather than at its first draw. */
   prepare(look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode'>, source: Source = 'records'): GPURenderPipeline {
-    const key = `${source}/${look.mode}/${look.blend}/${look.colorMode}`;
+    const points = look.mode === 'points';
+    const key = `${source}/${look.mode}/${look.blend}/${look.colorMode}${points ? '' : `/${this.quads}`}`;
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {
-      const points = look.mode === 'points';
       const constants: Record<string, number> = { COLOR_MODE: COLOR_MODE[look.colorMode] };
-      if (!points) constants.SHAPE = SHAPE[look.mode];
+      if (!points) {
+        constants.SHAPE = SHAPE[look.mode];
+        constants.INSTANCED = this.quads === 'instanced' ? 1 : 0;
+      }
       const { pipelineLayout, module } = this.sources[source];
       pipeline = this.device.createRenderPipeline({
         label: `ParticlePass.pipeline(${key})`,
@@ -256,9 +304,14 @@ export class ParticlePass {
     pass.setPipeline(this.prepare(look, binding.source));
     pass.setBindGroup(0, binding.bindGroup);
     const points = look.mode === 'points';
-    // Vertex pulling, not instancing: 6 vertices a sprite in one draw (see particles.wgsl).
-    if (live) pass.drawIndirect(live.args, (points ? ARGS.drawPoints : ARGS.drawQuads) * 4);
-    else pass.draw(points ? drawn : 6 * drawn);
+    const instanced = !points && this.quads === 'instanced';
+    if (live) {
+      // planEmit writes all three argument records from the live count: (n, 1), (6n, 1) and (6, n).
+      const args = points ? ARGS.drawPoints : instanced ? ARGS.drawInstanced : ARGS.drawQuads;
+      pass.drawIndirect(live.args, args * 4);
+    } else if (points) pass.draw(drawn);
+    else if (instanced) pass.draw(6, drawn);
+    else pass.draw(6 * drawn);
   }
 
   /** Frees what this pass created (pipelines need no freeing). Bindings are their owners'. Safe twice. */
