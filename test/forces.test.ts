@@ -240,6 +240,13 @@ describe('the machinery', () => {
     system.destroy();
   });
 
+  it('refuses a fuseForces that is not a boolean, naming it', async () => {
+    const options = { capacity: 4, fuseForces: 'yes' as unknown as boolean };
+    await expect(ParticleSystem.create(gpu.get().device, options)).rejects.toThrow(
+      /fuseForces = yes must be true or false/,
+    );
+  });
+
   it('records no force dispatch when nothing is registered, one a step per kind otherwise', async () => {
     const { device } = gpu.get();
     const system = await ParticleSystem.create(device, { capacity: 100 });

@@ -96,6 +96,9 @@ export class ParticleSystem implements ParticleSystemApi {
     if (!Number.isInteger(workgroupSize) || workgroupSize < 1 || workgroupSize > maxInvocations) {
       throw new RangeError(`workgroupSize = ${workgroupSize} must be an integer in [1, ${maxInvocations}]`);
     }
+    if (options.fuseForces !== undefined && typeof options.fuseForces !== 'boolean') {
+      throw new TypeError(`fuseForces = ${String(options.fuseForces)} must be true or false`);
+    }
     const loss = new DeviceLossWatch(device);
     loss.check();
     let particles: ParticleBuffer | undefined;
