@@ -4,8 +4,10 @@
  * Particle-particle collisions against the step alone, at 2^18 and 2^20
  * particles by default: a cube of balls dense enough that each touches about
  * two others, under gravity. Times the integration step alone, the grid
- * rebuild (counting sort on the GPU) and one Jacobi iteration of the contact
- * resolver (count, resolve, apply) with the very passes a step records, and
+ * rebuild (counting sort on the GPU) with the candidate lists made from it
+ * once a step (shaders/contacts.wgsl, MODE_CANDIDATES), and one Jacobi
+ * iteration of the contact resolver (count, resolve, apply) with the very
+ * passes a step records, and
  * composes a step with collisions as step + grid + K iterations; it also times
  * one real step with one iteration to check the composition. Wall time around
  * submit and onSubmittedWorkDone (the queue drained first), median of the
@@ -115,7 +117,7 @@ try {
     rows.push(row);
     const total = step + grid + iterations * iteration;
     process.stdout.write(
-      `2^${exponent} = ${count} particles: step alone ${step.toFixed(1)} ms; grid rebuild ${grid.toFixed(1)} ms; ` +
+      `2^${exponent} = ${count} particles: step alone ${step.toFixed(1)} ms; grid rebuild and candidate lists ${grid.toFixed(1)} ms; ` +
         `one contact iteration ${iteration.toFixed(1)} ms; step + collisions with ${iterations} iterations ` +
         `${total.toFixed(1)} ms = ${(total / step).toFixed(1)} x the step ` +
         `(one real step with 1 iteration: ${measuredOne.toFixed(1)} ms, composed ${(step + grid + iteration).toFixed(1)} ms)\n`,

@@ -3,8 +3,10 @@
  * the grid): Newton's cradle passes momentum along, a rod keeps its length
  * and a cable never exceeds its own, particle collisions conserve momentum
  * within the rounding the twin audits, the grid finds exactly the pairs a
- * brute-force check finds (and sorts them as the twin does), runs are
- * deterministic, and bad links are refused with the state unchanged.
+ * brute-force check finds (and sorts them as the twin does), a particle
+ * whose candidates overflow its list walks the grid to the same bits as the
+ * twin, runs are deterministic, and bad links are refused with the state
+ * unchanged.
  * Each tolerance is derived next to its test.
  */
 import { describe, expect, it } from 'vitest';
@@ -367,6 +369,56 @@ describe('particle-particle collisions', () => {
     world.contacts.run(MODE_LIST, state, count, world.links, twinGrid, world.contactParams(1 / 60), Math.fround);
     expect(Array.from(found)).toEqual(Array.from(world.contacts.active.subarray(0, count)));
     expect(Array.from(listed)).toEqual(Array.from(world.contacts.listed));
+    system.destroy();
+  });
+
+  it('walks the grid for a particle whose candidates overflow its list: the same pairs, in the same order, as the twin', async () => {
+    const { device } = gpu.get();
+    const random = seededRandom(29);
+    const count = 600;
+    // Half in a 0.6 m cube of 0.1 m cells (about 75 candidates each, past any
+    // list), half spread over 6 m (a few candidates each, within their lists).
+    const particles: ParticleInit[] = Array.from({ length: count }, (_, i) => {
+      const side = i < count / 2 ? 0.6 : 6;
+      const position = [0, 1, 2].map(() => (random() - 0.5) * side + (i < count / 2 ? 0 : 4));
+      return { position, velocity: position.map(() => random() - 0.5), mass: 0.5 + random(), radius: 0.05 };
+    });
+    const options = { capacity: count, collisions: { particleCollisions: true, iterations: 4 } };
+    const system = await ParticleSystem.create(device, options);
+    await system.writeParticles(0, particles);
+    const passes = system.collisionPasses!;
+    const encoder = device.createCommandEncoder();
+    const contacts = passes.encodeProbe(encoder, 'list', 1 / 60, count);
+    device.queue.submit([encoder.finish()]);
+    const found = await readBuffer(device, contacts.active, count * 4);
+    const listed = await readBuffer(device, contacts.deltas, count * 32);
+    const candidates = (await readBuffer(device, contacts.active, count * 8)).subarray(count);
+    const overflowing = candidates.filter((n) => n > contacts.candidates).length;
+    expect(overflowing).toBeGreaterThan(100);
+    expect(candidates.filter((n) => n > 0 && n <= contacts.candidates).length).toBeGreaterThan(100);
+
+    const state = packParticles(particles);
+    const radius = new RadiusBound();
+    radius.note(largestRadius(state));
+    const world = new CpuCollisionWorld(count, resolveContactSettings(options.collisions), radius, false);
+    const twinGrid = world.buildGrid(state, count, Math.fround);
+    world.contacts.run(MODE_LIST, state, count, world.links, twinGrid, world.contactParams(1 / 60), Math.fround);
+    expect(Array.from(found)).toEqual(Array.from(world.contacts.active.subarray(0, count)));
+    expect(Array.from(listed)).toEqual(Array.from(world.contacts.listed));
+
+    // Steps from the same state: the same bits on both backends.
+    const twin = new CpuParticleSystem(options);
+    twin.writeParticles(0, particles);
+    for (let step = 1; step <= 3; step++) {
+      twin.state.set(await system.readPacked());
+      twin.step(1 / 60);
+      await system.step(1 / 60);
+      const gpuState = await system.readPacked();
+      expect(
+        Buffer.from(gpuState.buffer).equals(Buffer.from(twin.state.buffer, twin.state.byteOffset, gpuState.byteLength)),
+        `step ${step}`,
+      ).toBe(true);
+    }
     system.destroy();
   });
 

@@ -212,7 +212,7 @@ interface CaseSpec {
 
 export const NOT_MEASURED = [
   'particle-particle contacts (the grid and the Jacobi resolver) are not a case of this harness: on a software ' +
-    'adapter they cost thousands of steps, past any --quick budget; npm run bench:collisions times them against ' +
+    'adapter they cost hundreds of steps, past any --quick budget; npm run bench:collisions times them against ' +
     'the step in one run.',
 ];
 

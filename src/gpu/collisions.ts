@@ -3,9 +3,10 @@
  * dispatch the system records, in the same order as the CPU twin,
  *
  * 1. the colliders pass, once;
- * 2. with links or particle-particle collisions: the grid rebuild, then for
- *    each Jacobi iteration a count dispatch, a resolve dispatch and a
- *    colliders pass that applies the corrections.
+ * 2. with links or particle-particle collisions: the grid rebuild and each
+ *    particle's candidates in it, then for each Jacobi iteration a count
+ *    dispatch, a resolve dispatch and a colliders pass that applies the
+ *    corrections.
  *
  * Owns the passes and the collider buffer; nothing here submits.
  */
@@ -69,7 +70,8 @@ export class GpuCollisions {
   /** The contact and grid passes, created on first need. */
   private ensureContacts(): ContactPass {
     if (!this.contactPass) {
-      this.contactPass = ContactPass.create(this.device, this.particles, this.workgroupSize);
+      const grid = this.settings.particleCollisions;
+      this.contactPass = ContactPass.create(this.device, this.particles, this.workgroupSize, grid);
       this.contactPass.setLinks(noLinks(this.particles.capacity));
       if (this.settings.particleCollisions) {
         this.gridPass = GridPass.create(this.device, this.particles, this.workgroupSize);
@@ -131,10 +133,15 @@ export class GpuCollisions {
     return { count, colliderCount: this.colliderCount, dt: Math.fround(dt), skin: Math.fround(this.settings.skin) };
   }
 
-  /** The grid rebuild that starts the contact iterations (nothing without particle-particle collisions). */
+  /**
+   * The grid rebuild and the candidate lists that start the contact iterations
+   * (nothing without particle-particle collisions).
+   */
   encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number): void {
     const step = this.contactStep(count, dt);
-    if (step.inverseCellSize !== null) this.gridPass?.encode(encoder, count, step.inverseCellSize);
+    if (step.inverseCellSize === null || !this.gridPass) return;
+    this.gridPass.encode(encoder, count, step.inverseCellSize);
+    this.ensureContacts().encode(encoder, 'candidates', step);
   }
 
   /** One Jacobi iteration: count the active contacts, resolve them, apply the corrections in a colliders pass. */
@@ -152,9 +159,8 @@ export class GpuCollisions {
    */
   encodeProbe(encoder: GPUCommandEncoder, mode: ContactModeName, dt: number, count: number): ContactPass {
     const contacts = this.ensureContacts();
-    const step = this.contactStep(count, dt);
-    if (step.inverseCellSize !== null) this.gridPass?.encode(encoder, count, step.inverseCellSize);
-    contacts.encode(encoder, mode, step);
+    this.encodeGrid(encoder, dt, count);
+    contacts.encode(encoder, mode, this.contactStep(count, dt));
     return contacts;
   }
 

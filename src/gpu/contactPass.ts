@@ -1,8 +1,8 @@
 /**
- * Owns the contact passes (shaders/contacts.wgsl): the count and resolve
- * dispatches of each Jacobi iteration (and the listing mode the tests use),
- * the link buffers, and the per-particle counts and corrections that
- * shaders/collide.wgsl applies.
+ * Owns the contact passes (shaders/contacts.wgsl): the candidate lists
+ * made once a step after the grid, the count and resolve dispatches of each
+ * Jacobi iteration (and the listing mode the tests use), the link buffers, and
+ * the per-particle counts and corrections that shaders/collide.wgsl applies.
  */
 import type { PackedLinks } from '../core/collisions/links';
 import { dispatchSize } from './dispatch';
@@ -11,8 +11,21 @@ import type { ParticleBuffer } from './particleBuffer';
 import { collisionShaders } from './collisionWgsl';
 import { UNIFORM_DYNAMIC, UniformRing } from './uniformRing';
 
-const PARAMS_BYTES = 32;
-export const CONTACT_MODES = { count: 0, resolve: 1, list: 2 } as const;
+const PARAMS_BYTES = 48;
+export const CONTACT_MODES = { count: 0, resolve: 1, list: 2, candidates: 3 } as const;
+/**
+ * Room for each particle's candidates (the particles in the 27 cells around
+ * its own): twice the 13.5 of the benchmark's scene (half a particle a cell),
+ * so that a particle seldom walks the grid instead; less where the device's
+ * buffers are smaller.
+ */
+export const MAX_CANDIDATES = 32;
+
+/** The candidates a particle has room for, with the active counts, in one buffer the device allows. */
+export function candidateRoom(capacity: number, limits: GPUSupportedLimits): number {
+  const words = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / 4);
+  return Math.max(0, Math.min(MAX_CANDIDATES, Math.floor(words / Math.max(capacity, 1)) - 2));
+}
 export type ContactModeName = keyof typeof CONTACT_MODES;
 
 export interface ContactStep {
@@ -25,7 +38,11 @@ export interface ContactStep {
 }
 
 export class ContactPass {
-  /** Active contacts per particle (closing | penetrating << 16); in list mode, neighbours found. */
+  /**
+   * Active contacts per particle (closing | penetrating << 16); in list mode,
+   * neighbours found. Then (from word `capacity`) each particle's number of
+   * candidates, then their lists, `candidates` words a particle.
+   */
   readonly active: GPUBuffer;
   /** Two vec4 a particle: position correction, velocity change (list mode: neighbour indices). */
   readonly deltas: GPUBuffer;
@@ -44,10 +61,16 @@ export class ContactPass {
     private readonly pipelines: Record<ContactModeName, GPUComputePipeline>,
     private readonly layout: GPUBindGroupLayout,
     private readonly workgroupSize: number,
+    /** Room for each particle's candidates. */
+    readonly candidates: number,
   ) {
     const capacity = particles.capacity;
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-    this.active = device.createBuffer({ label: 'ContactPass.active', size: capacity * 4, usage: storage });
+    this.active = device.createBuffer({
+      label: 'ContactPass.active',
+      size: capacity * 4 * (2 + candidates),
+      usage: storage,
+    });
     this.deltas = device.createBuffer({ label: 'ContactPass.deltas', size: capacity * 32, usage: storage });
     this.links = device.createBuffer({ label: 'ContactPass.links', size: 32, usage: storage });
     this.linkIndex = device.createBuffer({ label: 'ContactPass.linkIndex', size: (capacity + 2) * 4, usage: storage });
@@ -58,8 +81,11 @@ export class ContactPass {
     this.params = new UniformRing(device, 'ContactPass.params', PARAMS_BYTES);
   }
 
-  /** Created synchronously: the caller's error scopes catch any failure. */
-  static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): ContactPass {
+  /**
+   * Created synchronously: the caller's error scopes catch any failure. With
+   * `grid` false (links alone) it makes no room for candidate lists.
+   */
+  static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number, grid: boolean): ContactPass {
     const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
       binding,
       visibility: GPUShaderStage.COMPUTE,
@@ -82,6 +108,8 @@ export class ContactPass {
       label: 'ContactPass.pipelineLayout',
       bindGroupLayouts: [particles.bindGroupLayout, layout],
     });
+    // Links alone need no candidate lists.
+    const candidates = grid ? candidateRoom(particles.capacity, device.limits) : 0;
     const module = device.createShaderModule({ label: 'contacts.wgsl', code: collisionShaders.contacts() });
     const pipeline = (mode: ContactModeName) =>
       device.createComputePipeline({
@@ -90,11 +118,16 @@ export class ContactPass {
         compute: {
           module,
           entryPoint: 'main',
-          constants: { WORKGROUP_SIZE: workgroupSize, MODE: CONTACT_MODES[mode] },
+          constants: { WORKGROUP_SIZE: workgroupSize, MODE: CONTACT_MODES[mode], CANDIDATES: candidates },
         },
       });
-    const pipelines = { count: pipeline('count'), resolve: pipeline('resolve'), list: pipeline('list') };
-    return new ContactPass(device, particles, pipelines, layout, workgroupSize);
+    const pipelines = {
+      count: pipeline('count'),
+      resolve: pipeline('resolve'),
+      list: pipeline('list'),
+      candidates: pipeline('candidates'),
+    };
+    return new ContactPass(device, particles, pipelines, layout, workgroupSize, candidates);
   }
 
   /** Uploads links (replacing the previous ones). */
@@ -156,7 +189,10 @@ export class ContactPass {
     return this.bindGroup;
   }
 
-  /** Records one dispatch of `mode` over particles [0, step.count). */
+  /**
+   * Records one dispatch of `mode` over particles [0, step.count). With the
+   * grid, 'candidates' must follow each rebuild before any other mode.
+   */
   encode(encoder: GPUCommandEncoder, mode: ContactModeName, step: ContactStep): void {
     const grid = step.inverseCellSize !== null ? this.grid : null;
     const data = new ArrayBuffer(PARAMS_BYTES);
@@ -170,6 +206,7 @@ export class ContactPass {
     floats[5] = step.skin;
     floats[6] = step.restitution;
     words[7] = this.particles.capacity + 1;
+    words[8] = this.particles.capacity;
     const offset = this.params.offsetFor(data);
     const pass = encoder.beginComputePass({ label: `ContactPass(${mode})` });
     pass.setPipeline(this.pipelines[mode]);
