@@ -11,7 +11,6 @@
  * counted the same way, and give the same pixels in a view of the sky.
  */
 import { describe, expect, it } from 'vitest';
-import { withErrorScopes } from '../src/gpu/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { DEFAULT_LOOK, type DrawView, type ParticleLook } from '../src/render/particleLook';
 import { OrbitCamera } from '../src/render/camera';
@@ -19,6 +18,7 @@ import { ParticlePass, type QuadPath } from '../src/render/particlePass';
 import { fireworkRules } from '../src/demos/fireworks/fireworks';
 import { cycloneLaunchers } from '../src/core/emitters/cyclone';
 import { useDevice } from './support/gpu';
+import { OffscreenTarget } from './support/offscreen';
 
 const gpu = useDevice();
 
@@ -36,23 +36,7 @@ describe('ParticlePass.bindLive', () => {
     });
     const pass = new ParticlePass(device, 'rgba16float', 'depth24plus');
     const binding = pass.bindLive('test.live', system.particles.buffer, system.lifecycle!.buffers);
-    const color = device.createTexture({
-      label: 'test.color',
-      size: [1, 1],
-      format: 'rgba16float',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-    });
-    const depth = device.createTexture({
-      label: 'test.depth',
-      size: [1, 1],
-      format: 'depth24plus',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT,
-    });
-    const read = device.createBuffer({
-      label: 'test.read',
-      size: 256,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
+    const target = new OffscreenTarget(device, 1, 'rgba16float');
     const view = { viewProjection: TO_CENTRE, width: 1, height: 1, focalPixels: 1 };
     /**
      * One live draw into the pixel: its alpha counts the points drawn (each adds
@@ -61,28 +45,14 @@ describe('ParticlePass.bindLive', () => {
      * exact below 2048.
      */
     const drawInto = async (look: Partial<ParticleLook>): Promise<{ red: number; alpha: number }> => {
-      await withErrorScopes(device, `a live draw (${look.colorMode})`, () => {
-        const encoder = device.createCommandEncoder();
-        const render = encoder.beginRenderPass({
-          colorAttachments: [{ view: color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
-          depthStencilAttachment: {
-            view: depth.createView(),
-            depthLoadOp: 'clear',
-            depthStoreOp: 'store',
-            depthClearValue: 1,
-          },
-        });
-        pass.draw(render, binding, { ...DEFAULT_LOOK, mode: 'points', intensity: 1, ...look }, view, {
-          extrapolate: 0,
-          time: 0,
-        });
-        render.end();
-        encoder.copyTextureToBuffer({ texture: color }, { buffer: read, bytesPerRow: 256 }, [1, 1]);
-        device.queue.submit([encoder.finish()]);
-      });
-      await read.mapAsync(GPUMapMode.READ);
-      const bits = new Uint16Array(read.getMappedRange().slice(0, 8));
-      read.unmap();
+      const bits = new Uint16Array(
+        await target.render(`a live draw (${look.colorMode})`, (render) =>
+          pass.draw(render, binding, { ...DEFAULT_LOOK, mode: 'points', intensity: 1, ...look }, view, {
+            extrapolate: 0,
+            time: 0,
+          }),
+        ),
+      );
       return { red: float16(bits[0] as number), alpha: float16(bits[3] as number) };
     };
     try {
@@ -118,9 +88,7 @@ describe('ParticlePass.bindLive', () => {
       binding.destroy();
       pass.destroy();
       system.destroy();
-      color.destroy();
-      depth.destroy();
-      read.destroy();
+      target.destroy();
     }
   });
 });
@@ -144,27 +112,8 @@ describe('ParticlePass.bindLive, quads', () => {
       instanced: passes.instanced.bindLive('test.instanced', system.particles.buffer, system.lifecycle!.buffers),
       pulled: passes.pulled.bindLive('test.pulled', system.particles.buffer, system.lifecycle!.buffers),
     };
-    const targets = [1, SIZE].map((size) => ({
-      size,
-      color: device.createTexture({
-        label: `test.color${size}`,
-        size: [size, size],
-        format: 'rgba16float',
-        usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-      }),
-      depth: device.createTexture({
-        label: `test.depth${size}`,
-        size: [size, size],
-        format: 'depth24plus',
-        usage: GPUTextureUsage.RENDER_ATTACHMENT,
-      }),
-      read: device.createBuffer({
-        label: `test.read${size}`,
-        size: Math.max(256, size * size * 8),
-        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-      }),
-    }));
-    const [pixel, sky] = targets as [(typeof targets)[0], (typeof targets)[0]];
+    const targets = [1, SIZE].map((size) => new OffscreenTarget(device, size, 'rgba16float'));
+    const [pixel, sky] = targets as [OffscreenTarget, OffscreenTarget];
     const camera = new OrbitCamera({ target: [0, 12, 0], distance: 45, yaw: 0.3, pitch: 0.1 });
     camera.update(1);
     const views: Record<'pixel' | 'sky', DrawView> = {
@@ -173,41 +122,19 @@ describe('ParticlePass.bindLive, quads', () => {
     };
     /** One live draw into a cleared target; its pixels, rgba16float bits row by row. */
     const drawInto = async (
-      target: typeof pixel,
+      target: OffscreenTarget,
       quads: QuadPath,
       look: Partial<ParticleLook>,
       view: DrawView,
-    ): Promise<Uint16Array> => {
-      await withErrorScopes(device, `a live ${quads} draw (${look.mode})`, () => {
-        const encoder = device.createCommandEncoder();
-        const render = encoder.beginRenderPass({
-          colorAttachments: [
-            { view: target.color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] },
-          ],
-          depthStencilAttachment: {
-            view: target.depth.createView(),
-            depthLoadOp: 'clear',
-            depthStoreOp: 'store',
-            depthClearValue: 1,
-          },
-        });
-        passes[quads].draw(render, bindings[quads], { ...DEFAULT_LOOK, ...look }, view, {
-          extrapolate: 1 / 120,
-          time: 0,
-        });
-        render.end();
-        const bytesPerRow = Math.max(256, target.size * 8);
-        encoder.copyTextureToBuffer({ texture: target.color }, { buffer: target.read, bytesPerRow }, [
-          target.size,
-          target.size,
-        ]);
-        device.queue.submit([encoder.finish()]);
-      });
-      await target.read.mapAsync(GPUMapMode.READ);
-      const bits = new Uint16Array(target.read.getMappedRange().slice(0, target.size * target.size * 8));
-      target.read.unmap();
-      return bits;
-    };
+    ): Promise<Uint16Array> =>
+      new Uint16Array(
+        await target.render(`a live ${quads} draw (${look.mode})`, (render) =>
+          passes[quads].draw(render, bindings[quads], { ...DEFAULT_LOOK, ...look }, view, {
+            extrapolate: 1 / 120,
+            time: 0,
+          }),
+        ),
+      );
     try {
       let lastLive = 0;
       for (const steps of [30, 60, 60]) {
@@ -248,11 +175,7 @@ describe('ParticlePass.bindLive, quads', () => {
       passes.instanced.destroy();
       passes.pulled.destroy();
       system.destroy();
-      for (const target of targets) {
-        target.color.destroy();
-        target.depth.destroy();
-        target.read.destroy();
-      }
+      for (const target of targets) target.destroy();
     }
   });
 });

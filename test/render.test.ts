@@ -9,7 +9,6 @@
  */
 import { vec4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { withErrorScopes } from '../src/gpu/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { OrbitCamera } from '../src/render/camera';
 import { FixedStepClock } from '../src/render/fixedStep';
@@ -18,6 +17,7 @@ import { LINE_PARAMS } from '../src/render/linePass';
 import { DEFAULT_LINK_STYLE, LINK_PARAMS, LinkPass, type LinkStyle } from '../src/render/linkPass';
 import { ParticleRecords } from '../src/demos/shared/packing';
 import { useDevice } from './support/gpu';
+import { OffscreenTarget } from './support/offscreen';
 import { DEFAULT_LOOK, DRAW_PARAMS, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass, type QuadPath } from '../src/render/particlePass';
 import { UniformLayout } from '../src/render/uniforms';
@@ -192,23 +192,7 @@ describe('LinkPass', () => {
     const pass = new LinkPass(device, 'rgba8unorm', 'depth24plus');
     // As index pairs: no rest length, so the link keeps its colour.
     const binding = pass.bind('test.links', system.particles.buffer, [0, 1]);
-    const color = device.createTexture({
-      label: 'test.color',
-      size: [SIZE, SIZE],
-      format: 'rgba8unorm',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-    });
-    const depth = device.createTexture({
-      label: 'test.depth',
-      size: [SIZE, SIZE],
-      format: 'depth24plus',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT,
-    });
-    const read = device.createBuffer({
-      label: 'test.read',
-      size: SIZE * SIZE * 4,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
+    const target = new OffscreenTarget(device, SIZE, 'rgba8unorm');
     const view = { viewProjection: IDENTITY, width: SIZE, height: SIZE, focalPixels: 1 };
     // Green at rest length or shorter, red from 20% stretch; opaque, 3 px wide.
     const style: LinkStyle = {
@@ -220,28 +204,14 @@ describe('LinkPass', () => {
       opacity: 1,
     };
     /** One draw into a cleared target (depth cleared to `groundDepth`); the pixels, rgba8 row by row. */
-    const drawInto = async (groundDepth = 1, extrapolate = 0): Promise<Uint8Array> => {
-      await withErrorScopes(device, 'a link draw', () => {
-        const encoder = device.createCommandEncoder();
-        const render = encoder.beginRenderPass({
-          colorAttachments: [{ view: color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
-          depthStencilAttachment: {
-            view: depth.createView(),
-            depthLoadOp: 'clear',
-            depthStoreOp: 'store',
-            depthClearValue: groundDepth,
-          },
-        });
-        pass.draw(render, binding, style, view, { extrapolate, time: 0 });
-        render.end();
-        encoder.copyTextureToBuffer({ texture: color }, { buffer: read, bytesPerRow: SIZE * 4 }, [SIZE, SIZE]);
-        device.queue.submit([encoder.finish()]);
-      });
-      await read.mapAsync(GPUMapMode.READ);
-      const pixels = new Uint8Array(read.getMappedRange().slice(0));
-      read.unmap();
-      return pixels;
-    };
+    const drawInto = async (groundDepth = 1, extrapolate = 0): Promise<Uint8Array> =>
+      new Uint8Array(
+        await target.render(
+          'a link draw',
+          (render) => pass.draw(render, binding, style, view, { extrapolate, time: 0 }),
+          groundDepth,
+        ),
+      );
     const pixel = (pixels: Uint8Array, x: number, y: number) =>
       Array.from(pixels.subarray((y * SIZE + x) * 4, (y * SIZE + x + 1) * 4));
     // Pixel (x, 63 - x) has its centre on the segment (x + y = 64 in pixel coordinates) for x in 16..48.
@@ -294,9 +264,7 @@ describe('LinkPass', () => {
       binding.destroy();
       pass.destroy();
       system.destroy();
-      color.destroy();
-      depth.destroy();
-      read.destroy();
+      target.destroy();
     }
   });
 });
@@ -327,23 +295,7 @@ describe('ParticlePass quads', () => {
       instanced: passes.instanced.bind('test.instanced', system.particles.buffer),
       pulled: passes.pulled.bind('test.pulled', system.particles.buffer),
     };
-    const color = device.createTexture({
-      label: 'test.color',
-      size: [SIZE, SIZE],
-      format: 'rgba16float',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-    });
-    const depth = device.createTexture({
-      label: 'test.depth',
-      size: [SIZE, SIZE],
-      format: 'depth24plus',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT,
-    });
-    const read = device.createBuffer({
-      label: 'test.read',
-      size: SIZE * SIZE * 8,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
+    const target = new OffscreenTarget(device, SIZE, 'rgba16float');
     const camera = new OrbitCamera({ target: [0, 0, 0], distance: 4, yaw: 0.6, pitch: 0.3 });
     camera.update(1);
     const view = {
@@ -353,35 +305,19 @@ describe('ParticlePass quads', () => {
       focalPixels: camera.focalPixels(SIZE),
     };
     /** One draw into a cleared target; its pixels, rgba16float bits row by row. */
-    const drawInto = async (quads: QuadPath, look: ParticleLook, drawn: number): Promise<Uint16Array> => {
-      await withErrorScopes(device, `a ${quads} draw (${look.mode}, ${look.blend})`, () => {
-        const encoder = device.createCommandEncoder();
-        const render = encoder.beginRenderPass({
-          colorAttachments: [{ view: color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
-          depthStencilAttachment: {
-            view: depth.createView(),
-            depthLoadOp: 'clear',
-            depthStoreOp: 'store',
-            depthClearValue: 1,
-          },
-        });
-        passes[quads].draw(
-          render,
-          bindings[quads],
-          look,
-          view,
-          { extrapolate: 0.01, time: 0 },
-          { count: COUNT, drawn },
-        );
-        render.end();
-        encoder.copyTextureToBuffer({ texture: color }, { buffer: read, bytesPerRow: SIZE * 8 }, [SIZE, SIZE]);
-        device.queue.submit([encoder.finish()]);
-      });
-      await read.mapAsync(GPUMapMode.READ);
-      const bits = new Uint16Array(read.getMappedRange().slice(0));
-      read.unmap();
-      return bits;
-    };
+    const drawInto = async (quads: QuadPath, look: ParticleLook, drawn: number): Promise<Uint16Array> =>
+      new Uint16Array(
+        await target.render(`a ${quads} draw (${look.mode}, ${look.blend})`, (render) =>
+          passes[quads].draw(
+            render,
+            bindings[quads],
+            look,
+            view,
+            { extrapolate: 0.01, time: 0 },
+            { count: COUNT, drawn },
+          ),
+        ),
+      );
     const cases: [string, Partial<ParticleLook>, number][] = [
       ['sprites, additive, index colours', { mode: 'sprites', blend: 'additive', colorMode: 'index' }, COUNT],
       ['sparks, alpha, speed colours', { mode: 'sparks', blend: 'alpha', colorMode: 'speed', stretch: 0.05 }, COUNT],
@@ -419,9 +355,7 @@ describe('ParticlePass quads', () => {
       passes.pulled.destroy();
       auto.destroy();
       system.destroy();
-      color.destroy();
-      depth.destroy();
-      read.destroy();
+      target.destroy();
     }
   });
 });
