@@ -1,27 +1,34 @@
 /**
  * A fountain: jets of water under gravity and drag, bouncing on the ground.
  *
- * Gravity is Cyclone's per-particle constant acceleration, because the
- * ground's resting-contact term reads that lane: a droplet that has stopped
- * bouncing rests (semi-implicit order: exactly; explicit: within a hop of
- * about 0.2 mm at 120 steps a second, as its position lags its velocity by a
- * step), where gravity from a generator would leave it hopping up at e g dt for
- * ever. Drag is the GPU registry's drag generator (`-v (k1 + k2 |v|)`), and
- * the ground is a plane collider with the panel's restitution and friction,
- * each droplet a sphere of the sprite's radius, so it sits on the plane. The
- * emission is the host's: particles come in batches (groups); the host
- * relaunches the oldest batch on a steady schedule by rewriting its block, no
- * readback. Each particle of a batch is launched at its own moment inside the
- * batch's slot (its state advanced analytically by the lateness), so the
- * stream is smooth at any frame rate.
+ * Each jet is one of the system's GPU emitters (src/core/emitters/): droplets
+ * are born at its nozzle in a cone of the panel's spread around the jet's
+ * axis, live the panel's lifetime and die; their slots are recycled by the
+ * lifecycle's passes, so the host never writes a particle, and only sets the
+ * emitters' rates (the flow) through `system.emitters`. What an emitter makes
+ * (shape, velocity, lifetime, acceleration, radius) is fixed with the system,
+ * so changing it rebuilds the demo.
+ *
+ * Gravity is Cyclone's per-particle constant acceleration, which the emitter
+ * gives each droplet it spawns (its `acceleration`), because the ground's
+ * resting-contact term reads that lane: a droplet that has stopped bouncing
+ * rests (semi-implicit order: exactly; explicit: within a hop of about 0.2 mm
+ * at 120 steps a second, as its position lags its velocity by a step), where
+ * gravity from a generator would leave it hopping up at g dt for ever. Drag
+ * is the GPU registry's drag generator (`-v (k1 + k2 |v|)`, over the live
+ * list), and the ground is a plane collider with the panel's restitution and
+ * friction, each droplet a sphere of the sprite's radius (the emitter's
+ * `radius`), so it sits on the plane. The draw is indirect over the live list
+ * (ParticlePass.bindLive), each droplet coloured over its own life from its
+ * life record (its jet's colour, white foam at the nozzle, fading at the end),
+ * and the live count is read back for the status line without stalling a frame.
  */
 import type { ColliderInit } from '../../core/collisions/colliders';
-import { FLOATS_PER_PARTICLE, attributeOffset } from '../../core/layout';
+import type { EmitterInit } from '../../core/emitters/params';
+import type { LifecycleStats } from '../../core/emitters/stats';
 import { ParticleSystem } from '../../gpu/particleSystem';
-import { GroupTimeline } from '../../render/groupTimeline';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
-import { ParticleRecords, seededRandom } from '../shared/packing';
+import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/app';
 import type { ParamValues } from '../shared/params';
 import { FOUNTAIN_PARAMS } from './params';
 
@@ -32,138 +39,157 @@ const NOZZLE_Y = 0.3;
 const RING_RADIUS = 1.6;
 /** Outer jets lean out by this much (radians). */
 const JET_LEAN = 0.42;
-const RADIUS = attributeOffset('radius');
+/** Length of the cone a jet's droplets start in (m): the nozzle's flare. */
+const NOZZLE_LENGTH = 0.08;
+/** The share of the pool a flow of 1 keeps live (the rest absorbs a step's rounding, so nothing is short). */
+const FILL = 0.95;
+/** How often the counters are read back for the status line (never awaited by a frame). */
+const STATS_INTERVAL_MS = 200;
+/** The centre jet's colour, and the ring's (life colours: white foam at the nozzle, then this). */
+const CENTRE_COLOR = [0.45, 0.8, 1] as const;
+const RING_COLOR = [0.08, 0.3, 0.95] as const;
 
 /** The ground: the plane y = 0, droplets kept above it. */
 function groundColliders(params: Params): ColliderInit[] {
   return [{ type: 'plane', normal: [0, 1, 0], offset: 0, restitution: params.restitution, friction: params.friction }];
 }
 
+/** Droplets per second of each of `jets` jets, for the panel's flow: `flow` 1 keeps FILL of the pool live. */
+function jetRate(params: Params, capacity: number, jets: number): number {
+  return (params.flow * FILL * capacity) / (params.lifetime * jets);
+}
+
+/**
+ * One emitter per jet: jet 0 straight up in the middle (a little faster), the
+ * others on a ring, leaning out; droplets in a cone of half-angle `spread`
+ * around the jet's axis, with mass 1 (the drag's k1 is then its decay rate).
+ */
+export function fountainEmitters(params: Params, capacity: number): EmitterInit[] {
+  const jets = Math.max(1, Math.round(params.jets));
+  const spread = (params.spread * Math.PI) / 180;
+  const rate = jetRate(params, capacity, jets);
+  return Array.from({ length: jets }, (_, jet) => {
+    const heading = jet === 0 ? 0 : ((jet - 1) / (jets - 1)) * Math.PI * 2;
+    const lean = jet === 0 ? 0 : JET_LEAN;
+    const ring = jet === 0 ? 0 : RING_RADIUS;
+    const axis = [Math.sin(lean) * Math.cos(heading), Math.cos(lean), Math.sin(lean) * Math.sin(heading)];
+    const speed = params.speed * (jet === 0 ? 1.12 : 0.92);
+    return {
+      rate,
+      lifetime: params.lifetime,
+      shape: {
+        type: 'cone',
+        center: [Math.cos(heading) * ring, NOZZLE_Y, Math.sin(heading) * ring],
+        axis,
+        angle: spread,
+        height: NOZZLE_LENGTH,
+      },
+      velocity: { direction: axis, spread, speed: [speed * 0.97, speed * 1.03] },
+      acceleration: [0, -params.gravity, 0],
+      radius: params.size,
+      color: jet === 0 ? CENTRE_COLOR : RING_COLOR,
+      seed: (params.seed * 32 + jet) >>> 0,
+    };
+  });
+}
+
 export async function createFountain(context: DemoContext<Params>): Promise<DemoScene> {
   const { device, passes, params } = context;
-  const batches = Math.min(params.batches, params.count);
-  const batchSize = Math.floor(params.count / batches);
-  const count = batchSize * batches;
-  const variant = { integrator: params.integrator, damping: params.damping } as const;
+  const capacity = params.count;
+  const jets = Math.max(1, Math.round(params.jets));
   const system = await ParticleSystem.create(device, {
-    capacity: count,
-    ...variant,
+    capacity,
+    integrator: params.integrator,
+    damping: params.damping,
+    emitters: fountainEmitters(params, capacity),
     collisions: { colliders: groundColliders(params) },
   });
+  const lifecycle = system.lifecycle;
+  const emitters = system.emitters;
+  if (!lifecycle || !emitters) {
+    system.destroy();
+    throw new Error('the fountain system has no lifecycle');
+  }
   const drag = system.forces.add({ type: 'drag', k1: params.k1, k2: params.k2 });
   // What the GPU has now, so a panel change is sent once, not every frame.
-  let sent = { k1: params.k1, k2: params.k2, restitution: params.restitution, friction: params.friction };
+  let sent = {
+    flow: params.flow,
+    k1: params.k1,
+    k2: params.k2,
+    restitution: params.restitution,
+    friction: params.friction,
+  };
   /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
   let failure: unknown = null;
-  const groups = new GroupTimeline(device, batches, batchSize, 'Fountain.groups');
-  const binding = passes.particles.bind('Fountain.particles', system.particles.buffer, groups);
+  const binding = passes.particles.bindLive('Fountain.particles', system.particles.buffer, lifecycle.buffers);
   const ground = passes.grid.bind('Fountain.ground');
-  const records = new ParticleRecords(batchSize);
-  const random = seededRandom(params.seed);
-  const lifetime = params.lifetime;
-  /** One batch leaves every `slot` seconds, so `batches` are in flight over a lifetime. */
-  const slot = lifetime / batches;
-  let nextLaunch = 0;
-  let nextBatch = 0;
 
-  // Park everything under the ground, immovable (no collider moves it), until its batch is first launched.
-  for (let i = 0; i < batchSize; i++) records.set(i, 0, -100, 0, 0, 0, 0, 0, 0, 0, 0, 1);
-  for (let b = 0; b < batches; b++) records.writeTo(system, b * batchSize);
-
-  function launch(batch: number, launchTime: number, now: number): void {
-    const jets = Math.max(1, Math.round(params.jets));
-    const g = params.gravity;
-    const spread = (params.spread * Math.PI) / 180;
-    // Mass 1: the drag's linear term alone decays the velocity as exp(-k1 t), which advances the lateness below.
-    const logKeep = -params.k1;
-    const radius = params.size;
-    for (let i = 0; i < batchSize; i++) {
-      const jet = i % jets;
-      let px = 0;
-      let pz = 0;
-      let lean = 0;
-      let heading = 0;
-      if (jet > 0) {
-        heading = ((jet - 1) / (jets - 1)) * Math.PI * 2;
-        px = Math.cos(heading) * RING_RADIUS;
-        pz = Math.sin(heading) * RING_RADIUS;
-        lean = JET_LEAN;
-      }
-      // A cone of half-angle `spread` around the jet's axis.
-      const theta = spread * Math.sqrt(random());
-      const phi = random() * Math.PI * 2;
-      const speed = params.speed * (jet === 0 ? 1.12 : 0.92) * (0.97 + 0.06 * random());
-      // Axis: up, leaning out toward `heading`.
-      let dx = Math.sin(theta) * Math.cos(phi);
-      let dy = Math.cos(theta);
-      let dz = Math.sin(theta) * Math.sin(phi);
-      // Rotate (dx, dy) by the lean in the plane of the heading.
-      const out = dx * Math.cos(lean) + dy * Math.sin(lean);
-      dy = -dx * Math.sin(lean) + dy * Math.cos(lean);
-      dx = out;
-      const vx = (dx * Math.cos(heading) - dz * Math.sin(heading)) * speed;
-      const vz = (dx * Math.sin(heading) + dz * Math.cos(heading)) * speed;
-      let vy = dy * speed;
-      // This particle's own moment in the slot; it is `late` seconds old already.
-      const late = Math.max(0, now - (launchTime + random() * slot));
-      // Closed form of dv/dt = a + v ln k over `late` (close enough to the integrator for a head start).
-      const decay = Math.exp(logKeep * late);
-      const reach = logKeep < -1e-6 ? (decay - 1) / logKeep : late;
-      const x = px + vx * reach;
-      const z = pz + vz * reach;
-      const y = NOZZLE_Y + vy * reach - 0.5 * g * late * late;
-      vy = vy * decay - g * late;
-      records.set(i, x, y, z, vx * decay, vy, vz * decay, 0, -g, 0, 1, 1);
-      records.data[i * FLOATS_PER_PARTICLE + RADIUS] = radius;
+  /** Sends the panel's flow, drag, restitution and friction to the GPU when they changed. */
+  const applyPanel = (): void => {
+    const { flow, k1, k2, restitution, friction } = params;
+    if (flow !== sent.flow) {
+      const rate = jetRate(params, capacity, jets);
+      for (let jet = 0; jet < jets; jet++) emitters.set(jet, { rate });
     }
-    records.writeTo(system, batch * batchSize);
-    groups.set(batch, 'burst', launchTime, lifetime, 0.56);
-  }
-
-  const look: ParticleLook = {
-    ...DEFAULT_LOOK,
-    colorA: [0.08, 0.25, 0.95],
-    colorB: [0.45, 0.8, 1],
-    speedRange: 18,
-    saturation: 0.55,
-    hotTime: 0,
-    fadeStart: 0.85,
-    endSize: 0.8,
-    hueOffset: 0.5,
-    hueSpan: 0.15,
-    stretch: 0.02,
-  };
-
-  /** Sends the panel's drag, restitution and friction to the GPU when they changed. */
-  function applyPanel(): void {
-    const { k1, k2, restitution, friction } = params;
     if (k1 !== sent.k1 || k2 !== sent.k2) drag.update({ k1, k2 });
     if (restitution !== sent.restitution || friction !== sent.friction) {
       system.setColliders(groundColliders(params)).catch((error: unknown) => {
         failure ??= error;
       });
     }
-    sent = { k1, k2, restitution, friction };
-  }
+    sent = { flow, k1, k2, restitution, friction };
+  };
+
+  let stats: LifecycleStats | null = null;
+  let reading = false;
+  let lastRead = -Infinity;
+  let disposed = false;
+  const pollStats = () => {
+    const now = performance.now();
+    if (reading || disposed || now - lastRead < STATS_INTERVAL_MS) return;
+    reading = true;
+    lastRead = now;
+    system
+      .readStats()
+      .then((read) => {
+        if (!disposed) stats = read;
+      })
+      // Refused only once the system is destroyed; a GPU error shows as the device's uncaptured error.
+      .catch(() => undefined)
+      .finally(() => {
+        reading = false;
+      });
+  };
+
+  const look: ParticleLook = {
+    ...DEFAULT_LOOK,
+    colorA: [0.08, 0.25, 0.95],
+    colorB: [0.45, 0.8, 1],
+    speedRange: 18,
+    saturation: 0.85,
+    hotTime: 0.06,
+    fadeStart: 0.85,
+    // Full size to the end: the sprite is the droplet's collision sphere, sitting on the ground.
+    endSize: 1,
+    hueOffset: 0.5,
+    hueSpan: 0.15,
+    stretch: 0.02,
+  };
 
   return {
-    particleCount: count,
-    beforeSteps(time) {
+    /** The live count, as last read back (nothing is live before the first step). */
+    get particleCount() {
+      return stats?.live ?? 0;
+    },
+    beforeSteps() {
       if (failure) throw failure;
       applyPanel();
-      // Never replay more than one lifetime of launches (after a long pause in a background tab).
-      if (nextLaunch < time - lifetime) nextLaunch = time - lifetime;
-      while (nextLaunch <= time) {
-        launch(nextBatch, nextLaunch, time);
-        nextBatch = (nextBatch + 1) % batches;
-        nextLaunch += slot;
-      }
-      groups.upload();
+      pollStats();
     },
     encodeSteps(encoder, dt, steps) {
       system.encodeSteps(encoder, dt, steps);
     },
-    render(pass, frame) {
+    render(pass, frame: SceneFrame) {
       passes.grid.draw(
         pass,
         ground,
@@ -183,18 +209,24 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
       look.colorMode = params.colorMode;
       look.size = params.size;
       look.intensity = params.intensity;
-      passes.particles.draw(pass, binding, look, frame.view, frame.time, { count, groupSize: batchSize });
+      passes.particles.draw(pass, binding, look, frame.view, frame.time);
     },
     status() {
-      return (
-        `${batches} batches of ${batchSize.toLocaleString('en-US')} · ground: restitution ${params.restitution}, ` +
-        `friction ${params.friction} · drag k1 ${params.k1}, k2 ${params.k2}`
-      );
+      const n = (x: number) => x.toLocaleString('en-US');
+      const ground =
+        `${jets} jets · ground: restitution ${params.restitution}, friction ${params.friction} · ` +
+        `drag k1 ${params.k1}, k2 ${params.k2}`;
+      if (!stats) return `${n(capacity)} slots · ${ground}`;
+      const short = stats.shortfall > 0 ? ` (${n(stats.shortfall)} did not fit)` : '';
+      return `${n(stats.live)} droplets live of ${n(capacity)} slots${short} · ${ground}`;
+    },
+    check() {
+      return stats && { live: stats.live, emitted: stats.emitted, killed: stats.killed, shortfall: stats.shortfall };
     },
     dispose() {
+      disposed = true;
       binding.destroy();
       ground.destroy();
-      groups.destroy();
       system.destroy();
     },
   };
@@ -203,9 +235,6 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
 export const fountain: DemoDefinition<typeof FOUNTAIN_PARAMS> = {
   id: 'fountain',
   title: 'Fountain',
-  note:
-    "Gravity is each droplet's acceleration, drag the GPU's drag generator, and the ground a plane collider: droplets " +
-    'bounce (restitution) and slide (friction) on it. Batches are relaunched from the host.',
   params: FOUNTAIN_PARAMS,
   camera: { target: [0, 2.2, 0], distance: 23, yaw: 0.5, pitch: 0.3 },
   background: BACKGROUND,

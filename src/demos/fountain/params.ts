@@ -2,20 +2,28 @@
 import { clockParams, lookParams, variantParams } from '../shared/commonParams';
 import { param } from '../shared/params';
 
+/**
+ * What a jet's emitter is built from (its shape, velocity, acceleration,
+ * lifetime, collision radius) is fixed when the system is made, so those
+ * parameters rebuild the demo; the flow (the emitters' rates), the drag and
+ * the ground apply live.
+ */
 export const FOUNTAIN_PARAMS = {
-  count: param.integer(65536, 1024, 1 << 20, { folder: 'Fountain', rebuild: true }),
-  batches: param.integer(160, 8, 1024, { folder: 'Fountain', rebuild: true, label: 'batches in flight' }),
-  jets: param.integer(7, 1, 16, { folder: 'Fountain', label: 'jets' }),
-  speed: param.number(9.5, 1, 30, { folder: 'Fountain', step: 0.1 }),
-  spread: param.number(4, 0, 45, { folder: 'Fountain', step: 0.5, label: 'spread (degrees)' }),
+  count: param.integer(65536, 1024, 1 << 20, { folder: 'Fountain', rebuild: true, label: 'capacity' }),
+  flow: param.number(1, 0, 1, { folder: 'Fountain', step: 0.01, label: 'flow (1: fills the pool)' }),
+  jets: param.integer(7, 1, 16, { folder: 'Fountain', rebuild: true, label: 'jets' }),
+  speed: param.number(9.5, 1, 30, { folder: 'Fountain', step: 0.1, rebuild: true }),
+  spread: param.number(4, 0, 45, { folder: 'Fountain', step: 0.5, rebuild: true, label: 'spread (degrees)' }),
   lifetime: param.number(3.2, 0.3, 8, { folder: 'Fountain', step: 0.1, rebuild: true }),
   seed: param.integer(7, 0, 1e6, { folder: 'Fountain', rebuild: true }),
-  gravity: param.number(9.81, 0, 30, { folder: 'Forces', step: 0.01 }),
+  gravity: param.number(9.81, 0, 30, { folder: 'Forces', step: 0.01, rebuild: true }),
   k1: param.number(0.25, 0, 5, { folder: 'Forces', step: 0.01, label: 'drag k1 (N s/m)' }),
   k2: param.number(0.01, 0, 1, { folder: 'Forces', step: 0.001, label: 'drag k2 (N s²/m²)' }),
   restitution: param.number(0.45, 0, 1, { folder: 'Ground', step: 0.01 }),
   friction: param.number(0.3, 0, 2, { folder: 'Ground', step: 0.01 }),
   ...clockParams({ stepRate: 120 }),
   ...variantParams('explicit', 'per-second'),
-  ...lookParams({ mode: 'sprites', blend: 'additive', colorMode: 'speed', size: 0.035, intensity: 0.55 }),
+  ...lookParams({ mode: 'sprites', blend: 'additive', colorMode: 'life', size: 0.035, intensity: 0.55 }),
+  // The droplet's collision radius is its sprite's (so it sits on the ground), fixed in the emitters: a rebuild.
+  size: param.number(0.035, 0.001, 1, { folder: 'Look', step: 0.001, rebuild: true }),
 };
