@@ -9,7 +9,8 @@
 //
 // A system steps with its field forces fused into the step instead
 // (shaders/integrateForces.wgsl) unless pair springs must add theirs in
-// between; this pass serves accumulateForces and that case.
+// between or it has emitters (the step then runs over the live list); this
+// pass serves those, accumulateForces, and `fuseForces: false`.
 //
 // Parameters live in a uniform table (one slot of a ring, picked by dynamic
 // offset): changing one is a queue.writeBuffer, never a new pipeline. Only
