@@ -19,10 +19,11 @@
  */
 import { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from '../../core/emitters/cyclone';
 import type { FireworkRuleInit } from '../../core/emitters/params';
-import type { LifecycleStats } from '../../core/emitters/stats';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/app';
+import { LiveStatsPoller } from '../shared/liveStats';
+import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FIREWORKS_PARAMS, type LaunchType } from './params';
 
@@ -41,8 +42,6 @@ const MIX_TOTAL = Object.values(MIX_WEIGHTS).reduce((a, w) => a + w, 0);
 const OPENING: readonly number[] = [1, 2, 7];
 /** Drawn size (times the look's size) of a firework that bursts, beside 1 for its sparks. */
 const ROCKET_SIZE = 1.6;
-/** How often the counters are read back for the status line (never awaited by a frame). */
-const STATS_INTERVAL_MS = 200;
 
 /** Cyclone's rules with the payload counts times `scale`, gravity `gravity` and seeds from `seed`. */
 export function fireworkRules(scale: number, gravity: number, seed: number): FireworkRuleInit[] {
@@ -101,29 +100,10 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
   applyLaunch();
   press(params.launch === 'mix' ? OPENING : [Number(params.launch)]);
 
-  let stats: LifecycleStats | null = null;
-  let reading = false;
-  let lastRead = -Infinity;
-  let disposed = false;
-  const pollStats = () => {
-    const now = performance.now();
-    if (reading || disposed || now - lastRead < STATS_INTERVAL_MS) return;
-    reading = true;
-    lastRead = now;
-    system
-      .readStats()
-      .then((read) => {
-        if (!disposed) stats = read;
-      })
-      // Refused only once the system is destroyed; a GPU error shows as the device's uncaptured error.
-      .catch(() => undefined)
-      .finally(() => {
-        reading = false;
-      });
-  };
+  const live = new LiveStatsPoller(system);
   const summary = () => {
-    if (!stats) return null;
-    const s = stats;
+    if (!live.stats) return null;
+    const s = live.stats;
     // Every death of a type with a payload is a burst (its fuse ran out, or it fell below the ground).
     let bursts = 0;
     for (const rule of CYCLONE_FIREWORK_RULES) if (rule.payload?.length) bursts += s.fireworks[rule.type]?.died ?? 0;
@@ -145,11 +125,11 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
   return {
     /** The live count, as last read back (nothing is live before the first step). */
     get particleCount() {
-      return stats?.live ?? 0;
+      return live.stats?.live ?? 0;
     },
     beforeSteps() {
       applyLaunch();
-      pollStats();
+      live.poll();
     },
     encodeSteps(encoder, dt, steps) {
       system.encodeSteps(encoder, dt, steps);
@@ -171,11 +151,7 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
           frame.view,
         );
       }
-      look.mode = params.mode;
-      look.blend = params.blend;
-      look.colorMode = params.colorMode;
-      look.size = params.size;
-      look.intensity = params.intensity;
+      applyLookParams(look, params);
       look.stretch = params.stretch;
       passes.particles.draw(pass, binding, look, frame.view, frame.time);
     },
@@ -190,7 +166,7 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
       return summary();
     },
     dispose() {
-      disposed = true;
+      live.stop();
       binding.destroy();
       ground.destroy();
       system.destroy();

@@ -25,10 +25,11 @@
  */
 import type { ColliderInit } from '../../core/collisions/colliders';
 import type { EmitterInit } from '../../core/emitters/params';
-import type { LifecycleStats } from '../../core/emitters/stats';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/app';
+import { LiveStatsPoller } from '../shared/liveStats';
+import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FOUNTAIN_PARAMS } from './params';
 
@@ -43,8 +44,6 @@ const JET_LEAN = 0.42;
 const NOZZLE_LENGTH = 0.08;
 /** The share of the pool a flow of 1 keeps live (the rest absorbs a step's rounding, so nothing is short). */
 const FILL = 0.95;
-/** How often the counters are read back for the status line (never awaited by a frame). */
-const STATS_INTERVAL_MS = 200;
 /** The centre jet's colour, and the ring's (life colours: white foam at the nozzle, then this). */
 const CENTRE_COLOR = [0.45, 0.8, 1] as const;
 const RING_COLOR = [0.08, 0.3, 0.95] as const;
@@ -140,26 +139,7 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
     sent = { flow, k1, k2, restitution, friction };
   };
 
-  let stats: LifecycleStats | null = null;
-  let reading = false;
-  let lastRead = -Infinity;
-  let disposed = false;
-  const pollStats = () => {
-    const now = performance.now();
-    if (reading || disposed || now - lastRead < STATS_INTERVAL_MS) return;
-    reading = true;
-    lastRead = now;
-    system
-      .readStats()
-      .then((read) => {
-        if (!disposed) stats = read;
-      })
-      // Refused only once the system is destroyed; a GPU error shows as the device's uncaptured error.
-      .catch(() => undefined)
-      .finally(() => {
-        reading = false;
-      });
-  };
+  const live = new LiveStatsPoller(system);
 
   const look: ParticleLook = {
     ...DEFAULT_LOOK,
@@ -179,12 +159,12 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
   return {
     /** The live count, as last read back (nothing is live before the first step). */
     get particleCount() {
-      return stats?.live ?? 0;
+      return live.stats?.live ?? 0;
     },
     beforeSteps() {
       if (failure) throw failure;
       applyPanel();
-      pollStats();
+      live.poll();
     },
     encodeSteps(encoder, dt, steps) {
       system.encodeSteps(encoder, dt, steps);
@@ -204,11 +184,7 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
         },
         frame.view,
       );
-      look.mode = params.mode;
-      look.blend = params.blend;
-      look.colorMode = params.colorMode;
-      look.size = params.size;
-      look.intensity = params.intensity;
+      applyLookParams(look, params);
       passes.particles.draw(pass, binding, look, frame.view, frame.time);
     },
     status() {
@@ -216,15 +192,16 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
       const ground =
         `${jets} jets · ground: restitution ${params.restitution}, friction ${params.friction} · ` +
         `drag k1 ${params.k1}, k2 ${params.k2}`;
-      if (!stats) return `${n(capacity)} slots · ${ground}`;
-      const short = stats.shortfall > 0 ? ` (${n(stats.shortfall)} did not fit)` : '';
-      return `${n(stats.live)} droplets live of ${n(capacity)} slots${short} · ${ground}`;
+      if (!live.stats) return `${n(capacity)} slots · ${ground}`;
+      const short = live.stats.shortfall > 0 ? ` (${n(live.stats.shortfall)} did not fit)` : '';
+      return `${n(live.stats.live)} droplets live of ${n(capacity)} slots${short} · ${ground}`;
     },
     check() {
-      return stats && { live: stats.live, emitted: stats.emitted, killed: stats.killed, shortfall: stats.shortfall };
+      const s = live.stats;
+      return s && { live: s.live, emitted: s.emitted, killed: s.killed, shortfall: s.shortfall };
     },
     dispose() {
-      disposed = true;
+      live.stop();
       binding.destroy();
       ground.destroy();
       system.destroy();

@@ -46,6 +46,7 @@ import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
 import { ParticleRecords, seededRandom } from '../shared/packing';
+import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { GALAXY_PARAMS } from './params';
 
@@ -289,10 +290,7 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
           frame.view,
         );
       }
-      look.mode = params.mode;
-      look.blend = params.blend;
-      look.colorMode = params.colorMode;
-      look.size = params.size;
+      applyLookParams(look, params);
       // White at about the fastest circular speed about the core, 0.62 sqrt(S / s) (at r = s sqrt(2)).
       look.speedRange = 1.5 * Math.sqrt(params.strength / params.softening);
       // The same exposure at any count: past 2^17 particles each one gives less light.

@@ -11,6 +11,7 @@ import {
   type BlendMode,
   type ColorMode,
   type DrawMode,
+  type ParticleLook,
 } from '../../render/particleLook';
 import { param } from './params';
 
@@ -54,4 +55,13 @@ export function lookParams(defaults: LookDefaults, maxSize = 1) {
     size: param.number(defaults.size, 0.001, maxSize, { folder: 'Look', step: 0.001 }),
     intensity: param.number(defaults.intensity, 0.01, 4, { folder: 'Look', step: 0.01 }),
   };
+}
+
+/** Copies the panel's look parameters (those of `lookParams`) into `look`, before a draw. */
+export function applyLookParams(look: ParticleLook, params: LookDefaults): void {
+  look.mode = params.mode;
+  look.blend = params.blend;
+  look.colorMode = params.colorMode;
+  look.size = params.size;
+  look.intensity = params.intensity;
 }

@@ -30,6 +30,7 @@ import { DEFAULT_LINK_STYLE, type LinkStyle } from '../../render/linkPass';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
 import { ParticleRecords } from '../shared/packing';
+import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { SPRINGS_PARAMS } from './params';
 
@@ -163,11 +164,7 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
       );
       // Under the particles: neither writes depth, so what is drawn later lies on top.
       if (params.drawSprings) passes.links.draw(pass, springLines, springStyle, frame.view, frame.time);
-      look.mode = params.mode;
-      look.blend = params.blend;
-      look.colorMode = params.colorMode;
-      look.size = params.size;
-      look.intensity = params.intensity;
+      applyLookParams(look, params);
       passes.particles.draw(pass, binding, look, frame.view, frame.time, { count });
     },
     status() {

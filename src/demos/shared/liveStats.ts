@@ -1,0 +1,43 @@
+/**
+ * The live count and lifecycle counters of a system with emitters, for a
+ * demo's HUD: read back at most every `intervalMs`, never waited on (a frame
+ * never stalls for it), one read in flight at a time.
+ */
+import type { LifecycleStats } from '../../core/emitters/stats';
+import type { ParticleSystem } from '../../gpu/particleSystem';
+
+export class LiveStatsPoller {
+  /** The last counters read back; null before the first read lands. */
+  stats: LifecycleStats | null = null;
+  private reading = false;
+  private lastRead = -Infinity;
+  private stopped = false;
+
+  constructor(
+    private readonly system: ParticleSystem,
+    private readonly intervalMs = 200,
+  ) {}
+
+  /** Starts a read if none is in flight and the last began `intervalMs` ago. */
+  poll(): void {
+    const now = performance.now();
+    if (this.reading || this.stopped || now - this.lastRead < this.intervalMs) return;
+    this.reading = true;
+    this.lastRead = now;
+    this.system
+      .readStats()
+      .then((read) => {
+        if (!this.stopped) this.stats = read;
+      })
+      // Refused only once the system is destroyed; a GPU error shows as the device's uncaptured error.
+      .catch(() => undefined)
+      .finally(() => {
+        this.reading = false;
+      });
+  }
+
+  /** No more reads (call before destroying the system). */
+  stop(): void {
+    this.stopped = true;
+  }
+}
