@@ -25,13 +25,14 @@ import { LifeRecords } from '../core/layout';
 import type { PreparedLifecycle } from '../core/emitters/options';
 import { lifecycleStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import type { Variant } from '../core/variants';
-import { AgePass } from './agePass';
-import { CompactPass } from './compactPass';
-import { EmitPass } from './emitPass';
+import { createAgePass } from './agePass';
+import { createCompactPass } from './compactPass';
+import { createEmitPass } from './emitPass';
 import { LifeBuffers } from './lifeBuffers';
 import { LifePlanPass } from './lifePlanPass';
 import { LifeScanPass } from './lifeScanPass';
 import { LiveIntegratePass } from './liveIntegratePass';
+import type { LiveKernel } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 const STATS_BYTES = (COUNTER_HEADER_WORDS + RULE_STATS_WORDS) * 4;
@@ -46,10 +47,10 @@ export class GpuLifecycle {
     readonly device: GPUDevice,
     readonly buffers: LifeBuffers,
     private readonly plan: LifePlanPass,
-    private readonly agePass: AgePass,
+    private readonly agePass: LiveKernel,
     private readonly scanPass: LifeScanPass,
-    private readonly compactPass: CompactPass,
-    private readonly emitPass: EmitPass,
+    private readonly compactPass: LiveKernel,
+    private readonly emitPass: LiveKernel,
     private readonly integratePass: LiveIntegratePass,
     readonly prepared: PreparedLifecycle,
   ) {
@@ -74,10 +75,10 @@ export class GpuLifecycle {
         device,
         buffers,
         LifePlanPass.create(device, buffers, workgroupSize),
-        AgePass.create(device, particles, buffers, workgroupSize),
+        createAgePass(device, particles, buffers, workgroupSize),
         LifeScanPass.create(device, buffers),
-        CompactPass.create(device, particles, buffers, workgroupSize),
-        EmitPass.create(device, particles, buffers, workgroupSize),
+        createCompactPass(device, particles, buffers, workgroupSize),
+        createEmitPass(device, particles, buffers, workgroupSize),
         LiveIntegratePass.create(device, particles, buffers, variant, workgroupSize),
         prepared,
       );
