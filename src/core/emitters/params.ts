@@ -114,51 +114,23 @@ export const MAX_BURST = 2 ** 31 - 1;
 /** Stored for "no floor": nothing is below -FLT_MAX. */
 export const NO_FLOOR = -3.4028234663852886e38;
 
+/** What every spawned particle takes from its emitter or firework rule, beside its velocity and lifetime. */
+const SPAWN_KEYS = ['mass', 'damping', 'acceleration', 'radius', 'color', 'size', 'floor'] as const;
 export const EMITTER_KEYS = [
   'rate',
   'burst',
   'shape',
   'velocity',
   'lifetime',
-  'mass',
-  'damping',
-  'acceleration',
-  'radius',
-  'color',
-  'size',
-  'floor',
+  ...SPAWN_KEYS,
   'inherit',
   'seed',
   'emitterVelocity',
   'firework',
 ] as const;
-export const FIREWORK_RULE_KEYS = [
-  'type',
-  'fuse',
-  'payload',
-  'velocity',
-  'mass',
-  'damping',
-  'acceleration',
-  'radius',
-  'color',
-  'size',
-  'floor',
-  'inherit',
-  'seed',
-] as const;
+export const FIREWORK_RULE_KEYS = ['type', 'fuse', 'payload', 'velocity', ...SPAWN_KEYS, 'inherit', 'seed'] as const;
 /** What an emitter that launches fireworks takes from the rule, and so may not say itself. */
-const FROM_RULE = [
-  'velocity',
-  'lifetime',
-  'mass',
-  'damping',
-  'acceleration',
-  'radius',
-  'color',
-  'size',
-  'floor',
-] as const;
+const FROM_RULE = ['velocity', 'lifetime', ...SPAWN_KEYS] as const;
 const SHAPE_KEYS: Record<ShapeInit['type'], readonly string[]> = {
   point: ['type', 'center'],
   sphere: ['type', 'center', 'radius', 'surface'],
