@@ -4,42 +4,26 @@
  * CPU within the chained float32 bound, the bridge and the cradle by their
  * physics), and malformed collision input is refused with its JSON path.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collide, prepareColliders } from '../src/core/collisions/colliders';
 import { SparkworksInputError } from '../src/core/errors';
 import { integrate } from '../src/core/integrate';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles } from '../src/core/particles';
 import { DEFAULT_VARIANT } from '../src/core/variants';
-import { main, runSimulate, type SimulateIo } from '../src/cli/simulate';
+import { main, runSimulate } from '../src/cli/simulate';
 import { parseScene, sceneToCollisions, sceneToParticles } from '../src/scene/scene';
 import { advanceThroughColliders } from './support/collisionBound';
+import { capture, useTempDir } from './support/cli';
 import { StepErrorBound } from './support/errorBound';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const scenePath = (name: string) => join(ROOT, 'public/scenes', name);
 
-function capture(): SimulateIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (text: string) => void (io.stdout += text),
-    err: (text: string) => void (io.stderr += text),
-  };
-  return io;
-}
-
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sparkworks-collisions-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('sparkworks-collisions-');
 
 describe('scene files: colliders, links and radii', () => {
   const particle = '{"position": [0, 1, 0]}';
@@ -202,7 +186,7 @@ describe('simulate: the example scenes', () => {
   });
 
   it('writes a killed particle with radius -1 and no mass', async () => {
-    const file = join(dir, 'kill.json');
+    const file = join(dir.path, 'kill.json');
     await writeFile(
       file,
       JSON.stringify({
@@ -220,7 +204,7 @@ describe('simulate: the example scenes', () => {
   });
 
   it('reports a bad collider as one line on stderr, exit code 1', async () => {
-    const file = join(dir, 'bad.json');
+    const file = join(dir.path, 'bad.json');
     await writeFile(
       file,
       '{"particles": [{"position": [0, 0, 0]}], "colliders": [{"type": "sphere", "center": [0, 0, 0], "radius": 0}]}',

@@ -4,36 +4,20 @@
  * fields are refused with their JSON path, and scenes without emitters are
  * read exactly as before.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
-import { main, runSimulate, type SimulateIo } from '../src/cli/simulate';
+import { main, runSimulate } from '../src/cli/simulate';
+import { capture, useTempDir } from './support/cli';
 import { parseScene, sceneCapacity, sceneToLifecycle } from '../src/scene/scene';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EMITTERS = join(ROOT, 'public/scenes/emitters.json');
 const FIREWORKS = join(ROOT, 'public/scenes/fireworks.json');
 
-function capture(): SimulateIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (text: string) => void (io.stdout += text),
-    err: (text: string) => void (io.stderr += text),
-  };
-  return io;
-}
-
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sparkworks-emitters-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('sparkworks-emitters-');
 
 describe('scene files with emitters', () => {
   it('reads a capacity, emitters and firework rules; the scene’s particles are the permanent ones', () => {
@@ -131,7 +115,7 @@ describe('simulate with emitters', () => {
   });
 
   it('reports a bad emitter as one line on stderr, exit code 1', async () => {
-    const file = join(dir, 'bad-emitter.json');
+    const file = join(dir.path, 'bad-emitter.json');
     await writeFile(file, '{"capacity": 10, "emitters": [{"rate": 5, "mass": [2, 1]}]}\n');
     const io = capture();
     expect(await main(['--scene', file, '--steps', '1', '--dt', '0.1', '--cpu'], io)).toBe(1);

@@ -4,41 +4,24 @@
  * The GPU is real (acquireDevice: Dawn, SwiftShader here), never mocked.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { ALL_VARIANTS, variantName } from '../src/core/variants';
 import { StepErrorBound } from './support/errorBound';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
-import { main, runSimulate, type SimulateIo, type SimulationOutput } from '../src/cli/simulate';
+import { capture, useTempDir } from './support/cli';
+import { main, runSimulate, type SimulationOutput } from '../src/cli/simulate';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BALLISTIC = join(ROOT, 'public/scenes/ballistic.json');
 const DRAG = join(ROOT, 'public/scenes/drag.json');
 
-/** Collects what the command writes instead of printing it. */
-function capture(): SimulateIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (text: string) => void (io.stdout += text),
-    err: (text: string) => void (io.stderr += text),
-  };
-  return io;
-}
-
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sparkworks-simulate-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('sparkworks-simulate-');
 
 // ---------------------------------------------------------------------------
 // GPU against the CPU reference
@@ -164,7 +147,7 @@ describe('simulate: scene validation', () => {
   });
 
   it('reports a bad scene file from the command as one line on stderr, exit code 1', async () => {
-    const file = join(dir, 'bad.json');
+    const file = join(dir.path, 'bad.json');
     await writeFile(file, '{"particles": [{"position": [0, 0, 0]}, {"position": [0, 0, 0], "damping": -0.5}]}\n');
     const io = capture();
     expect(await main(['--scene', file, '--steps', '1', '--dt', '0.1', '--cpu'], io)).toBe(1);
@@ -208,7 +191,7 @@ describe('simulate: flag validation', () => {
 
 describe('simulate: npm run simulate', () => {
   it('writes --out and prints the summary', async () => {
-    const out = join(dir, 'state.json');
+    const out = join(dir.path, 'state.json');
     const flags = ['--scene', BALLISTIC, '--steps', '100', '--dt', '0.01', '--out', out];
     const child = await promisify(execFile)('npm', ['run', '--silent', 'simulate', '--', ...flags], { cwd: ROOT });
     expect(child.stderr).toMatch(
