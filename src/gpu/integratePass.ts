@@ -155,15 +155,19 @@ export class IntegratePass {
     pass.dispatchWorkgroups(x, y);
   }
 
-  /** Records one step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
-  recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces): void {
+  /**
+   * Records `steps` steps with the field forces fused in (Cyclone's order: they
+   * accumulate, then the step integrates) into a compute pass the caller opened.
+   */
+  recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces, steps = 1): void {
     const offset = this.slotFor(dt, count) * SLOT_BYTES;
     const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setPipeline(this.fusedPipeline(forces));
     pass.setBindGroup(0, this.particles.bindGroup);
     pass.setBindGroup(1, this.paramsBindGroup, [offset]);
     pass.setBindGroup(2, forces.bindGroup, [forces.offset]);
-    pass.dispatchWorkgroups(x, y);
+    // One dispatch per step; dispatches in one pass are ordered for storage writes.
+    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
   }
 
   destroy(): void {

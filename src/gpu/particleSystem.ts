@@ -280,7 +280,7 @@ export class ParticleSystem implements ParticleSystemApi {
       this.forcesPass ??= ForcesPass.create(this.device, this.particles, this.integratePass.workgroupSize);
       const fused = this.forcesPass.prepareFused(this.forces, dt, this.capacity);
       const pass = encoder.beginComputePass({ label: 'ParticleSystem.stepsWithForces' });
-      for (let s = 0; s < steps; s++) this.integratePass.recordWithForces(pass, dt, this.capacity, fused);
+      this.integratePass.recordWithForces(pass, dt, this.capacity, fused, steps);
       pass.end();
       return;
     }
