@@ -4,7 +4,8 @@
 // Used by two passes: the force pass (shaders/forces.wgsl) and the step with
 // the forces fused in (shaders/integrateForces.wgsl); each declares the
 // `table` and `masks` bindings these read. Prepended: the generator records
-// (src/core/forces/records.ts) and shaders/noise.wgsl. Appended:
+// (src/core/forces/records.ts), shaders/turbulence.wgsl and the generated
+// `turbulenceField` (src/core/forces/turbulence.ts). Appended:
 // `registeredForces`, generated from the registry's composition, one call a
 // generator.
 
@@ -99,6 +100,6 @@ fn force_wind(r: ForceRecord, s: ForceInput) -> vec3f {
 }
 
 fn force_turbulence(r: ForceRecord, s: ForceInput) -> vec3f {
-  let q = (s.position + turbulence_offset(r)) * turbulence_frequency(r);
-  return curlNoise(q, r.key.x) * turbulence_strength(r);
+  let q = s.position * turbulence_frequency(r) + turbulence_origin(r);
+  return turbulenceField(q) * turbulence_strength(r);
 }

@@ -4,7 +4,7 @@
 // the step, which integrates and clears the accumulator.
 // Prepended: the Particle struct and accessors (src/core/layout.ts),
 // shaders/dispatch.wgsl, the generator records (src/core/forces/records.ts),
-// shaders/noise.wgsl, shaders/forceGenerators.wgsl and `registeredForces`,
+// shaders/turbulence.wgsl and its generated modes, shaders/forceGenerators.wgsl and `registeredForces`,
 // generated from the registry's composition (src/core/forces/records.ts).
 //
 // A system steps with its field forces fused into the step instead

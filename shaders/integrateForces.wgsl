@@ -8,7 +8,7 @@
 // is the limit. On the software adapter, bound by arithmetic, fused and
 // separate measured about the same for the typical effect (`npm run
 // bench:forces` prints both).
-// Prepended: the records, shaders/noise.wgsl, shaders/forceGenerators.wgsl and
+// Prepended: the records, shaders/turbulence.wgsl and its generated modes, shaders/forceGenerators.wgsl and
 // `registeredForces` for the composition. Appended: shaders/integrate.wgsl.
 
 @group(2) @binding(0) var<uniform> table: ForceTable;

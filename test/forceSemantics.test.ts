@@ -13,8 +13,8 @@ import { describe, expect, it } from 'vitest';
 import type { ParticleSystemApi } from '../src/core/api';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import type { ForceGenerator } from '../src/core/forces/generators';
-import { noiseGradient, noiseValue } from '../src/core/forces/noise';
-import { stiffSpringCoefficients, turbulenceKey } from '../src/core/forces/records';
+import { stiffSpringCoefficients } from '../src/core/forces/records';
+import { FOURIER_MODES, WAVE_MEAN_SQUARE, turbulenceOrigin, wave } from '../src/core/forces/turbulence';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import type { ParticleInit } from '../src/core/particles';
 import type { Variant } from '../src/core/variants';
@@ -468,48 +468,74 @@ describe('buoyancy', () => {
 
 describe('turbulence', () => {
   const turbulence = { type: 'turbulence', strength: 2, frequency: 0.7, seed: 99, offset: [0.3, -0.2, 0.1] } as const;
+  const S = turbulence.strength;
+  /** The record's float32 frequency and origin: q = x f + origin. */
+  const f = Math.fround(turbulence.frequency);
+  const origin = turbulenceOrigin(turbulence.offset, f, turbulence.seed).map(Math.fround);
+  const identity = (x: number) => x;
+  const dotK = (k: readonly number[], q: readonly number[]) => k.reduce((s, kc, c) => s + kc * (q[c] as number), 0);
+  const tOf = (mode: (typeof FOURIER_MODES)[number], x: readonly number[]) =>
+    dotK(
+      mode.k,
+      x.map((xc, c) => xc * f + (origin[c] as number)),
+    ) + mode.phase;
 
   /**
-   * Within one lattice cell the field is a polynomial; across a cell face its
-   * third derivatives jump, so every stencil stays inside one cell. There, a
-   * central difference's truncation is at most h²/6 max|F_i'''|, and
-   * |∂³curl_i/∂q_i³| <= 2 max|s'''| max|s'| 2046/512 = 2 * 60 * 1.875 * 3.996 = 899.2
-   * (s the quintic fade; a curl component is a difference of two first
-   * derivatives; 2046 bounds a cross difference of corner values). In world
-   * units F = S curl((x + offset) f), so F_i''' <= S f³ 899.2.
+   * wave is piecewise quadratic in t, its second derivative ±32 jumping where
+   * 2 t is an integer. Between those kinks each mode, and so each force
+   * component along an axis, is a quadratic in the position, and a central
+   * difference of a quadratic is its derivative at the midpoint exactly. So
+   * sample points are drawn whose stencils (±h, and `slack` for the rounding
+   * of the positions) cross no mode's kink.
    */
-  const THIRD = 899.2;
-
-  /** Sample points whose stencil stays inside a cell: fractional lattice coordinates in [0.2, 0.8]. */
-  function samples(count: number, h: number): number[][] {
-    const random = seededRandom(5);
-    const f = turbulence.frequency;
-    return Array.from({ length: count }, () =>
-      [0, 1, 2].map((c) => {
-        const cell = Math.floor(random() * 10) - 5;
-        const q = cell + 0.2 + 0.6 * random();
-        const x = q / f - (turbulence.offset[c] as number);
-        expect(h * f).toBeLessThan(0.1);
-        return x;
-      }),
-    );
+  function samples(count: number, h: number, seed: number): number[][] {
+    const random = seededRandom(seed);
+    const points: number[][] = [];
+    const slack = 1e-3 * h + 1e-6;
+    while (points.length < count) {
+      const p = [0, 1, 2].map(() => random() * 20 - 10);
+      const crosses = FOURIER_MODES.some((mode) =>
+        [0, 1, 2].some((axis) => {
+          const at = (step: number) =>
+            tOf(
+              mode,
+              p.map((x, c) => (c === axis ? x + step : x)),
+            );
+          const reach = Math.abs(mode.k[axis] as number) * f * (h + slack);
+          const t = at(0);
+          return Math.floor(2 * (t - reach)) !== Math.floor(2 * (t + reach));
+        }),
+      );
+      if (!crosses) points.push(p);
+    }
+    return points;
   }
 
-  it.each(BACKENDS)('%s: divergence-free up to the finite-difference and float32 bound', async (backend) => {
-    // h near the minimum of truncation (∝ h²) plus rounding (∝ 1/h).
+  /** |∂²F_i/∂x_i∂x_j| summed over j, for the worst i: S f² Σ_m |A_mi| |k_mi| Σ_j |k_mj| 32. */
+  const SECOND = Math.max(
+    ...[0, 1, 2].map((i) =>
+      FOURIER_MODES.reduce(
+        (sum, m) =>
+          sum + Math.abs(m.amplitude[i]!) * Math.abs(m.k[i]!) * m.k.reduce((t, kj) => t + Math.abs(kj), 0) * 32,
+        0,
+      ),
+    ),
+  );
+  /** The exact field's divergence with the float32 table: f S Σ (A_m · k_m) wave'(t), |wave'| <= 8. */
+  const TABLE_DIVERGENCE = 8 * f * S * FOURIER_MODES.reduce((sum, m) => sum + Math.abs(dotK(m.k, m.amplitude)), 0);
+
+  it.each(BACKENDS)('%s: divergence-free up to the float32 bound', async (backend) => {
     const h = 0.01;
-    const points = samples(40, h);
+    const points = samples(40, h, 5);
     const particles: ParticleInit[] = points.flatMap((p) =>
       [0, 1, 2].flatMap((axis) => [-h, h].map((step) => ({ position: p.map((x, c) => (c === axis ? x + step : x)) }))),
     );
     const { force, error } = await forcesOn(backend, particles, (s) => s.forces.add(turbulence));
-    const S = turbulence.strength;
-    const f = turbulence.frequency;
     const sizes: number[] = [];
     const bounds: number[] = [];
     points.forEach((_, k) => {
       let divergence = 0;
-      let allowed = 0;
+      let allowed = TABLE_DIVERGENCE;
       let size = 0;
       for (let axis = 0; axis < 3; axis++) {
         const minus = 6 * k + 2 * axis;
@@ -519,26 +545,25 @@ describe('turbulence', () => {
         const partial = ((force[3 * plus + axis] as number) - (force[3 * minus + axis] as number)) / span;
         divergence += partial;
         size += Math.abs(partial);
-        // Truncation; each force within 2e of the exact field; the stencil's midpoint off the
-        // point by the positions' rounding (u|x|), times |∂²F_i/∂x_i²| <= S f² 2 * 5.774 * 1.875 * 3.996.
-        allowed += ((span / 2) ** 2 / 6) * S * f ** 3 * THIRD;
+        // No truncation (no kink in the stencil); each force within 2e of the exact field; the
+        // stencil's midpoint off the point by the positions' rounding (u|x| per axis), times the
+        // field's second derivatives.
         allowed += (2 * ((error[3 * plus + axis] as number) + (error[3 * minus + axis] as number))) / span;
-        allowed += U * Math.abs(x(plus)) * S * f * f * 86.6;
+        allowed += 3 * U * (Math.abs(x(plus)) + h) * S * f * f * SECOND;
       }
       expect(Math.abs(divergence), `point ${k}`).toBeLessThanOrEqual(allowed);
       sizes.push(size);
       bounds.push(allowed);
     });
     // Not a tolerance: for the check to mean anything the bound must sit well below the partial
-    // derivatives it sums (a sign slip in one curl component would leave twice one of them).
+    // derivatives it sums (a field that is not divergence-free leaves them unbalanced).
     const median = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1] as number;
     expect(median(bounds)).toBeLessThan(0.1 * median(sizes));
   });
 
-  it('in float64 the divergence falls with h² to near nothing, where a gradient field’s does not', () => {
-    const key = turbulenceKey(turbulence.seed);
+  it('in float64 the divergence is the float32 table’s A·k residue, where a longitudinal field’s is not', () => {
     const reference = new CpuParticleSystem({ capacity: 1, precision: 'float64' });
-    reference.forces.add({ ...turbulence, offset: [0, 0, 0] });
+    reference.forces.add(turbulence);
     const accumulator = attributeOffset('forceAccum');
     // Positions set in float64 directly (writeParticles would round them to float32).
     const F = (p: number[]) => {
@@ -547,58 +572,71 @@ describe('turbulence', () => {
       reference.accumulateForces(DT);
       return Array.from(reference.state.subarray(accumulator, accumulator + 3));
     };
-    const f = turbulence.frequency;
-    const S = turbulence.strength;
+    // The same modes with each amplitude turned along its wave vector: div = f S Σ |A||k| wave'(t) ≠ 0.
+    const longitudinal = (p: number[]) =>
+      FOURIER_MODES.reduce(
+        (sum, mode) => {
+          const length = Math.hypot(...mode.k);
+          const size = Math.hypot(...mode.amplitude);
+          const w = wave(tOf(mode, p), identity);
+          return sum.map((v, c) => v + ((size * (mode.k[c] as number)) / length) * w * S);
+        },
+        [0, 0, 0],
+      );
     const h = 1e-4;
-    const laplacians: number[] = [];
+    // float64 rounding of each force: t within 8 operations of 2^-53 (|t| + 1) each, wave's slope
+    // 8, its own 4 roundings, then 16 products and sums: under 2^-53 (64 (max|t| + 1) + 64) S Σ|A|.
+    const sumA = FOURIER_MODES.reduce((s, m) => s + m.amplitude.reduce((t, a) => t + Math.abs(a), 0), 0);
+    const divergences: number[] = [];
+    const contrasts: number[] = [];
     let allowed = 0;
-    for (const p of samples(20, h).map((q) => q.map((x, c) => x + (turbulence.offset[c] as number)))) {
+    for (const p of samples(20, h, 6)) {
+      const maxT = Math.max(...FOURIER_MODES.map((m) => Math.abs(tOf(m, p)) + Math.abs(m.k[0]!) + 1));
+      allowed = TABLE_DIVERGENCE + (3 * 2 * 2 ** -53 * (64 * maxT + 64) * S * sumA) / (2 * h);
       let divergence = 0;
-      let laplacian = 0;
+      let contrast = 0;
       for (let axis = 0; axis < 3; axis++) {
         const at = (step: number) => p.map((x, c) => (c === axis ? x + step : x));
         divergence += ((F(at(h))[axis] as number) - (F(at(-h))[axis] as number)) / (2 * h);
-        // The same stencil on ∇n0, a gradient field: its divergence is n0's Laplacian.
-        const g = (q: number[]) =>
-          noiseGradient(
-            q.map((x) => x * f),
-            key,
-            0,
-          )[axis] as number;
-        laplacian += (g(at(h)) - g(at(-h))) / (2 * h);
+        contrast += ((longitudinal(at(h))[axis] as number) - (longitudinal(at(-h))[axis] as number)) / (2 * h);
       }
-      // Truncation (h²/6 S f³ 899.2 per axis); float64 rounding of each force (about 50 operations on
-      // values up to 2046, 2^-53 each: under 2^-40 of S 8) twice, over 2h.
-      allowed = 3 * ((h * h) / 6) * S * f ** 3 * THIRD + (3 * 2 * 2 ** -40 * S * 8) / (2 * h);
       expect(Math.abs(divergence)).toBeLessThanOrEqual(allowed);
-      laplacians.push(Math.abs(laplacian));
+      divergences.push(Math.abs(divergence));
+      contrasts.push(Math.abs(contrast));
     }
-    // A gradient field (not divergence-free) fails the same test by far, at most sample points.
-    laplacians.sort((a, b) => a - b);
-    expect(laplacians[laplacians.length >> 1]).toBeGreaterThan(100 * allowed);
+    contrasts.sort((a, b) => a - b);
+    expect(contrasts[contrasts.length >> 1]).toBeGreaterThan(1000 * allowed);
   });
 
-  it('the analytic gradient is the derivative of the noise (float64, central differences)', () => {
-    const key = turbulenceKey(7);
-    const random = seededRandom(3);
-    const h = 1e-4;
-    for (let n = 0; n < 50; n++) {
-      const q = [0, 1, 2].map(() => Math.floor(random() * 20) - 10 + 0.2 + 0.6 * random());
-      for (let k = 0; k < 3; k++) {
-        const gradient = noiseGradient(q, key, k);
-        for (let axis = 0; axis < 3; axis++) {
-          const at = (step: number) => q.map((x, c) => (c === axis ? x + step : x));
-          const numeric = (noiseValue(at(h), key, k) - noiseValue(at(-h), key, k)) / (2 * h);
-          // |∂³n/∂q³| <= max|s'''| 1023/512 = 119.9; float64 rounding of n (< 2^-44, n <= 2) over 2h.
-          const allowed = ((h * h) / 6) * 119.9 + 2 ** -44 / h;
-          expect(Math.abs(numeric - (gradient[axis] as number))).toBeLessThanOrEqual(allowed);
-        }
-      }
+  it('its modes are transverse, span two octaves and carry the stated spectrum', () => {
+    const u = 2 ** -24;
+    let energy = 0;
+    const sizes: number[] = [];
+    for (const { k, amplitude } of FOURIER_MODES) {
+      // A ⊥ k before each was rounded to float32 (u relative per component).
+      const products = k.reduce((s, kc, c) => s + Math.abs(kc * (amplitude[c] as number)), 0);
+      expect(Math.abs(dotK(k, amplitude))).toBeLessThanOrEqual(3 * u * products + 1e-15);
+      const frequency = Math.hypot(...k);
+      expect(frequency).toBeGreaterThanOrEqual(0.5 * (1 - 2 * u));
+      expect(frequency).toBeLessThanOrEqual(2 * (1 + 2 * u));
+      const size = Math.hypot(...amplitude);
+      energy += size * size;
+      // Kolmogorov: amplitude ∝ frequency^(-1/3) for log-spaced modes.
+      sizes.push(size * frequency ** (1 / 3));
     }
+    for (const x of sizes) expect(Math.abs(x / (sizes[0] as number) - 1)).toBeLessThanOrEqual(8 * u);
+    // Each component's mean square is Σ A_mc² <wave²>: the three sum to 3.
+    expect(Math.abs(energy * WAVE_MEAN_SQUARE - 3)).toBeLessThanOrEqual(3 * 8 * u);
+    // <wave²> = 8/15: wave is 4x - 4x² on [0, 1/2] and odd about 1/2; a midpoint rule on n cells
+    // errs by at most max|(w²)''| / (24 n²) = 128 / (24 n²).
+    const n = 4096;
+    let meanSquare = 0;
+    for (let i = 0; i < n; i++) meanSquare += wave((i + 0.5) / n, identity) ** 2 / n;
+    expect(Math.abs(meanSquare - WAVE_MEAN_SQUARE)).toBeLessThanOrEqual(128 / (24 * n * n) + 1e-12);
   });
 
   it('is deterministic given its seed, and another seed is another field', async () => {
-    const particles = samples(50, 0).map((position) => ({ position }));
+    const particles = samples(50, 0, 7).map((position) => ({ position }));
     const a = await forcesOn('gpu', particles, (s) => s.forces.add(turbulence));
     const b = await forcesOn('gpu', particles, (s) => s.forces.add(turbulence));
     const c = await forcesOn('gpu', particles, (s) => s.forces.add({ ...turbulence, seed: 100 }));

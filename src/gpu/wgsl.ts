@@ -5,6 +5,7 @@
  */
 import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
+import { wgslTurbulenceField } from '../core/forces/turbulence';
 import { wgslParticleStruct } from '../core/layout';
 import dispatch from '../../shaders/dispatch.wgsl?raw';
 import forceGenerators from '../../shaders/forceGenerators.wgsl?raw';
@@ -13,9 +14,9 @@ import integrate from '../../shaders/integrate.wgsl?raw';
 import integrateForces from '../../shaders/integrateForces.wgsl?raw';
 import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
 import noFieldForces from '../../shaders/noFieldForces.wgsl?raw';
-import noise from '../../shaders/noise.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
+import turbulence from '../../shaders/turbulence.wgsl?raw';
 
 /** A per-particle pass: layout declarations, the shared dispatch helper, then the pass. */
 function perParticle(pass: string): string {
@@ -31,9 +32,15 @@ function perLiveParticle(pass: string): string {
   return [wgslParticleStruct(), wgslLifecycleRecords(), liveDispatch, pass].join('\n');
 }
 
-/** The generators of one composition: the records' declarations, the curl noise, the generators, then `registeredForces`. */
+/** The generators of one composition: the records' declarations, the turbulence field, the generators, then `registeredForces`. */
 function fieldForces(composition: ForceComposition): string {
-  return [wgslForceDeclarations(), noise, forceGenerators, wgslRegisteredForces(composition)].join('\n');
+  return [
+    wgslForceDeclarations(),
+    turbulence,
+    wgslTurbulenceField(),
+    forceGenerators,
+    wgslRegisteredForces(composition),
+  ].join('\n');
 }
 
 export const shaders = {

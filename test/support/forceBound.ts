@@ -36,7 +36,7 @@ import type { FloatArray } from '../../src/core/particles';
 import { FORCE_KINDS, RECORD_FLOATS, RECORD_INTS, slotIndex, type PackedForces } from '../../src/core/forces/records';
 import type { ForceRegistry, SpringNetwork, SpringRows } from '../../src/core/forces/registry';
 import { isTarget } from '../../src/core/forces/fieldForces';
-import { cornerValue, latticeKey, pcgHash, toI32 } from '../../src/core/forces/noise';
+import { FOURIER_MODES } from '../../src/core/forces/turbulence';
 
 export const U = 2 ** -24;
 const TINY = 2 ** -126;
@@ -186,100 +186,40 @@ const S = {
   axis: P('vortex', 'axis'),
   vortexSoftening: P('vortex', 'softening2'),
   wind: P('wind', 'force'),
-  offset: P('turbulence', 'offset'),
+  origin: P('turbulence', 'origin'),
   turbulenceStrength: P('turbulence', 'strength'),
   frequency: P('turbulence', 'frequency'),
 };
 
-/** The quintic fade and its derivative, as the twin orders them. */
-function fade(t: T): T {
-  const t3 = mul(mul(t, t), t);
-  return mul(t3, add(mul(t, sub(mul(t, exact(6)), exact(15))), exact(10)));
-}
-function fadeDerivative(t: T): T {
-  return mul(mul(mul(exact(30), t), t), add(mul(t, sub(t, exact(2))), exact(1)));
-}
-const lerp = (a: T, b: T, t: T): T => add(a, mul(sub(b, a), t));
+const absolute = (a: T): T => ({ v: Math.abs(a.v), e: a.e });
 
 /**
- * Second derivatives of each noise field n_k = (trilinear blend)/512 are at
- * most max|s'|² * 2046/512 = 1.875² * 3.996 = 14.05 (mixed) and
- * max|s''| * 1023/512 = 5.774 * 1.998 = 11.54 (pure), s the quintic fade; so a
- * curl component, a difference of two first derivatives, moves by at most
- * 2 * 14.05 = 28.1 per lattice unit along any axis.
+ * The turbulence field's parabola, x = 2 (t - floor t) - 1, x (4 - 4|x|),
+ * tracked. Where t is within its error of an integer the GPU's floor may be
+ * the other one and its x at the other end of [-1, 1); wave is 0 at both ends
+ * with slope at most 8 in t, so either side is within 8 e_t of 0 (plus the
+ * rounding of x near ±1: 2 f - 1 within 9u, times the slope 4 in x, under 64u).
  */
-export const CURL_LIPSCHITZ = 28.1;
-
-/** Corner pairs of the twin's blends (corner = x + 2y + 4z). */
-const PAIRS = [
-  [1, 0, 3, 2, 5, 4, 7, 6],
-  [2, 0, 3, 1, 6, 4, 7, 5],
-  [4, 0, 5, 1, 6, 2, 7, 3],
-] as const;
-const CORNER_OFFSETS = [0, 1, 2, 3, 4, 5, 6, 7].map((c) => [c & 1, (c >> 1) & 1, c >> 2]);
-
-/** The curl noise's rounding at q inside the cell `cell` (the reference's cell, or a neighbour the GPU may have used). */
-function curlInCell(q: Vec, cell: readonly number[], key: number): Vec {
-  // q - floor(q) is exactly representable (|q| < 2^23), so both sides get it exactly.
-  const f = q.map((c, axis) => tracked(f32(c.v - (cell[axis] as number)), c.e)) as Vec;
-  const u = f.map(fade);
-  const du = f.map(fadeDerivative);
-  const base = latticeKey(toI32(cell[0] as number), toI32(cell[1] as number), toI32(cell[2] as number), 0);
-  const values = CORNER_OFFSETS.map(([x, y, z]) => {
-    const h = pcgHash((base + latticeKey(x as number, y as number, z as number, key)) >>> 0);
-    return [0, 1, 2].map((k) => exact(cornerValue(h, k)));
-  });
-  // d[axis][k] = ∂n_k/∂q_axis * 512, as the twin's blend(k, PAIRS[axis], ...) * du[axis].
-  const d = [0, 1, 2].map((axis) => {
-    const [s, t] = axis === 0 ? [u[1], u[2]] : axis === 1 ? [u[0], u[2]] : [u[0], u[1]];
-    const pairs = PAIRS[axis] as readonly number[];
-    return [0, 1, 2].map((k) => {
-      const at = (i: number) => sub(values[pairs[i] as number]![k]!, values[pairs[i + 1] as number]![k]!);
-      const near = lerp(at(0), at(2), s as T);
-      const far = lerp(at(4), at(6), s as T);
-      return mul(lerp(near, far, t as T), du[axis] as T);
-    });
-  });
-  const c = (a: T, b: T) => scale2(sub(a, b), 0.001953125);
-  return [c(d[1]![2]!, d[2]![1]!), c(d[2]![0]!, d[0]![2]!), c(d[0]![1]!, d[1]![0]!)];
+function wave(t: T): T {
+  const n = Math.floor(t.v);
+  const x = add(scale2(sub(t, exact(n)), 2), exact(-1));
+  const y = mul(x, sub(exact(4), scale2(absolute(x), 4)));
+  if (t.v - n <= t.e || n + 1 - t.v <= t.e) return tracked(y.v, y.e + 16 * t.e + 64 * U);
+  return y;
 }
 
-/**
- * The curl noise, tracked in two parts. Tracking the input error through the
- * blends would overestimate it some 20 times (it cannot see that a blend of
- * the corner differences moves no faster than the fade allows) and the
- * carried bound would explode within a few dozen steps. So, with q' the
- * GPU's input and q the reference's:
- * |GPU(q') - ref(q)| <= |GPU(q') - exact(q')| + |exact(q') - exact(q)| + |exact(q) - ref(q)|
- *                    <= R(q') + L |q' - q|_1 + R(q),
- * R the rounding tracked with exact inputs at q (which bounds both sides'
- * rounding against exact arithmetic), L = CURL_LIPSCHITZ. R(q') differs from
- * R(q) by u times how fast the intermediate magnitudes move, under 0.1 per
- * unit of q (50 operations, 3u each, magnitudes moving at most 2046 * 6 per
- * unit): L + 1 covers it. When q is within its error of a lattice plane the
- * GPU may have used the neighbouring cell: R(q') is then that cell's rounding.
- */
-function curlNoise(q: Vec, key: number): Vec {
-  const at = q.map((c) => exact(c.v)) as Vec;
-  const cell = q.map((c) => Math.floor(c.v));
-  const own = curlInCell(at, cell, key);
-  const doubtful = q.map((c, axis) => c.v - (cell[axis] as number) <= c.e || (cell[axis] as number) + 1 - c.v <= c.e);
-  let there = own.map((c) => c.e);
-  for (let axis = 0; axis < 3; axis++) {
-    if (!doubtful[axis]) continue;
-    for (const step of [-1, 1]) {
-      const other = cell.slice();
-      other[axis] = (other[axis] as number) + step;
-      const rounding = curlInCell(at, other, key);
-      there = there.map((x, i) => Math.max(x, rounding[i]!.e));
-    }
+/** The turbulence field at q, tracked mode by mode as the twin (src/core/forces/turbulence.ts) computes it. */
+function turbulenceField(q: Vec): Vec {
+  const terms: T[][] = [[], [], []];
+  for (const { k, phase, amplitude } of FOURIER_MODES) {
+    const w = wave(add(dot(k.map(exact) as Vec, q), exact(phase)));
+    amplitude.forEach((a, c) => terms[c]!.push(mul(exact(a), w)));
   }
-  const moved = (CURL_LIPSCHITZ + 1) * (q[0].e + q[1].e + q[2].e);
-  return own.map((c, i) => tracked(c.v, c.e + (there[i] as number) + moved)) as Vec;
+  return terms.map(sum) as Vec;
 }
 
 /** One generator's force on one particle, tracked; mirrors src/core/forces/fieldForces.ts. */
-function generatorForce(kind: number, params: FloatArray, r: number, x: Vec, v: Vec, inverseMass: T, key: number): Vec {
+function generatorForce(kind: number, params: FloatArray, r: number, x: Vec, v: Vec, inverseMass: T): Vec {
   const p = (slot: number) => exact(params[r + slot] as number);
   const pv = (slot: number): Vec => [p(slot), p(slot + 1), p(slot + 2)];
   switch (kind) {
@@ -335,8 +275,8 @@ function generatorForce(kind: number, params: FloatArray, r: number, x: Vec, v: 
       return pv(S.wind);
     case FORCE_KINDS.turbulence: {
       const frequency = p(S.frequency);
-      const q = [0, 1, 2].map((c) => mul(add(x[c] as T, p(S.offset + c)), frequency)) as Vec;
-      return curlNoise(q, key).map((c) => mul(c, p(S.turbulenceStrength))) as Vec;
+      const q = [0, 1, 2].map((c) => add(mul(x[c] as T, frequency), p(S.origin + c))) as Vec;
+      return turbulenceField(q).map((c) => mul(c, p(S.turbulenceStrength))) as Vec;
     }
   }
   throw new Error(`forceBound: unknown kind ${kind}`);
@@ -394,8 +334,7 @@ export function forceBound(
         for (let g = 0; g < packed.generatorCount; g++) {
           if (!isTarget(packed.ints, g, masks, i)) continue;
           const kind = packed.ints[g * RECORD_INTS] as number;
-          const key = packed.ints[g * RECORD_INTS + 4] as number;
-          const f = generatorForce(kind, packed.params32, g * RECORD_FLOATS, x, v, exact(inverseMass), key);
+          const f = generatorForce(kind, packed.params32, g * RECORD_FLOATS, x, v, exact(inverseMass));
           f.forEach((c, axis) => terms[axis]!.push(c));
         }
       }

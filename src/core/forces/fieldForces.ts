@@ -7,8 +7,8 @@
 import type { Rounding } from '../integrate';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
 import type { FloatArray } from '../particles';
-import { curlNoise } from './noise';
 import { FORCE_KINDS, NO_MASK, RECORD_FLOATS, RECORD_INTS, slotIndex, type PackedForces } from './records';
+import { turbulenceField } from './turbulence';
 
 const POSITION = attributeOffset('position');
 const VELOCITY = attributeOffset('velocity');
@@ -36,7 +36,7 @@ const VORTEX_STRENGTH = slotIndex('vortex', 'strength');
 const VORTEX_AXIS = slotIndex('vortex', 'axis');
 const VORTEX_SOFTENING2 = slotIndex('vortex', 'softening2');
 const WIND_FORCE = slotIndex('wind', 'force');
-const TURBULENCE_OFFSET = slotIndex('turbulence', 'offset');
+const TURBULENCE_ORIGIN = slotIndex('turbulence', 'origin');
 const TURBULENCE_STRENGTH = slotIndex('turbulence', 'strength');
 const TURBULENCE_FREQUENCY = slotIndex('turbulence', 'frequency');
 
@@ -66,7 +66,7 @@ function at(params: FloatArray, index: number): number {
 
 // Scratch, so the particle loop allocates nothing.
 const f = [0, 0, 0];
-const curl = [0, 0, 0];
+const field = [0, 0, 0];
 
 /**
  * Adds every generator's force to the accumulators of particles [0, count).
@@ -182,12 +182,12 @@ export function applyFieldForces(
           break;
         case K.turbulence: {
           const frequency = at(params, r + TURBULENCE_FREQUENCY);
-          const qx = round(round(px + at(params, r + TURBULENCE_OFFSET)) * frequency);
-          const qy = round(round(py + at(params, r + TURBULENCE_OFFSET + 1)) * frequency);
-          const qz = round(round(pz + at(params, r + TURBULENCE_OFFSET + 2)) * frequency);
-          curlNoise(qx, qy, qz, ints[g * RECORD_INTS + 4] as number, round, curl);
+          const qx = round(round(px * frequency) + at(params, r + TURBULENCE_ORIGIN));
+          const qy = round(round(py * frequency) + at(params, r + TURBULENCE_ORIGIN + 1));
+          const qz = round(round(pz * frequency) + at(params, r + TURBULENCE_ORIGIN + 2));
+          turbulenceField(qx, qy, qz, round, field);
           const strength = at(params, r + TURBULENCE_STRENGTH);
-          for (let c = 0; c < 3; c++) f[c] = round((curl[c] as number) * strength);
+          for (let c = 0; c < 3; c++) f[c] = round((field[c] as number) * strength);
           break;
         }
       }

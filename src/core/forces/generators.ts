@@ -141,17 +141,20 @@ export interface WindForce {
 }
 
 /**
- * Divergence-free turbulence (curl noise, Bridson et al. 2007): `strength *
- * curl(ψ)((position + offset) * frequency)`, ψ three gradient-noise fields on
- * an integer lattice hashed with PCG (pcg3d), derivatives analytic, so the
- * field is divergence-free up to rounding. Deterministic given `seed`; move
- * `offset` over time to animate it.
+ * Divergence-free turbulence: `strength * field(position * frequency +
+ * origin)`, field a sum of 16 random Fourier modes (plane waves with
+ * amplitudes perpendicular to their wave vectors, so the curl of a vector
+ * potential; src/core/forces/turbulence.ts), their frequencies spanning
+ * frequency/2 to 2 frequency with Kolmogorov's spectrum, each component's
+ * mean square 1. origin = offset * frequency + a shift drawn from `seed`:
+ * deterministic given the seed, unrelated across seeds; move `offset` over
+ * time to animate it.
  */
 export interface TurbulenceForce {
   type: 'turbulence';
   /** N. */
   strength: number;
-  /** Lattice cells per metre, > 0. */
+  /** The field's central spatial frequency, cycles per metre, > 0. */
   frequency: number;
   /** An integer in [0, 2^32). */
   seed: number;

@@ -4,4 +4,4 @@ export * from './records';
 export * from './registry';
 export { applyFieldForces } from './fieldForces';
 export { applySpringForces } from './springForces';
-export { curlNoise, pcgHash } from './noise';
+export { FOURIER_MODES, turbulenceField } from './turbulence';

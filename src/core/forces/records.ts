@@ -3,14 +3,14 @@
  * parameter accessors are generated from these tables, and the host packs
  * records (and the CPU reference reads them) through the same tables.
  *
- * A record is 64 bytes: `kind, first, end, mask` (u32), a `key` (vec4u, the
- * turbulence seed's hash) and two float lanes `a`, `b` (vec4f). Parameters the
- * host can derive (1/(2 maxDepth), softening², a unit axis, the stiff spring's
- * per-dt coefficients) are derived here in float64 and rounded to float32 once,
+ * A record is 48 bytes: `kind, first, end, mask` (u32) and two float lanes
+ * `a`, `b` (vec4f). Parameters the host can derive (1/(2 maxDepth),
+ * softening², a unit axis, the stiff spring's per-dt coefficients, the
+ * turbulence field's origin) are derived here in float64 and rounded to float32 once,
  * so the shader and the CPU reference start from the same float32 values.
  */
 import type { ForceType, StoredGenerator } from './generators';
-import { pcgHash } from './noise';
+import { turbulenceOrigin } from './turbulence';
 
 /** Generators per system: the records live in one uniform block. */
 export const MAX_FORCE_GENERATORS = 32;
@@ -47,13 +47,14 @@ export const FORCE_SLOTS = {
   attractor: { position: ['a', 0, 3], strength: ['a', 3, 1], softening2: ['b', 0, 1] },
   vortex: { position: ['a', 0, 3], strength: ['a', 3, 1], axis: ['b', 0, 3], softening2: ['b', 3, 1] },
   wind: { force: ['a', 0, 3] },
-  turbulence: { offset: ['a', 0, 3], strength: ['a', 3, 1], frequency: ['b', 0, 1] },
+  // q = position * frequency + origin, origin = offset * frequency + the seed's shift.
+  turbulence: { origin: ['a', 0, 3], strength: ['a', 3, 1], frequency: ['b', 0, 1] },
 } as const satisfies Record<ForceType, Record<string, Slot>>;
 
-export const RECORD_WORDS = 16;
+export const RECORD_WORDS = 12;
 export const RECORD_BYTES = RECORD_WORDS * 4;
-/** u32 words of a record as the host keeps them: kind, first, end, mask, key.xyzw. */
-export const RECORD_INTS = 8;
+/** u32 words of a record as the host keeps them: kind, first, end, mask. */
+export const RECORD_INTS = 4;
 /** float words of a record: a.xyzw, b.xyzw. */
 export const RECORD_FLOATS = 8;
 /** The table's header (particle count, generator count, padding) before the records. */
@@ -90,9 +91,8 @@ export function wgslForceDeclarations(): string {
     '  first: u32, // offset 4: the target range is [first, end)',
     '  end: u32,   // offset 8',
     '  mask: u32,  // offset 12: first word of the target bitmask (bit i - first), or NO_MASK',
-    '  key: vec4u, // offset 16: turbulence: x = the seed, hashed',
-    '  a: vec4f,   // offset 32: parameters, see the accessors',
-    '  b: vec4f,   // offset 48',
+    '  a: vec4f,   // offset 16: parameters, see the accessors',
+    '  b: vec4f,   // offset 32',
     '}',
     'struct ForceTable {',
     '  count: u32,          // offset 0: particles',
@@ -157,11 +157,6 @@ export interface PackedForces {
   readonly params32: Float32Array;
 }
 
-/** The seed, hashed: added to every lattice point's hash input, so seeds give unrelated fields. */
-export function turbulenceKey(seed: number): number {
-  return pcgHash(seed >>> 0);
-}
-
 /**
  * Packs the registered generators for a step of `dt` (float32 already): the
  * stiff spring's coefficients depend on it, nothing else does.
@@ -173,7 +168,6 @@ export function packForces(entries: readonly PackEntry[], dt: number): PackedFor
     const g = entry.generator;
     const at = k * RECORD_INTS;
     ints.set([FORCE_KINDS[g.type], entry.first, entry.end, entry.maskWord], at);
-    if (g.type === 'turbulence') ints[at + 4] = turbulenceKey(g.seed);
     const values = recordValues(g, dt);
     const slots = FORCE_SLOTS[g.type] as Record<string, Slot>;
     for (const [name, value] of Object.entries(values)) {
@@ -221,7 +215,11 @@ function recordValues(g: StoredGenerator, dt: number): Record<string, number | r
     case 'wind':
       return { force: g.force };
     case 'turbulence':
-      return { offset: g.offset, strength: g.strength, frequency: g.frequency };
+      return {
+        origin: turbulenceOrigin(g.offset, Math.fround(g.frequency), g.seed),
+        strength: g.strength,
+        frequency: g.frequency,
+      };
   }
 }
 
