@@ -42,7 +42,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Spread-out particles in motion, so drag, the attractor and the noise see varied input. */
+/** Spread-out particles in motion, so drag, the attractor and the turbulence see varied input. */
 function particles(count: number): ParticleInit[] {
   let seed = 12345;
   const random = () => {

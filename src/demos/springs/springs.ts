@@ -6,7 +6,7 @@
  * joined by structural springs and, optionally, the diagonals of each cell by
  * shear springs, all Hooke springs of the GPU's `system.springs` (each
  * particle gathers its own links, src/gpu/springsPass.ts). Gravity, a
- * quadratic drag, a gusting wind and curl-noise turbulence are generators of
+ * quadratic drag, a gusting wind and turbulence (a curl field) are generators of
  * the force registry; the wind and the turbulence's offset are rewritten every
  * frame (one record each, never a pipeline), so the cloth sways. The springs
  * are drawn under the particles as lines read straight from the particle
