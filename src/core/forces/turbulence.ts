@@ -19,18 +19,25 @@
  * The modes are fixed (this table, compiled into the shader as constants:
  * on the software adapter every uniform load costs more than a mode's
  * arithmetic); a seed moves the field by a random offset, which gives each
- * of the 16 incommensurate modes an unrelated phase. Directions cover a
+ * of the incommensurate modes an unrelated phase. Directions cover a
  * hemisphere (a Fibonacci spiral: k and -k are the same wave), frequencies
  * span two octaves, 1/2 to 2 times the generator's `frequency`, and the
  * amplitudes follow Kolmogorov's k^(-5/3) energy spectrum, scaled so each
  * component's mean square over space is 1.
+ *
+ * Eight modes: on the software adapter each costs about 0.06 of a step at
+ * 2^20 particles (`npm run bench:forces`, the typical effect fused into the
+ * step: 8 modes 0.75-0.79 of the step, 12 modes 0.90-1.01, 16 modes
+ * 1.21-1.29), and the forces issue asks the typical effect to cost no more
+ * than the step. Stack generators (other seeds, other frequencies) for a
+ * richer field.
  *
  * Mirrored by the generated WGSL (`wgslTurbulenceField`, with
  * shaders/turbulence.wgsl) and by the CPU twin `turbulenceField`.
  */
 import type { Rounding } from '../integrate';
 
-export const TURBULENCE_MODES = 16;
+export const TURBULENCE_MODES = 8;
 /** Mean of wave² over a period: ∫ (4x - 4x²)² dx on [0, 1] = 8/15. */
 export const WAVE_MEAN_SQUARE = 8 / 15;
 /** Seeds shift the field by up to this much in each axis (units of q): 4 to 16 wavelengths of each mode, so every phase wraps several times. */
@@ -53,9 +60,9 @@ function basis(): FourierMode[] {
     const z = 1 - (m + 0.5) / TURBULENCE_MODES;
     const radius = Math.sqrt(1 - z * z);
     const direction = [radius * Math.cos(m * GOLDEN_ANGLE), radius * Math.sin(m * GOLDEN_ANGLE), z];
-    // Frequencies log-spaced over [1/2, 2], visited in a stride coprime with 16 so that
-    // scale does not follow the spiral's latitude.
-    const octave = ((m * 7) % TURBULENCE_MODES) / (TURBULENCE_MODES - 1);
+    // Frequencies log-spaced over [1/2, 2], visited in a stride coprime with the mode count
+    // so that scale does not follow the spiral's latitude.
+    const octave = ((m * 3) % TURBULENCE_MODES) / (TURBULENCE_MODES - 1);
     const frequency = 2 ** (2 * octave - 1);
     // An orthonormal pair perpendicular to the direction; the amplitude turns by the golden angle a mode.
     const helper = Math.abs(direction[2] as number) < 0.9 ? [0, 0, 1] : [1, 0, 0];
