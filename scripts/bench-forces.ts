@@ -5,7 +5,8 @@
  * step (the default). Prints both ratios; the goal is <= 1.
  */
 import { acquireDevice } from '../src/gpu/device';
-import { measureForceToStepRatio, TYPICAL_EFFECT } from './forceRatio';
+import { measureForceToStepRatio } from '../src/bench/forceRatio';
+import { TYPICAL_EFFECT } from '../src/bench/typicalEffect';
 
 const countFlag = process.argv.indexOf('--count');
 const count = countFlag >= 0 ? Number(process.argv[countFlag + 1]) : 1 << 20;

@@ -20,6 +20,7 @@ import {
   liveTarget,
   shuffleFreeList,
 } from '../src/bench/emitters';
+import type { ForceRatioResult } from '../src/bench/forceRatio';
 import { quickOptions, runBench } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
 import { buildReport, reportJson } from '../src/bench/report';
@@ -144,6 +145,14 @@ describe('benchmark harness', () => {
       /fused into the step \(the default\) they add -?\d+\.\d\dx the step; as a pass of their own \d+\.\d\dx/,
     );
     expect(forceTarget.met).toBeNull();
+    // The figure judged comes from the alternating rounds at the largest size, kept in the JSON.
+    const ratio = (json as unknown as { forceRatio: ForceRatioResult }).forceRatio;
+    expect(ratio.count).toBe(2 ** 12);
+    expect(ratio.fusedRatios.length).toBe(ratio.ratios.length);
+    expect(ratio.fusedRatios.length).toBeGreaterThan(0);
+    for (const x of [ratio.forceMs, ratio.stepMs, ratio.fusedMs]) expect(x > 0 && Number.isFinite(x)).toBe(true);
+    expect(forceTarget.figure).toContain(`median of ${ratio.fusedRatios.length} alternating rounds`);
+    expect(forceTarget.figure).toContain(`they add ${ratio.fusedRatio.toFixed(2)}x`);
     // The plot is a standalone SVG naming every variant.
     const svg = benchSvg(report);
     expect(svg.startsWith('<svg')).toBe(true);

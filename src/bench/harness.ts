@@ -13,6 +13,7 @@ import type { AdapterDescription } from '../gpu/device';
 import { GpuOutOfMemoryError, withErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../gpu/particleSystem';
+import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
 import { TYPICAL_EFFECT } from './typicalEffect';
 import { CopyPass } from './copyPass';
 import {
@@ -167,6 +168,12 @@ export interface BenchRun {
   skipped: string[];
   /** What the issue asks for that does not exist yet, so it is not measured. */
   notMeasured: string[];
+  /**
+   * The forces issue's ratio at the largest size measured, the typical effect's
+   * force pass, fused step and bare step timed in alternating rounds
+   * (src/bench/forceRatio.ts); null when that size could not hold it.
+   */
+  forceRatio?: ForceRatioResult | null;
 }
 
 export interface Progress {
@@ -682,6 +689,7 @@ export async function runBench(
   let done = 0;
   const step = (spec: CaseSpec) => onProgress({ done: done++, total, current: caseLabel(spec.name, spec.particles) });
   const results: Measured[] = [];
+  let forceRatio: ForceRatioResult | null = null;
   try {
     for (const group of groups) {
       const first = group[0] as CaseSpec;
@@ -739,6 +747,18 @@ export async function runBench(
         }
       });
     }
+    // Timed apart, the step and the fused step drift on a shared machine: the ratio's own rounds alternate them.
+    const largest = groups.at(-1)?.[0]?.particles;
+    if (largest !== undefined) {
+      onProgress({ done, total, current: caseLabel('forces vs step, alternating rounds', largest) });
+      forceRatio = await withErrorScopes(device, caseLabel('force ratio', largest), () =>
+        measureForceToStepRatio(device, largest),
+      ).catch((error: unknown) => {
+        if (!(error instanceof GpuOutOfMemoryError)) throw error;
+        skipped.push(`${caseLabel('force ratio', largest)}: out of memory`);
+        return null;
+      });
+    }
   } finally {
     timer.destroy();
     cachedState = null;
@@ -752,5 +772,6 @@ export async function runBench(
     cases: withFractions(results),
     skipped,
     notMeasured: NOT_MEASURED,
+    forceRatio,
   };
 }
