@@ -15,7 +15,7 @@ import { TYPICAL_EFFECT } from './typicalEffect';
 export interface ForceRatioOptions {
   /** Dispatches per submitted command buffer. Default 5. */
   passesPerSubmit?: number;
-  /** Timed rounds (each: forces, then the step); the median is reported. Default 7. */
+  /** Timed rounds (each: forces, then the step); the median is reported. Default 15 (single rounds on a shared machine spread by a factor of 2). */
   rounds?: number;
   dt?: number;
 }
@@ -88,7 +88,7 @@ export async function measureForceToStepRatio(
   options: ForceRatioOptions = {},
 ): Promise<ForceRatioResult> {
   const passes = options.passesPerSubmit ?? 5;
-  const rounds = options.rounds ?? 7;
+  const rounds = options.rounds ?? 15;
   const dt = options.dt ?? 1 / 60;
   const system = await ParticleSystem.create(device, { capacity: count });
   try {

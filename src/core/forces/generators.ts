@@ -142,7 +142,7 @@ export interface WindForce {
 
 /**
  * Divergence-free turbulence: `strength * field(position * frequency +
- * origin)`, field a sum of 16 random Fourier modes (plane waves with
+ * origin)`, field a sum of 8 random Fourier modes (plane waves with
  * amplitudes perpendicular to their wave vectors, so the curl of a vector
  * potential; src/core/forces/turbulence.ts), their frequencies spanning
  * frequency/2 to 2 frequency with Kolmogorov's spectrum, each component's
