@@ -36,7 +36,21 @@ fn main(
   let positionInverseMass = particles[index].positionInverseMass;
   // Nothing for immovable particles: the step never clears their accumulator.
   if (positionInverseMass.w <= 0.0) { return; }
-  let input = ForceInput(positionInverseMass.xyz, particles[index].velocityDamping.xyz, positionInverseMass.w);
-  let accumulator = particles[index].forceAccumSpare;
-  particles[index].forceAccumSpare = vec4f(registeredForces(index, input, accumulator.xyz), accumulator.w);
+  // Component by component: the software adapter loads and stores every
+  // scalar separately (per lane, behind a bounds test), so the damping and the
+  // spare word are neither read nor rewritten (about 10% of this pass there).
+  let velocity = vec3f(
+    particles[index].velocityDamping.x,
+    particles[index].velocityDamping.y,
+    particles[index].velocityDamping.z,
+  );
+  let accumulator = vec3f(
+    particles[index].forceAccumSpare.x,
+    particles[index].forceAccumSpare.y,
+    particles[index].forceAccumSpare.z,
+  );
+  let total = registeredForces(index, ForceInput(positionInverseMass.xyz, velocity, positionInverseMass.w), accumulator);
+  particles[index].forceAccumSpare.x = total.x;
+  particles[index].forceAccumSpare.y = total.y;
+  particles[index].forceAccumSpare.z = total.z;
 }
