@@ -8,9 +8,9 @@
 // generated from the registry's composition (src/core/forces/records.ts).
 //
 // A system steps with its field forces fused into the step instead
-// (shaders/integrateForces.wgsl) unless pair springs must add theirs in
-// between or it has emitters (the step then runs over the live list); this
-// pass serves those, accumulateForces, and `fuseForces: false`.
+// (shaders/integrateForces.wgsl, over every slot or over the live list)
+// unless pair springs must add theirs in between; this pass serves those,
+// accumulateForces, and `fuseForces: false`.
 //
 // Parameters live in a uniform table (one slot of a ring, picked by dynamic
 // offset): changing one is a queue.writeBuffer, never a new pipeline. Only

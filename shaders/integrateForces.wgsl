@@ -8,12 +8,15 @@
 // is the limit. On the software adapter, where each invocation and each
 // uniform load costs, the typical effect fused measured 0.6-0.9x the step and
 // as a pass of its own 1.0-1.2x (`npm run bench:forces` prints both).
+// Composed over every slot (shaders/dispatch.wgsl) or over the live list of a
+// system with emitters (shaders/liveDispatch.wgsl, whose lists take group 2).
 // Prepended: the records, shaders/turbulence.wgsl and its generated modes, shaders/forceGenerators.wgsl and
 // `registeredForces` for the composition. Appended: shaders/integrate.wgsl.
 
-@group(2) @binding(0) var<uniform> table: ForceTable;
+// The group after the step's own: src/gpu/wgsl.ts writes the index in.
+@group(FORCES_GROUP) @binding(0) var<uniform> table: ForceTable;
 // Index-list targets: one bit a particle from `first`, per generator.
-@group(2) @binding(1) var<storage, read> masks: array<u32>;
+@group(FORCES_GROUP) @binding(1) var<storage, read> masks: array<u32>;
 
 fn fieldForces(index: u32, position: vec3f, velocity: vec3f, inverseMass: f32, accumulated: vec3f) -> vec3f {
   return registeredForces(index, ForceInput(position, velocity, inverseMass), accumulated);

@@ -39,102 +39,107 @@ describe('a system without emitters', () => {
 });
 
 describe('forces over the live list', () => {
-  it('a wind and a drag on emitted particles: the GPU within the carried bound of the CPU reference, every frame', async () => {
-    const options = {
-      capacity: 1500,
-      emitters: [
-        {
-          rate: 2000,
-          burst: 400,
-          // [0, 2^-1]: exact lifetimes, so both backends kill the same particles (test/emitters.lifecycle.test.ts).
-          lifetime: [0, 0.5] as [number, number],
-          shape: { type: 'sphere' as const, radius: 1 },
-          velocity: { spread: Math.PI, speed: [1, 3] as [number, number] },
-          mass: [0.5, 2] as [number, number],
-          seed: 5,
-        },
-      ],
-    };
-    const system = await ParticleSystem.create(gpu.get().device, options);
-    const reference = new CpuParticleSystem(options);
-    const lifecycle = reference.lifecycle!;
-    const table = lifecycle.rules.table;
-    const bound = new StepErrorBound(options.capacity, DEFAULT_VARIANT);
-    const inverseMassBound = new Float64Array(options.capacity);
-    let births: Emission[] = [];
-    lifecycle.onEmit = (b) => births.push(b);
-    try {
-      for (const s of [system, reference]) {
-        s.forces.add({ type: 'wind', force: [3, 0, -1] });
-        s.forces.add({ type: 'drag', k1: 0.5, k2: 0.1 });
-      }
-      for (let frame = 1; frame <= 40; frame++) {
-        // The reference's step in its halves, carrying the bound between them:
-        // forces (with their own bound), the step, then the lifecycle.
-        const forces = forceBound(
-          reference.state,
-          options.capacity,
-          reference.forces,
-          null,
-          DT,
-          bound.position,
-          bound.velocity,
-        );
-        lifecycle.beforeStep();
-        reference.accumulateForces(DT);
-        // The GPU's inverse mass is the reference's within its bound: f * w moves by |f| dw more.
-        for (let slot = 0; slot < options.capacity; slot++) {
-          const w = reference.state[floatIndex(slot, 'inverseMass')] as number;
-          if (w <= 0) continue;
-          for (let c = 0; c < 3; c++) {
-            const f = Math.abs(reference.state[floatIndex(slot, 'forceAccum', c)] as number);
-            forces.error[3 * slot + c] =
-              (forces.error[3 * slot + c] as number) + (f * (inverseMassBound[slot] as number)) / w;
-          }
+  // Fused into the step over the live list (the default), and as a pass of their own before it.
+  it.each([true, false])(
+    'a wind and a drag on emitted particles (fuseForces %s): the GPU within the carried bound of the CPU reference, every frame',
+    async (fuseForces) => {
+      const options = {
+        fuseForces,
+        capacity: 1500,
+        emitters: [
+          {
+            rate: 2000,
+            burst: 400,
+            // [0, 2^-1]: exact lifetimes, so both backends kill the same particles (test/emitters.lifecycle.test.ts).
+            lifetime: [0, 0.5] as [number, number],
+            shape: { type: 'sphere' as const, radius: 1 },
+            velocity: { spread: Math.PI, speed: [1, 3] as [number, number] },
+            mass: [0.5, 2] as [number, number],
+            seed: 5,
+          },
+        ],
+      };
+      const system = await ParticleSystem.create(gpu.get().device, options);
+      const reference = new CpuParticleSystem(options);
+      const lifecycle = reference.lifecycle!;
+      const table = lifecycle.rules.table;
+      const bound = new StepErrorBound(options.capacity, DEFAULT_VARIANT);
+      const inverseMassBound = new Float64Array(options.capacity);
+      let births: Emission[] = [];
+      lifecycle.onEmit = (b) => births.push(b);
+      try {
+        for (const s of [system, reference]) {
+          s.forces.add({ type: 'wind', force: [3, 0, -1] });
+          s.forces.add({ type: 'drag', k1: 0.5, k2: 0.1 });
         }
-        bound.advance(reference.state, DT, forces.error);
-        reference.integrateOnly(DT);
-        births = [];
-        lifecycle.afterStep(reference.state, DT);
-        for (const b of births) {
-          const s = spawnBound(table, b.rule, b.center, b.inheritFrom, b.key);
-          for (let c = 0; c < 3; c++) {
-            bound.position[3 * b.slot + c] = s.position[c] as number;
-            bound.velocity[3 * b.slot + c] = s.velocity[c] as number;
-          }
-          inverseMassBound[b.slot] = s.inverseMass;
-        }
-        await system.step(DT);
-
-        const [state, view, expected] = await Promise.all([
-          system.readPacked(),
-          system.readLifecycle(),
-          reference.readLifecycle(),
-        ]);
-        if (view!.live.join() !== expected!.live.join()) expect.fail(`frame ${frame}: the GPU's live list differs`);
-        for (const slot of view!.live) {
-          for (const name of ['position', 'velocity'] as const) {
+        for (let frame = 1; frame <= 40; frame++) {
+          // The reference's step in its halves, carrying the bound between them:
+          // forces (with their own bound), the step, then the lifecycle.
+          const forces = forceBound(
+            reference.state,
+            options.capacity,
+            reference.forces,
+            null,
+            DT,
+            bound.position,
+            bound.velocity,
+          );
+          lifecycle.beforeStep();
+          reference.accumulateForces(DT);
+          // The GPU's inverse mass is the reference's within its bound: f * w moves by |f| dw more.
+          for (let slot = 0; slot < options.capacity; slot++) {
+            const w = reference.state[floatIndex(slot, 'inverseMass')] as number;
+            if (w <= 0) continue;
             for (let c = 0; c < 3; c++) {
-              const at = floatIndex(slot, name, c);
-              const diff = Math.abs((state[at] as number) - (reference.state[at] as number));
-              const allowed = bound[name][3 * slot + c] as number;
-              if (!(diff <= allowed)) {
-                expect.fail(
-                  `particle in slot ${slot} ${name}[${'xyz'[c]}] after frame ${frame}: |diff| ${diff} > allowed ${allowed}`,
-                );
+              const f = Math.abs(reference.state[floatIndex(slot, 'forceAccum', c)] as number);
+              forces.error[3 * slot + c] =
+                (forces.error[3 * slot + c] as number) + (f * (inverseMassBound[slot] as number)) / w;
+            }
+          }
+          bound.advance(reference.state, DT, forces.error);
+          reference.integrateOnly(DT);
+          births = [];
+          lifecycle.afterStep(reference.state, DT);
+          for (const b of births) {
+            const s = spawnBound(table, b.rule, b.center, b.inheritFrom, b.key);
+            for (let c = 0; c < 3; c++) {
+              bound.position[3 * b.slot + c] = s.position[c] as number;
+              bound.velocity[3 * b.slot + c] = s.velocity[c] as number;
+            }
+            inverseMassBound[b.slot] = s.inverseMass;
+          }
+          await system.step(DT);
+
+          const [state, view, expected] = await Promise.all([
+            system.readPacked(),
+            system.readLifecycle(),
+            reference.readLifecycle(),
+          ]);
+          if (view!.live.join() !== expected!.live.join()) expect.fail(`frame ${frame}: the GPU's live list differs`);
+          for (const slot of view!.live) {
+            for (const name of ['position', 'velocity'] as const) {
+              for (let c = 0; c < 3; c++) {
+                const at = floatIndex(slot, name, c);
+                const diff = Math.abs((state[at] as number) - (reference.state[at] as number));
+                const allowed = bound[name][3 * slot + c] as number;
+                if (!(diff <= allowed)) {
+                  expect.fail(
+                    `particle in slot ${slot} ${name}[${'xyz'[c]}] after frame ${frame}: |diff| ${diff} > allowed ${allowed}`,
+                  );
+                }
               }
             }
           }
         }
+        // Had the GPU skipped the forces, the wind alone would have moved every velocity by
+        // |F| w dt >= 3 * 0.5 / 64 a step, far outside the bound: the forces ran over the live list.
+        const stats = await system.readStats();
+        expect(stats.killed).toBeGreaterThan(500);
+      } finally {
+        system.destroy();
       }
-      // Had the GPU skipped the forces, the wind alone would have moved every velocity by
-      // |F| w dt >= 3 * 0.5 / 64 a step, far outside the bound: the forces ran over the live list.
-      const stats = await system.readStats();
-      expect(stats.killed).toBeGreaterThan(500);
-    } finally {
-      system.destroy();
-    }
-  });
+    },
+  );
 });
 
 describe('with collisions', () => {

@@ -7,6 +7,7 @@
 import type { Variant } from '../core/variants';
 import { dispatchSize } from './dispatch';
 import type { FusedForces } from './forcesPass';
+import { FusedPipelineCache } from './fusedPipelines';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from './wgsl';
 
@@ -20,8 +21,6 @@ export const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } 
  */
 const PARAM_SLOTS = 256;
 const SLOT_BYTES = 256; // minUniformBufferOffsetAlignment's largest allowed value
-/** Fused pipelines kept, one per force composition; the least recently used one goes first. */
-const MAX_FUSED_PIPELINES = 16;
 
 export class IntegratePass {
   private readonly params: GPUBuffer;
@@ -29,18 +28,23 @@ export class IntegratePass {
   private readonly slots = new Map<string, number>();
   private nextSlot = 0;
   private destroyed = false;
-  /** Fused pipelines by composition key, most recently used last. */
-  private readonly fusedPipelines = new Map<string, GPUComputePipeline>();
-  private fusedLayout: GPUPipelineLayout | null = null;
+  private readonly fused: FusedPipelineCache;
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
     private readonly pipeline: GPUComputePipeline,
-    private readonly paramsLayout: GPUBindGroupLayout,
-    private readonly constants: Record<string, number>,
+    paramsLayout: GPUBindGroupLayout,
+    constants: Record<string, number>,
     readonly workgroupSize: number,
   ) {
+    this.fused = new FusedPipelineCache(
+      device,
+      'IntegratePass',
+      [particles.bindGroupLayout, paramsLayout],
+      shaders.integrateWithForces,
+      constants,
+    );
     this.params = device.createBuffer({
       label: 'IntegratePass.params',
       size: PARAM_SLOTS * SLOT_BYTES,
@@ -84,36 +88,6 @@ export class IntegratePass {
       },
     });
     return new IntegratePass(device, particles, pipeline, paramsLayout, constants, workgroupSize);
-  }
-
-  /** The step with `forces`' composition fused in, compiled on first use (inside the caller's error scopes). */
-  private fusedPipeline(forces: FusedForces): GPUComputePipeline {
-    let pipeline = this.fusedPipelines.get(forces.key);
-    if (pipeline) {
-      this.fusedPipelines.delete(forces.key);
-    } else {
-      this.fusedLayout ??= this.device.createPipelineLayout({
-        label: 'IntegratePass.fusedPipelineLayout',
-        bindGroupLayouts: [this.particles.bindGroupLayout, this.paramsLayout, forces.layout],
-      });
-      pipeline = this.device.createComputePipeline({
-        label: `IntegratePass.fusedPipeline(${forces.key})`,
-        layout: this.fusedLayout,
-        compute: {
-          module: this.device.createShaderModule({
-            label: `integrate.wgsl + forces(${forces.key})`,
-            code: shaders.integrateWithForces(forces.composition),
-          }),
-          entryPoint: 'main',
-          constants: this.constants,
-        },
-      });
-      if (this.fusedPipelines.size >= MAX_FUSED_PIPELINES) {
-        this.fusedPipelines.delete(this.fusedPipelines.keys().next().value as string);
-      }
-    }
-    this.fusedPipelines.set(forces.key, pipeline);
-    return pipeline;
   }
 
   private slotFor(dt: number, count: number): number {
@@ -162,10 +136,10 @@ export class IntegratePass {
   recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces, steps = 1): void {
     const offset = this.slotFor(dt, count) * SLOT_BYTES;
     const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
-    pass.setPipeline(this.fusedPipeline(forces));
+    pass.setPipeline(this.fused.get(forces));
     pass.setBindGroup(0, this.particles.bindGroup);
     pass.setBindGroup(1, this.paramsBindGroup, [offset]);
-    pass.setBindGroup(2, forces.bindGroup, [forces.offset]);
+    pass.setBindGroup(this.fused.forcesGroup, forces.bindGroup, [forces.offset]);
     // One dispatch per step; dispatches in one pass are ordered for storage writes.
     for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
   }

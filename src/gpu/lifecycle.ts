@@ -28,6 +28,7 @@ import type { Variant } from '../core/variants';
 import { createAgePass } from './agePass';
 import { createCompactPass } from './compactPass';
 import { createEmitPass } from './emitPass';
+import type { FusedForces } from './forcesPass';
 import { LifeBuffers } from './lifeBuffers';
 import { LifePlanPass } from './lifePlanPass';
 import { LifeScanPass } from './lifeScanPass';
@@ -105,6 +106,11 @@ export class GpuLifecycle {
   /** The step over the live particles (after the forces). */
   recordIntegrate(pass: GPUComputePassEncoder, dt: number): void {
     this.integratePass.record(pass, dt);
+  }
+
+  /** The step over the live particles with the field forces fused in (instead of a force pass and the step). */
+  recordIntegrateWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
+    this.integratePass.recordWithForces(pass, dt, forces);
   }
 
   /** Age, scan, compact, plan and emit: after the step and the collisions. */

@@ -3,10 +3,14 @@
  * unchanged, composed with shaders/liveDispatch.wgsl in place of
  * shaders/dispatch.wgsl, so invocation k steps the k-th live particle, and
  * dispatched indirectly with the live count. The cost follows the live
- * count, not the capacity. Used only by systems with emitters; without them
- * the system keeps IntegratePass and its direct dispatch over every slot.
+ * count, not the capacity. Also the same with the field forces fused in
+ * (one pipeline per composition, as IntegratePass). Used only by systems with
+ * emitters; without them the system keeps IntegratePass and its direct
+ * dispatch over every slot.
  */
 import type { Variant } from '../core/variants';
+import type { FusedForces } from './forcesPass';
+import { FusedPipelineCache } from './fusedPipelines';
 import { DAMPING_MODE_CONSTANT } from './integratePass';
 import { ARGS } from './lifecycleWgsl';
 import type { LifeBuffers } from './lifeBuffers';
@@ -22,6 +26,7 @@ export class LiveIntegratePass {
   private readonly slots = new Map<number, number>();
   private nextSlot = 0;
   private destroyed = false;
+  private readonly fused: FusedPipelineCache;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -29,7 +34,15 @@ export class LiveIntegratePass {
     private readonly buffers: LifeBuffers,
     private readonly pipeline: GPUComputePipeline,
     paramsLayout: GPUBindGroupLayout,
+    constants: Record<string, number>,
   ) {
+    this.fused = new FusedPipelineCache(
+      device,
+      'LiveIntegratePass',
+      [particles.bindGroupLayout, paramsLayout, buffers.liveLayout],
+      shaders.integrateLiveWithForces,
+      constants,
+    );
     this.params = device.createBuffer({
       label: 'LiveIntegratePass.params',
       size: PARAM_SLOTS * SLOT_BYTES,
@@ -56,6 +69,12 @@ export class LiveIntegratePass {
         { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
       ],
     });
+    const constants = {
+      WORKGROUP_SIZE: workgroupSize,
+      CAPACITY: buffers.capacity,
+      SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
+      DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
+    };
     const pipeline = device.createComputePipeline({
       label: `LiveIntegratePass.pipeline(${variant.integrator}, ${variant.damping})`,
       layout: device.createPipelineLayout({
@@ -68,15 +87,10 @@ export class LiveIntegratePass {
           code: shaders.integrateLive(),
         }),
         entryPoint: 'main',
-        constants: {
-          WORKGROUP_SIZE: workgroupSize,
-          CAPACITY: buffers.capacity,
-          SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
-          DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
-        },
+        constants,
       },
     });
-    return new LiveIntegratePass(device, particles, buffers, pipeline, paramsLayout);
+    return new LiveIntegratePass(device, particles, buffers, pipeline, paramsLayout, constants);
   }
 
   /** A uniform slot holding (dt, capacity): the kernel's guard then rejects only NO_PARTICLE. */
@@ -102,6 +116,16 @@ export class LiveIntegratePass {
     pass.setBindGroup(0, this.particles.bindGroup);
     pass.setBindGroup(1, this.paramsBindGroup, [this.offsetFor(dt)]);
     pass.setBindGroup(2, this.buffers.liveBindGroup);
+    pass.dispatchWorkgroupsIndirect(this.buffers.args, ARGS.live * 4);
+  }
+
+  /** The same step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
+  recordWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
+    pass.setPipeline(this.fused.get(forces));
+    pass.setBindGroup(0, this.particles.bindGroup);
+    pass.setBindGroup(1, this.paramsBindGroup, [this.offsetFor(dt)]);
+    pass.setBindGroup(2, this.buffers.liveBindGroup);
+    pass.setBindGroup(this.fused.forcesGroup, forces.bindGroup, [forces.offset]);
     pass.dispatchWorkgroupsIndirect(this.buffers.args, ARGS.live * 4);
   }
 

@@ -34,7 +34,7 @@ import {
 import { resolveVariant, type Variant } from '../core/variants';
 import { GpuCollisions } from './collisions';
 import { DeviceLossWatch, withErrorScopes } from './errors';
-import { ForcesPass, type PreparedForces } from './forcesPass';
+import { ForcesPass, type FusedForces, type PreparedForces } from './forcesPass';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import { ParticleBuffer } from './particleBuffer';
@@ -47,8 +47,9 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
   /**
    * Run the field forces inside the step's pass (shaders/integrateForces.wgsl)
    * rather than as a pass of their own before it. Default true; the results
-   * agree within float32 rounding (fma contraction may differ). Only without
-   * pair springs, whose forces add after the field forces', and without emitters.
+   * agree within float32 rounding (fma contraction may differ). Over every
+   * slot, and over the live list of a system with emitters; not with pair
+   * springs, whose forces add after the field forces'.
    */
   fuseForces?: boolean;
 }
@@ -250,14 +251,20 @@ export class ParticleSystem implements ParticleSystemApi {
    */
   private encodeLifecycleSteps(lifecycle: GpuLifecycle, encoder: GPUCommandEncoder, dt: number, steps: number): void {
     if (steps === 0) return;
-    const forces = this.prepareForces(dt, true);
+    // Field forces only: fused into the step over the live list, as encodeIntegration does over every slot.
+    const fused = this.fusesForces() ? this.prepareFusedForces(dt) : null;
+    const forces = fused ? null : this.prepareForces(dt, true);
     const collisions = this.collisions?.active ? this.collisions : null;
     for (let s = 0; s < steps; s++) {
       const frame = lifecycle.frameOffset(dt);
       let pass = encoder.beginComputePass({ label: 'ParticleSystem.lifecycleStep' });
       lifecycle.recordBeforeStep(pass, frame);
-      forces?.(pass);
-      lifecycle.recordIntegrate(pass, dt);
+      if (fused) {
+        lifecycle.recordIntegrateWithForces(pass, dt, fused);
+      } else {
+        forces?.(pass);
+        lifecycle.recordIntegrate(pass, dt);
+      }
       if (collisions) {
         // The collision passes run over every slot: the free ones are parked with radius -1, "no particle".
         pass.end();
@@ -275,10 +282,9 @@ export class ParticleSystem implements ParticleSystemApi {
     checkTimeStep(dt);
     checkStepCount(steps);
     if (steps === 0) return;
-    if (this.fuseForces && this.forces.size > 0 && this.springs.size === 0) {
+    if (this.fusesForces()) {
       // Field forces only: one dispatch a step, the generators inside the step.
-      this.forcesPass ??= ForcesPass.create(this.device, this.particles, this.integratePass.workgroupSize);
-      const fused = this.forcesPass.prepareFused(this.forces, dt, this.capacity);
+      const fused = this.prepareFusedForces(dt);
       const pass = encoder.beginComputePass({ label: 'ParticleSystem.stepsWithForces' });
       this.integratePass.recordWithForces(pass, dt, this.capacity, fused, steps);
       pass.end();
@@ -295,6 +301,17 @@ export class ParticleSystem implements ParticleSystemApi {
       this.integratePass.record(pass, dt, this.capacity);
     }
     pass.end();
+  }
+
+  /** Whether the field forces run inside the step: fused (the default), with generators and no pair springs (theirs add after). */
+  private fusesForces(): boolean {
+    return this.fuseForces && this.forces.size > 0 && this.springs.size === 0;
+  }
+
+  /** Uploads what changed in the registry and returns what the fused step binds. */
+  private prepareFusedForces(dt: number): FusedForces {
+    this.forcesPass ??= ForcesPass.create(this.device, this.particles, this.integratePass.workgroupSize);
+    return this.forcesPass.prepareFused(this.forces, dt, this.capacity);
   }
 
   async accumulateForces(dt: number): Promise<void> {

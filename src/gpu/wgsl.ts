@@ -43,15 +43,27 @@ function fieldForces(composition: ForceComposition): string {
   ].join('\n');
 }
 
+/**
+ * shaders/integrateForces.wgsl with its bindings in bind group `group`: the
+ * group after the step's own (2 over every slot, 3 over the live list, whose
+ * lists take group 2). The file writes the index as FORCES_GROUP.
+ */
+function forcesInGroup(group: number): string {
+  return integrateForces.replaceAll('@group(FORCES_GROUP)', `@group(${group})`);
+}
+
 export const shaders = {
   integrate: () => perParticle([noFieldForces, integrate].join('\n')),
-  /** The step with the composition's field forces fused in (shaders/integrateForces.wgsl). */
-  integrateWithForces: (composition: ForceComposition) =>
-    perParticle([fieldForces(composition), integrateForces, integrate].join('\n')),
+  /** The step with the composition's field forces fused in (shaders/integrateForces.wgsl), their bindings in `group`. */
+  integrateWithForces: (composition: ForceComposition, group: number) =>
+    perParticle([fieldForces(composition), forcesInGroup(group), integrate].join('\n')),
   scatter: () => perParticle(scatter),
   forces: (composition: ForceComposition) => perParticle([fieldForces(composition), forces].join('\n')),
   springs: () => perParticle(springs),
   /** The step and the field forces over the live list (systems with emitters). */
   integrateLive: () => perLiveParticle([noFieldForces, integrate].join('\n')),
+  /** The same over the live list; the live list takes group 2, so the forces take `group` (3). */
+  integrateLiveWithForces: (composition: ForceComposition, group: number) =>
+    perLiveParticle([fieldForces(composition), forcesInGroup(group), integrate].join('\n')),
   forcesLive: (composition: ForceComposition) => perLiveParticle([fieldForces(composition), forces].join('\n')),
 } as const;
