@@ -1,7 +1,9 @@
 /**
  * The one door through which WGSL enters: each shader file is imported raw
  * (Vite's `?raw`, which Vitest and vite-node also understand) and composed by
- * plain concatenation with the generated particle declarations.
+ * plain concatenation with the generated declarations (the particle layout,
+ * the force records, the turbulence modes); the one substitution is the fused
+ * step's bind group index (`forcesInGroup`).
  */
 import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
