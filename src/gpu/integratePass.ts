@@ -9,24 +9,12 @@ import { dispatchSize } from './dispatch';
 import type { FusedForces } from './forcesPass';
 import { FusedPipelineCache } from './fusedPipelines';
 import type { ParticleBuffer } from './particleBuffer';
+import { StepParams, stepConstants } from './stepParams';
 import { shaders } from './wgsl';
 
-/** The DAMPING_MODE override of shaders/integrate.wgsl for each damping mode; every step pipeline uses this one table. */
-export const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } as const;
-
-/**
- * `dt` and the count live in a ring of uniform slots addressed by dynamic
- * offset, one slot per distinct (dt, count), so several steps of different
- * `dt` can be recorded into one command buffer before it is submitted.
- */
-const PARAM_SLOTS = 256;
-const SLOT_BYTES = 256; // minUniformBufferOffsetAlignment's largest allowed value
+export { DAMPING_MODE_CONSTANT } from './stepParams';
 
 export class IntegratePass {
-  private readonly params: GPUBuffer;
-  private readonly paramsBindGroup: GPUBindGroup;
-  private readonly slots = new Map<string, number>();
-  private nextSlot = 0;
   private destroyed = false;
   private readonly fused: FusedPipelineCache;
 
@@ -34,27 +22,17 @@ export class IntegratePass {
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
     private readonly pipeline: GPUComputePipeline,
-    paramsLayout: GPUBindGroupLayout,
+    private readonly params: StepParams,
     constants: Record<string, number>,
     readonly workgroupSize: number,
   ) {
     this.fused = new FusedPipelineCache(
       device,
       'IntegratePass',
-      [particles.bindGroupLayout, paramsLayout],
+      [particles.bindGroupLayout, params.layout],
       shaders.integrateWithForces,
       constants,
     );
-    this.params = device.createBuffer({
-      label: 'IntegratePass.params',
-      size: PARAM_SLOTS * SLOT_BYTES,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.paramsBindGroup = device.createBindGroup({
-      label: 'IntegratePass.paramsBindGroup',
-      layout: paramsLayout,
-      entries: [{ binding: 0, resource: { buffer: this.params, size: 8 } }],
-    });
   }
 
   static async create(
@@ -63,23 +41,14 @@ export class IntegratePass {
     variant: Variant,
     workgroupSize: number,
   ): Promise<IntegratePass> {
-    const paramsLayout = device.createBindGroupLayout({
-      label: 'IntegratePass.paramsLayout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
-      ],
-    });
-    const constants = {
-      WORKGROUP_SIZE: workgroupSize,
-      SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
-      DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
-    };
+    const params = new StepParams(device, 'IntegratePass');
+    const constants = stepConstants(variant, workgroupSize);
     // Created synchronously: the caller's error scopes catch any failure.
     const pipeline = device.createComputePipeline({
       label: `IntegratePass.pipeline(${variant.integrator}, ${variant.damping})`,
       layout: device.createPipelineLayout({
         label: 'IntegratePass.pipelineLayout',
-        bindGroupLayouts: [particles.bindGroupLayout, paramsLayout],
+        bindGroupLayouts: [particles.bindGroupLayout, params.layout],
       }),
       compute: {
         module: device.createShaderModule({ label: 'integrate.wgsl', code: shaders.integrate() }),
@@ -87,33 +56,17 @@ export class IntegratePass {
         constants,
       },
     });
-    return new IntegratePass(device, particles, pipeline, paramsLayout, constants, workgroupSize);
-  }
-
-  private slotFor(dt: number, count: number): number {
-    const key = `${Math.fround(dt)}:${count}`;
-    let slot = this.slots.get(key);
-    if (slot === undefined) {
-      slot = this.nextSlot;
-      this.nextSlot = (this.nextSlot + 1) % PARAM_SLOTS;
-      for (const [k, s] of this.slots) if (s === slot) this.slots.delete(k);
-      this.slots.set(key, slot);
-      const data = new ArrayBuffer(8);
-      new Float32Array(data, 0, 1)[0] = dt;
-      new Uint32Array(data, 4, 1)[0] = count;
-      this.device.queue.writeBuffer(this.params, slot * SLOT_BYTES, data);
-    }
-    return slot;
+    return new IntegratePass(device, particles, pipeline, params, constants, workgroupSize);
   }
 
   /** Records `steps` steps of `dt` over particles [0, count) into `encoder`. */
   encode(encoder: GPUCommandEncoder, dt: number, count: number, steps = 1): void {
-    const offset = this.slotFor(dt, count) * SLOT_BYTES;
+    const offset = this.params.offsetFor(dt, count);
     const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
     const pass = encoder.beginComputePass({ label: 'IntegratePass' });
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.paramsBindGroup, [offset]);
+    pass.setBindGroup(1, this.params.bindGroup, [offset]);
     // One dispatch per step; dispatches in one pass are ordered for storage writes.
     for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
     pass.end();
@@ -121,11 +74,11 @@ export class IntegratePass {
 
   /** Records one step into a compute pass the caller opened, to interleave it with the force passes. */
   record(pass: GPUComputePassEncoder, dt: number, count: number): void {
-    const offset = this.slotFor(dt, count) * SLOT_BYTES;
+    const offset = this.params.offsetFor(dt, count);
     const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.paramsBindGroup, [offset]);
+    pass.setBindGroup(1, this.params.bindGroup, [offset]);
     pass.dispatchWorkgroups(x, y);
   }
 
@@ -134,11 +87,11 @@ export class IntegratePass {
    * accumulate, then the step integrates) into a compute pass the caller opened.
    */
   recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces, steps = 1): void {
-    const offset = this.slotFor(dt, count) * SLOT_BYTES;
+    const offset = this.params.offsetFor(dt, count);
     const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setPipeline(this.fused.get(forces));
     pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.paramsBindGroup, [offset]);
+    pass.setBindGroup(1, this.params.bindGroup, [offset]);
     pass.setBindGroup(this.fused.forcesGroup, forces.bindGroup, [forces.offset]);
     // One dispatch per step; dispatches in one pass are ordered for storage writes.
     for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
