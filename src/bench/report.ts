@@ -188,31 +188,31 @@ export function targets(run: BenchRun): Target[] {
   const largest = separate.reduce<CaseResult | null>((a, b) => (a && a.particles >= b.particles ? a : b), null);
   const step = largest ? find(cases, DEFAULT_STEP, largest.particles) : undefined;
   const fused = largest ? find(cases, 'step-with-typical-forces', largest.particles) : undefined;
+  const fromCases =
+    largest && step
+      ? {
+          count: largest.particles,
+          fused: fused ? (fused.medianMs - step.medianMs) / step.medianMs : null,
+          pass: largest.medianMs / step.medianMs,
+        }
+      : null;
   const paired = run.forceRatio ?? null;
-  if (!paired && (!largest || !step)) {
+  const judged = paired ? { count: paired.count, fused: paired.fusedRatio, pass: paired.ratio } : fromCases;
+  if (!judged) {
     out.push({ target: 'typical forces <= the step', met: null, figure: 'not measured', applies: true });
   } else {
-    const ofCases =
-      largest && step
-        ? `; from the cases, timed apart: fused ${
-            fused ? ((fused.medianMs - step.medianMs) / step.medianMs).toFixed(2) : 'n/a'
-          }x, pass ${(largest.medianMs / step.medianMs).toFixed(2)}x`
-        : '';
-    const count = paired ? paired.count : (largest as CaseResult).particles;
-    const fusedRatio = paired
-      ? paired.fusedRatio
-      : fused && step
-        ? (fused.medianMs - step.medianMs) / step.medianMs
-        : null;
-    const passRatio = paired ? paired.ratio : (largest as CaseResult).medianMs / (step as CaseResult).medianMs;
+    const ratio = (x: number | null) => (x === null ? 'n/a' : x.toFixed(2));
     out.push({
       target: 'typical forces (gravity, drag, attractor, turbulence) <= the step, at >= 2^20',
       // The default runs them fused into the step: what they add to it is what they cost.
-      met: count >= 1 << 20 ? (fusedRatio ?? passRatio) <= 1 : null,
+      met: judged.count >= 1 << 20 ? (judged.fused ?? judged.pass) <= 1 : null,
       figure:
-        `at 2^${Math.log2(count)}${paired ? `, median of ${paired.fusedRatios.length} alternating rounds` : ''}: ` +
-        `fused into the step (the default) they add ${fusedRatio === null ? 'n/a' : fusedRatio.toFixed(2)}x the step; ` +
-        `as a pass of their own ${passRatio.toFixed(2)}x the step${paired ? ofCases : ''}`,
+        `at 2^${Math.log2(judged.count)}${paired ? `, median of ${paired.fusedRatios.length} alternating rounds` : ''}: ` +
+        `fused into the step (the default) they add ${ratio(judged.fused)}x the step; ` +
+        `as a pass of their own ${ratio(judged.pass)}x the step` +
+        (paired && fromCases
+          ? `; from the cases, timed apart: fused ${ratio(fromCases.fused)}x, pass ${ratio(fromCases.pass)}x`
+          : ''),
       applies: true,
     });
   }
