@@ -1,0 +1,13 @@
+/**
+ * Every struct the system declares with src/core/schema.ts, so the schema
+ * test can check each one on the adapter. A new record or uniform block is
+ * added here.
+ */
+import { arrayOf, defineStruct, type StructDef } from '../../src/core/schema';
+
+const example = defineStruct('SchemaExample', { a: 'vec2f', b: 'vec3f', c: 'f32', d: 'u32', e: 'i32' });
+
+export const ALL_STRUCTS: readonly StructDef[] = [
+  example,
+  defineStruct('SchemaNested', { first: 'u32', inner: example, list: arrayOf(example, 3), matrix: 'mat4x4f' }),
+];
