@@ -30,7 +30,7 @@ export class CollidePass {
     private readonly applying: GPUComputePipeline,
     readonly workgroupSize: number,
   ) {
-    this.params = new UniformRing(device, 'CollidePass.params', PARAMS_BYTES);
+    this.params = new UniformRing(device, 'CollidePass.params', PARAMS_BYTES, particles.submissions);
   }
 
   /** Created synchronously: the caller's error scopes catch any failure. */

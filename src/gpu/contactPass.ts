@@ -78,7 +78,7 @@ export class ContactPass {
     this.placeholders = ['starts', 'entries', 'cells'].map((name) =>
       device.createBuffer({ label: `ContactPass.placeholder(${name})`, size: 16, usage: GPUBufferUsage.STORAGE }),
     );
-    this.params = new UniformRing(device, 'ContactPass.params', PARAMS_BYTES);
+    this.params = new UniformRing(device, 'ContactPass.params', PARAMS_BYTES, particles.submissions);
   }
 
   /**

@@ -21,10 +21,8 @@ import { dispatchSize } from './dispatch';
 import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from './wgsl';
+import { UniformRing } from './uniformRing';
 
-const TABLE_SLOTS = 64;
-/** A table rounded up to minUniformBufferOffsetAlignment's largest allowed value. */
-const SLOT_STRIDE = Math.ceil(TABLE_BYTES / 256) * 256;
 const MIN_MASK_BYTES = 16;
 /** Pipelines kept per composition; the least recently used one goes first. */
 const MAX_PIPELINES = 16;
@@ -49,12 +47,10 @@ export interface FusedForces {
 }
 
 export class ForcesPass {
-  private readonly tables: GPUBuffer;
+  private readonly tables: UniformRing;
   private masks: GPUBuffer;
   private bindGroup: GPUBindGroup;
-  private readonly slots = new Map<string, number>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
-  private nextSlot = 0;
   private masksVersion = -1;
   /**
    * Mask buffers outgrown while command buffers recorded with them may not
@@ -70,11 +66,7 @@ export class ForcesPass {
     private readonly layout: GPUBindGroupLayout,
     readonly workgroupSize: number,
   ) {
-    this.tables = device.createBuffer({
-      label: 'ForcesPass.tables',
-      size: TABLE_SLOTS * SLOT_STRIDE,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
+    this.tables = new UniformRing(device, 'ForcesPass.tables', TABLE_BYTES, particles.submissions);
     this.masks = this.createMasks(MIN_MASK_BYTES);
     this.bindGroup = this.createBindGroup();
   }
@@ -149,7 +141,7 @@ export class ForcesPass {
       label: 'ForcesPass.bindGroup',
       layout: this.layout,
       entries: [
-        { binding: 0, resource: { buffer: this.tables, size: TABLE_BYTES } },
+        { binding: 0, resource: this.tables.binding },
         { binding: 1, resource: { buffer: this.masks } },
       ],
     });
@@ -184,16 +176,9 @@ export class ForcesPass {
     }
     // The step runs at float32 dt; the stiff spring's coefficients are computed for exactly that.
     const dt32 = Math.fround(dt);
-    const key = `${registry.version}:${dt32}:${count}`;
-    let slot = this.slots.get(key);
-    if (slot === undefined) {
-      slot = this.nextSlot;
-      this.nextSlot = (this.nextSlot + 1) % TABLE_SLOTS;
-      for (const [k, s] of this.slots) if (s === slot) this.slots.delete(k);
-      this.slots.set(key, slot);
-      this.device.queue.writeBuffer(this.tables, slot * SLOT_STRIDE, encodeForceTable(registry.pack(dt32), count));
-    }
-    return slot * SLOT_STRIDE;
+    return this.tables.offsetForKey(`${registry.version}:${dt32}:${count}`, () =>
+      encodeForceTable(registry.pack(dt32), count),
+    );
   }
 
   /** Records one force pass over particles [0, count) into a compute pass the caller opened. */

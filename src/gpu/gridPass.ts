@@ -43,7 +43,7 @@ export class GridPass {
     this.entries = device.createBuffer({ label: 'GridPass.entries', size: Math.max(capacity, 4) * 4, usage: storage });
     this.cells = device.createBuffer({ label: 'GridPass.cells', size: capacity * 16, usage: storage });
     this.scan = ScanPass.create(device, this.starts, this.buckets + 1, 'GridPass.scan');
-    this.params = new UniformRing(device, 'GridPass.params', PARAMS_BYTES);
+    this.params = new UniformRing(device, 'GridPass.params', PARAMS_BYTES, particles.submissions);
     this.bindGroup = device.createBindGroup({
       label: 'GridPass.bindGroup',
       layout,

@@ -41,7 +41,7 @@ export class IntegratePass {
     variant: Variant,
     workgroupSize: number,
   ): Promise<IntegratePass> {
-    const params = new StepParams(device, 'IntegratePass');
+    const params = new StepParams(device, 'IntegratePass', particles);
     const constants = stepConstants(variant, workgroupSize);
     // Created synchronously: the caller's error scopes catch any failure.
     const pipeline = device.createComputePipeline({
@@ -72,14 +72,15 @@ export class IntegratePass {
     pass.end();
   }
 
-  /** Records one step into a compute pass the caller opened, to interleave it with the force passes. */
-  record(pass: GPUComputePassEncoder, dt: number, count: number): void {
+  /** Records `steps` steps into a compute pass the caller opened (one, to interleave it with the force passes). */
+  record(pass: GPUComputePassEncoder, dt: number, count: number, steps = 1): void {
     const offset = this.params.offsetFor(dt, count);
     const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.particles.bindGroup);
     pass.setBindGroup(1, this.params.bindGroup, [offset]);
-    pass.dispatchWorkgroups(x, y);
+    // One dispatch per step; dispatches in one pass are ordered for storage writes.
+    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
   }
 
   /**

@@ -5,6 +5,7 @@
  * and the indirect arguments. Owned here, bound by the passes; the group the
  * live-list passes share (group 2: lists and counters) is built here too.
  */
+import { UniformRing, type SubmitWindow } from './uniformRing';
 import { BYTES_PER_LIFE } from '../core/layout';
 import {
   DEATH,
@@ -35,10 +36,7 @@ export interface LiveDispatch {
 
 /** Items a scan block covers (shaders/lifeScan.wgsl). */
 export const SCAN_BLOCK = 1024;
-/** Frame slots: distinct (dt, emitter settings) a command buffer may record before it is submitted. */
-const FRAME_SLOTS = 128;
 const FRAME_BYTES = FRAME_PARAMS.words * 4;
-const FRAME_STRIDE = Math.ceil(FRAME_BYTES / 256) * 256;
 
 /** Scan levels for `capacity` items: level l+1 holds one item per block of level l, up to a single block. */
 export function scanLevels(capacity: number): number[] {
@@ -71,14 +69,13 @@ export class LifeBuffers {
   readonly levelOutputs: GPUBufferBinding[] = [];
   readonly deaths: GPUBuffer;
   readonly rules: GPUBuffer;
-  readonly frames: GPUBuffer;
   /** Items per scan level at full capacity (its length is the number of levels). */
   readonly levels: number[];
   /** Group 2 of a pass over the live list (shaders/liveDispatch.wgsl): lists and counters, read-only. */
   readonly liveLayout: GPUBindGroupLayout;
   readonly liveBindGroup: GPUBindGroup;
-  private readonly frameSlots = new Map<string, number>();
-  private nextFrameSlot = 0;
+  /** Distinct (dt, emitter settings) frames recorded and not yet submitted, one slot each. */
+  private readonly frames: UniformRing;
   private readonly owned: GPUBuffer[] = [];
   private destroyed = false;
 
@@ -86,6 +83,7 @@ export class LifeBuffers {
     readonly device: GPUDevice,
     readonly capacity: number,
     readonly lifecycle: PreparedLifecycle,
+    submissions: SubmitWindow,
   ) {
     const buffer = (label: string, size: number, usage: number) => {
       const created = device.createBuffer({
@@ -122,7 +120,7 @@ export class LifeBuffers {
     const deaths = lifecycle.rules.hasPayloads ? capacity : 1;
     this.deaths = buffer('deaths', deaths * DEATH.words * 4, STORAGE);
     this.rules = buffer('rules', MAX_SPAWN_RULES * SPAWN_RULE.words * 4, UNIFORM | COPY_DST);
-    this.frames = buffer('frames', FRAME_SLOTS * FRAME_STRIDE, UNIFORM | COPY_DST);
+    this.frames = new UniformRing(device, 'LifeBuffers.frames', FRAME_BYTES, submissions);
 
     this.liveLayout = device.createBindGroupLayout({
       label: 'LifeBuffers.liveLayout',
@@ -164,21 +162,12 @@ export class LifeBuffers {
 
   /** A frame uniform binding of one slot, for a bind group entry with a dynamic offset. */
   get frameBinding(): GPUBufferBinding {
-    return { buffer: this.frames, size: FRAME_BYTES };
+    return this.frames.binding;
   }
 
   /** The dynamic offset of a slot holding `frame`, written now if no slot holds it yet. */
   frameOffset(frame: Uint32Array<ArrayBuffer>): number {
-    const key = frame.join(',');
-    let slot = this.frameSlots.get(key);
-    if (slot === undefined) {
-      slot = this.nextFrameSlot;
-      this.nextFrameSlot = (this.nextFrameSlot + 1) % FRAME_SLOTS;
-      for (const [k, s] of this.frameSlots) if (s === slot) this.frameSlots.delete(k);
-      this.frameSlots.set(key, slot);
-      this.device.queue.writeBuffer(this.frames, slot * FRAME_STRIDE, frame);
-    }
-    return slot * FRAME_STRIDE;
+    return this.frames.offsetFor(frame);
   }
 
   /** Frees every buffer this object created. Safe twice. */
@@ -186,5 +175,6 @@ export class LifeBuffers {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const b of this.owned) b.destroy();
+    this.frames.destroy();
   }
 }

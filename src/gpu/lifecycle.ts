@@ -70,7 +70,7 @@ export class GpuLifecycle {
     variant: Variant,
     workgroupSize: number,
   ): GpuLifecycle {
-    const buffers = new LifeBuffers(device, particles.capacity, prepared);
+    const buffers = new LifeBuffers(device, particles.capacity, prepared, particles.submissions);
     try {
       return new GpuLifecycle(
         device,

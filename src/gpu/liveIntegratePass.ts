@@ -46,7 +46,7 @@ export class LiveIntegratePass {
     variant: Variant,
     workgroupSize: number,
   ): LiveIntegratePass {
-    const params = new StepParams(device, 'LiveIntegratePass');
+    const params = new StepParams(device, 'LiveIntegratePass', particles);
     const constants = { ...stepConstants(variant, workgroupSize), CAPACITY: buffers.capacity };
     const pipeline = device.createComputePipeline({
       label: `LiveIntegratePass.pipeline(${variant.integrator}, ${variant.damping})`,

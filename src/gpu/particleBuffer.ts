@@ -4,12 +4,15 @@
  */
 import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE } from '../core/layout';
 import { checkCapacity } from '../core/particles';
+import { SubmitWindow } from './uniformRing';
 
 export class ParticleBuffer {
   readonly buffer: GPUBuffer;
   /** Group 0 of every per-particle pass: the state, read-write. */
   readonly bindGroupLayout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
+  /** The submits of the system that owns this state: every pass's uniform ring reclaims slots by it. */
+  readonly submissions = new SubmitWindow();
   private destroyed = false;
 
   /** The most particles one storage binding on `device` can hold. */

@@ -40,6 +40,7 @@ import { GpuLifecycle } from './lifecycle';
 import { ParticleBuffer } from './particleBuffer';
 import { ScatterPass } from './scatterPass';
 import { SpringsPass } from './springsPass';
+import { StepPlan, type Stage } from './stepPlan';
 
 export interface GpuParticleSystemOptions extends ParticleSystemOptions {
   /** Invocations per workgroup for every per-particle pass. Default 256, the fastest measured by `npm run bench` (about 1.1x 64 on SwiftShader). */
@@ -74,6 +75,10 @@ export class ParticleSystem implements ParticleSystemApi {
   /** Emitters, lifetimes and recycling (src/gpu/lifecycle.ts); null without emitters: every slot live. */
   private lifecyclePasses: GpuLifecycle | null = null;
   private fuseForces = true;
+  /** The passes of one step for the current configuration (src/gpu/stepPlan.ts). */
+  private plan: StepPlan | null = null;
+  /** Set by encodeSteps/encodeForces until `submitted()`: a caller's encoder may still hold uniform slots. */
+  private callerEncoderPending = false;
 
   private constructor(
     readonly device: GPUDevice,
@@ -178,6 +183,8 @@ export class ParticleSystem implements ParticleSystemApi {
       const encoder = this.device.createCommandEncoder({ label: `ParticleSystem: ${operation}` });
       record(encoder);
       this.device.queue.submit([encoder.finish()]);
+      // The slots this call used are submitted; those of a caller's own encoder may not be yet.
+      if (!this.callerEncoderPending) this.particles.submissions.submitted();
     });
   }
 
@@ -220,92 +227,117 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    await this.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.encodeSteps(encoder, dt, steps));
+    await this.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.stepPlan().encode(encoder, dt, steps));
   }
 
   /**
    * Records `steps` steps into the caller's encoder, to compose with other
-   * work in one command buffer; the caller submits. Up to 256 distinct `dt`
-   * values may be pending in command buffers not yet submitted.
+   * work in one command buffer; the caller submits, then calls `submitted()`.
+   * Distinct `dt` values (and force tables, emitter frames) recorded between
+   * submits share a ring of 256 uniform slots; past that it throws
+   * UniformRingFullError before anything is recorded into a wrong slot.
    */
   encodeSteps(encoder: GPUCommandEncoder, dt: number, steps = 1): void {
     this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    if (this.lifecyclePasses) return this.encodeLifecycleSteps(this.lifecyclePasses, encoder, dt, steps);
-    const collisions = this.collisions?.active ? this.collisions : null;
-    if (!collisions) return this.encodeIntegration(encoder, dt, steps);
-    // Colliders and contacts follow every integration dispatch, so the steps are recorded one at a time.
-    for (let s = 0; s < steps; s++) {
-      this.encodeIntegration(encoder, dt, 1);
-      collisions.encode(encoder, dt, this.capacity);
-    }
+    this.callerEncoderPending = true;
+    this.stepPlan().encode(encoder, dt, steps);
   }
 
   /**
-   * Steps of a system with emitters (src/gpu/lifecycle.ts), one at a time:
-   * planStep, the forces and the step over the live list (indirect
-   * dispatches sized by the live count), the collisions, then age, scan,
-   * compact, planEmit and emit. Up to 128 distinct (dt, emitter settings)
-   * may be pending in command buffers not yet submitted.
+   * Tells the system that the command buffers its encode* methods recorded
+   * into have been submitted, so their uniform slots may be reused. The
+   * system's own async methods do this themselves.
    */
-  private encodeLifecycleSteps(lifecycle: GpuLifecycle, encoder: GPUCommandEncoder, dt: number, steps: number): void {
-    if (steps === 0) return;
-    // Field forces only: fused into the step over the live list, as encodeIntegration does over every slot.
-    const fused = this.fusesForces() ? this.prepareFusedForces(dt) : null;
-    const forces = fused ? null : this.prepareForces(dt, true);
+  submitted(): void {
+    this.callerEncoderPending = false;
+    this.particles.submissions.submitted();
+  }
+
+  /** The passes of one step, in order (a new plan is built when the configuration changes). */
+  get stepPasses(): string[] {
+    return this.stepPlan().passes;
+  }
+
+  /** The plan for the current configuration, rebuilt only when that changes. */
+  private stepPlan(): StepPlan {
     const collisions = this.collisions?.active ? this.collisions : null;
-    for (let s = 0; s < steps; s++) {
-      const frame = lifecycle.frameOffset(dt);
-      let pass = encoder.beginComputePass({ label: 'ParticleSystem.lifecycleStep' });
-      lifecycle.recordBeforeStep(pass, frame);
-      if (fused) {
-        lifecycle.recordIntegrateWithForces(pass, dt, fused);
-      } else {
-        forces?.(pass);
-        lifecycle.recordIntegrate(pass, dt);
-      }
-      if (collisions) {
-        // The collision passes run over every slot: the free ones are parked with radius -1, "no particle".
-        pass.end();
-        collisions.encode(encoder, dt, this.capacity);
-        pass = encoder.beginComputePass({ label: 'ParticleSystem.lifecycle' });
-      }
-      lifecycle.recordAfterStep(pass, frame);
-      pass.end();
-    }
+    const fields = this.forces.size > 0;
+    const pairs = this.springs.size > 0;
+    const fused = this.fuseForces && fields && !pairs;
+    const key = [
+      this.lifecyclePasses ? 'live list' : 'every slot',
+      fused ? 'fused forces' : fields ? 'force pass' : 'no field forces',
+      pairs ? 'springs' : 'no springs',
+      collisions ? 'collisions' : 'no collisions',
+    ].join(', ');
+    if (this.plan?.key !== key) this.plan = this.buildStepPlan(key, fused, collisions);
+    return this.plan;
   }
 
-  /** The forces and the integration of `steps` steps, without collisions. */
-  private encodeIntegration(encoder: GPUCommandEncoder, dt: number, steps: number): void {
-    this.checkUsable();
-    checkTimeStep(dt);
-    checkStepCount(steps);
-    if (steps === 0) return;
-    if (this.fusesForces()) {
-      // Field forces only: one dispatch a step, the generators inside the step.
-      const fused = this.prepareFusedForces(dt);
-      const pass = encoder.beginComputePass({ label: 'ParticleSystem.stepsWithForces' });
-      this.integratePass.recordWithForces(pass, dt, this.capacity, fused, steps);
-      pass.end();
-      return;
+  /**
+   * The step's stages for one configuration: over the live list with
+   * emitters (planStep first, the lifecycle after), the field forces fused
+   * into the step or as passes before it, then the collisions.
+   */
+  private buildStepPlan(key: string, fused: boolean, collisions: GpuCollisions | null): StepPlan {
+    const stages: Stage[] = [];
+    const lifecycle = this.lifecyclePasses;
+    let frame = 0;
+    if (lifecycle) {
+      stages.push({
+        name: 'planStep',
+        kind: 'compute',
+        record: (pass, dt) => {
+          frame = lifecycle.frameOffset(dt);
+          lifecycle.recordBeforeStep(pass, frame);
+        },
+      });
     }
-    const forces = this.prepareForces(dt);
-    // No forces registered: the step exactly as before, no empty dispatch.
-    if (!forces) return this.integratePass.encode(encoder, dt, this.capacity, steps);
-    // Forces depend on the state, so every step runs them first (Cyclone's order:
-    // accumulate, then integrate and clear), all in one compute pass.
-    const pass = encoder.beginComputePass({ label: 'ParticleSystem.steps' });
-    for (let s = 0; s < steps; s++) {
-      forces(pass);
-      this.integratePass.record(pass, dt, this.capacity);
+    if (fused) {
+      let forces: FusedForces | null = null;
+      stages.push({
+        name: 'integrate+forces',
+        kind: 'compute',
+        prepare: (dt) => (forces = this.prepareFusedForces(dt)),
+        record: (pass, dt, repeat) => {
+          const prepared = forces as FusedForces;
+          if (lifecycle) lifecycle.recordIntegrateWithForces(pass, dt, prepared);
+          else this.integratePass.recordWithForces(pass, dt, this.capacity, prepared, repeat);
+        },
+      });
+    } else {
+      let forces: ((pass: GPUComputePassEncoder) => void) | null = null;
+      if (this.forces.size > 0 || this.springs.size > 0) {
+        stages.push({
+          name: 'forces',
+          kind: 'compute',
+          prepare: (dt) => (forces = this.prepareForces(dt, lifecycle !== null)),
+          record: (pass) => forces?.(pass),
+        });
+      }
+      stages.push({
+        name: 'integrate',
+        kind: 'compute',
+        record: (pass, dt, repeat) => {
+          if (lifecycle) lifecycle.recordIntegrate(pass, dt);
+          else this.integratePass.record(pass, dt, this.capacity, repeat);
+        },
+      });
     }
-    pass.end();
-  }
-
-  /** Whether the field forces run inside the step: fused (the default), with generators and no pair springs (theirs add after). */
-  private fusesForces(): boolean {
-    return this.fuseForces && this.forces.size > 0 && this.springs.size === 0;
+    if (collisions) {
+      // Over every slot, also with emitters: the free ones are parked with radius -1, "no particle".
+      stages.push({
+        name: 'collisions',
+        kind: 'encoder',
+        record: (encoder, dt) => collisions.encode(encoder, dt, this.capacity),
+      });
+    }
+    if (lifecycle) {
+      stages.push({ name: 'lifecycle', kind: 'compute', record: (pass) => lifecycle.recordAfterStep(pass, frame) });
+    }
+    return new StepPlan(key, stages);
   }
 
   /** Uploads what changed in the registry and returns what the fused step binds. */
@@ -317,7 +349,7 @@ export class ParticleSystem implements ParticleSystemApi {
   async accumulateForces(dt: number): Promise<void> {
     this.checkUsable();
     checkTimeStep(dt);
-    await this.submit(`accumulateForces(dt = ${dt})`, (encoder) => this.encodeForces(encoder, dt));
+    await this.submit(`accumulateForces(dt = ${dt})`, (encoder) => this.recordForces(encoder, dt));
   }
 
   /**
@@ -327,6 +359,11 @@ export class ParticleSystem implements ParticleSystemApi {
   encodeForces(encoder: GPUCommandEncoder, dt: number): void {
     this.checkUsable();
     checkTimeStep(dt);
+    this.callerEncoderPending = true;
+    this.recordForces(encoder, dt);
+  }
+
+  private recordForces(encoder: GPUCommandEncoder, dt: number): void {
     const forces = this.prepareForces(dt);
     if (!forces) return;
     const pass = encoder.beginComputePass({ label: 'ParticleSystem.forces' });

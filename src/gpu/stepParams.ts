@@ -7,10 +7,10 @@
  * offset, one slot per distinct (dt, count), so several steps of different
  * `dt` can be recorded into one command buffer before it is submitted.
  */
+import { defineStruct } from '../core/schema';
 import type { Variant } from '../core/variants';
-
-const PARAM_SLOTS = 256;
-const SLOT_BYTES = 256; // minUniformBufferOffsetAlignment's largest allowed value
+import type { ParticleBuffer } from './particleBuffer';
+import { UNIFORM_DYNAMIC, UniformRing } from './uniformRing';
 
 /** The DAMPING_MODE override of shaders/integrate.wgsl for each damping mode; every step pipeline uses this one table. */
 export const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } as const;
@@ -24,53 +24,37 @@ export function stepConstants(variant: Variant, workgroupSize: number): Record<s
   };
 }
 
+/** The step's uniform block (shaders/integrate.wgsl reads it as `params`). */
+export const STEP_PARAMS = defineStruct('StepParams', {
+  dt: { type: 'f32', doc: 'seconds, > 0' },
+  count: { type: 'u32', doc: 'particles (or slots) the dispatch covers' },
+});
+
 export class StepParams {
   readonly layout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
-  private readonly buffer: GPUBuffer;
-  private readonly slots = new Map<string, number>();
-  private nextSlot = 0;
+  private readonly ring: UniformRing;
+  private readonly block = STEP_PARAMS.value();
 
-  constructor(
-    private readonly device: GPUDevice,
-    label: string,
-  ) {
+  constructor(device: GPUDevice, label: string, particles: ParticleBuffer) {
     this.layout = device.createBindGroupLayout({
       label: `${label}.paramsLayout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
-      ],
+      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: UNIFORM_DYNAMIC }],
     });
-    this.buffer = device.createBuffer({
-      label: `${label}.params`,
-      size: PARAM_SLOTS * SLOT_BYTES,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
+    this.ring = new UniformRing(device, `${label}.params`, STEP_PARAMS.size, particles.submissions);
     this.bindGroup = device.createBindGroup({
       label: `${label}.paramsBindGroup`,
       layout: this.layout,
-      entries: [{ binding: 0, resource: { buffer: this.buffer, size: 8 } }],
+      entries: [{ binding: 0, resource: this.ring.binding }],
     });
   }
 
   /** The dynamic offset of the slot holding (dt, count), written on first use. */
   offsetFor(dt: number, count: number): number {
-    const key = `${Math.fround(dt)}:${count}`;
-    let slot = this.slots.get(key);
-    if (slot === undefined) {
-      slot = this.nextSlot;
-      this.nextSlot = (this.nextSlot + 1) % PARAM_SLOTS;
-      for (const [k, s] of this.slots) if (s === slot) this.slots.delete(k);
-      this.slots.set(key, slot);
-      const data = new ArrayBuffer(8);
-      new Float32Array(data, 0, 1)[0] = dt;
-      new Uint32Array(data, 4, 1)[0] = count;
-      this.device.queue.writeBuffer(this.buffer, slot * SLOT_BYTES, data);
-    }
-    return slot * SLOT_BYTES;
+    return this.ring.offsetFor(this.block.set('dt', dt).set('count', count).bytes);
   }
 
   destroy(): void {
-    this.buffer.destroy();
+    this.ring.destroy();
   }
 }
