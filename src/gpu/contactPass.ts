@@ -5,13 +5,13 @@
  * the per-particle counts and corrections that shaders/collide.wgsl applies.
  */
 import type { PackedLinks } from '../core/collisions/links';
-import { dispatchSize } from './dispatch';
+import { Kernel } from './kernel';
 import type { GridPass } from './gridPass';
 import type { ParticleBuffer } from './particleBuffer';
 import { collisionShaders } from './collisionWgsl';
-import { UNIFORM_DYNAMIC, UniformRing } from './uniformRing';
+import { CONTACT_PARAMS } from './passParams';
+import { UniformRing } from './uniformRing';
 
-const PARAMS_BYTES = 48;
 export const CONTACT_MODES = { count: 0, resolve: 1, list: 2, candidates: 3 } as const;
 /**
  * Room for each particle's candidates (the particles in the 27 cells around
@@ -53,14 +53,13 @@ export class ContactPass {
   private grid: GridPass | null = null;
   private bindGroup: GPUBindGroup | null = null;
   private readonly params: UniformRing;
+  private readonly block = CONTACT_PARAMS.value();
   private destroyed = false;
 
   private constructor(
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
-    private readonly pipelines: Record<ContactModeName, GPUComputePipeline>,
-    private readonly layout: GPUBindGroupLayout,
-    private readonly workgroupSize: number,
+    private readonly kernels: Record<ContactModeName, Kernel>,
     /** Room for each particle's candidates. */
     readonly candidates: number,
   ) {
@@ -78,7 +77,7 @@ export class ContactPass {
     this.placeholders = ['starts', 'entries', 'cells'].map((name) =>
       device.createBuffer({ label: `ContactPass.placeholder(${name})`, size: 16, usage: GPUBufferUsage.STORAGE }),
     );
-    this.params = new UniformRing(device, 'ContactPass.params', PARAMS_BYTES, particles.submissions);
+    this.params = new UniformRing(device, 'ContactPass.params', CONTACT_PARAMS.size, particles.submissions);
   }
 
   /**
@@ -86,48 +85,36 @@ export class ContactPass {
    * `grid` false (links alone) it makes no room for candidate lists.
    */
   static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number, grid: boolean): ContactPass {
-    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
-      binding,
-      visibility: GPUShaderStage.COMPUTE,
-      buffer: { type },
-    });
-    const layout = device.createBindGroupLayout({
-      label: 'ContactPass.layout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: UNIFORM_DYNAMIC },
-        entry(1, 'read-only-storage'),
-        entry(2, 'read-only-storage'),
-        entry(3, 'read-only-storage'),
-        entry(4, 'read-only-storage'),
-        entry(5, 'read-only-storage'),
-        entry(6, 'storage'),
-        entry(7, 'storage'),
-      ],
-    });
-    const pipelineLayout = device.createPipelineLayout({
-      label: 'ContactPass.pipelineLayout',
-      bindGroupLayouts: [particles.bindGroupLayout, layout],
-    });
     // Links alone need no candidate lists.
     const candidates = grid ? candidateRoom(particles.capacity, device.limits) : 0;
-    const module = device.createShaderModule({ label: 'contacts.wgsl', code: collisionShaders.contacts() });
-    const pipeline = (mode: ContactModeName) =>
-      device.createComputePipeline({
-        label: `ContactPass.pipeline(${mode})`,
-        layout: pipelineLayout,
-        compute: {
-          module,
-          entryPoint: 'main',
-          constants: { WORKGROUP_SIZE: workgroupSize, MODE: CONTACT_MODES[mode], CANDIDATES: candidates },
-        },
-      });
-    const pipelines = {
-      count: pipeline('count'),
-      resolve: pipeline('resolve'),
-      list: pipeline('list'),
-      candidates: pipeline('candidates'),
-    };
-    return new ContactPass(device, particles, pipelines, layout, workgroupSize, candidates);
+    const constants = (mode: ContactModeName) => ({
+      WORKGROUP_SIZE: workgroupSize,
+      MODE: CONTACT_MODES[mode],
+      CANDIDATES: candidates,
+    });
+    const count = Kernel.create(device, particles, {
+      name: 'ContactPass(count)',
+      file: 'contacts.wgsl',
+      code: collisionShaders.contacts(),
+      constants: constants('count'),
+      // params; links, linkIndex, the grid's starts, entries and cells; active counts, deltas.
+      groups: [
+        [
+          'uniform-dynamic',
+          'read-only-storage',
+          'read-only-storage',
+          'read-only-storage',
+          'read-only-storage',
+          'read-only-storage',
+          'storage',
+          'storage',
+        ],
+      ],
+    });
+    const variant = (mode: ContactModeName) =>
+      count.variant({ name: `ContactPass(${mode})`, constants: constants(mode) });
+    const kernels = { count, resolve: variant('resolve'), list: variant('list'), candidates: variant('candidates') };
+    return new ContactPass(device, particles, kernels, candidates);
   }
 
   /** Uploads links (replacing the previous ones). */
@@ -171,20 +158,11 @@ export class ContactPass {
       const [starts, entries, cells] = this.grid
         ? [this.grid.starts, this.grid.entries, this.grid.cells]
         : (this.placeholders as [GPUBuffer, GPUBuffer, GPUBuffer]);
-      this.bindGroup = this.device.createBindGroup({
-        label: 'ContactPass.bindGroup',
-        layout: this.layout,
-        entries: [
-          { binding: 0, resource: this.params.binding },
-          { binding: 1, resource: { buffer: this.links } },
-          { binding: 2, resource: { buffer: this.linkIndex } },
-          { binding: 3, resource: { buffer: starts } },
-          { binding: 4, resource: { buffer: entries } },
-          { binding: 5, resource: { buffer: cells } },
-          { binding: 6, resource: { buffer: this.active } },
-          { binding: 7, resource: { buffer: this.deltas } },
-        ],
-      });
+      this.bindGroup = this.kernels.count.bindGroup(
+        0,
+        [this.params.binding, this.links, this.linkIndex, starts, entries, cells, this.active, this.deltas],
+        'ContactPass.bindGroup',
+      );
     }
     return this.bindGroup;
   }
@@ -195,26 +173,19 @@ export class ContactPass {
    */
   encode(encoder: GPUCommandEncoder, mode: ContactModeName, step: ContactStep): void {
     const grid = step.inverseCellSize !== null ? this.grid : null;
-    const data = new ArrayBuffer(PARAMS_BYTES);
-    const words = new Uint32Array(data);
-    const floats = new Float32Array(data);
-    words[0] = step.count;
-    words[1] = grid ? grid.buckets - 1 : 0;
-    floats[2] = step.inverseCellSize ?? 0;
-    words[3] = grid ? 1 : 0;
-    floats[4] = step.dt;
-    floats[5] = step.skin;
-    floats[6] = step.restitution;
-    words[7] = this.particles.capacity + 1;
-    words[8] = this.particles.capacity;
-    const offset = this.params.offsetFor(data);
+    const block = this.block
+      .set('count', step.count)
+      .set('bucketMask', grid ? grid.buckets - 1 : 0)
+      .set('inverseCellSize', step.inverseCellSize ?? 0)
+      .set('pairs', grid ? 1 : 0)
+      .set('dt', step.dt)
+      .set('skin', step.skin)
+      .set('restitution', step.restitution)
+      .set('linkRefs', this.particles.capacity + 1)
+      .set('capacity', this.particles.capacity);
+    const offset = this.params.offsetFor(block.bytes);
     const pass = encoder.beginComputePass({ label: `ContactPass(${mode})` });
-    pass.setPipeline(this.pipelines[mode]);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.currentBindGroup(), [offset]);
-    pass.dispatchWorkgroups(
-      ...dispatchSize(step.count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension),
-    );
+    this.kernels[mode].record(pass, [{ group: this.currentBindGroup(), offsets: [offset] }], { count: step.count });
     pass.end();
   }
 

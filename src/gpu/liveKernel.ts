@@ -1,12 +1,13 @@
 /**
- * The shape the lifecycle's per-particle kernels share (shaders/age.wgsl,
- * compact.wgsl, emit.wgsl): the particle records in group 0, the kernel's
- * lifecycle buffers in group 1, the frame's uniforms (at a dynamic offset) in
- * group 2 where the kernel reads them, dispatched indirectly with a count that
- * planStep or planEmit wrote on the GPU. Each kernel's module (agePass.ts,
- * compactPass.ts, emitPass.ts) says which WGSL, which buffers and which count;
- * this owns the pipeline and bind groups.
+ * The lifecycle's per-particle kernels (shaders/age.wgsl, compact.wgsl,
+ * emit.wgsl) as Kernels (src/gpu/kernel.ts) of one shape: the particle
+ * records in group 0, the kernel's lifecycle buffers in group 1, the frame's
+ * uniforms (at a dynamic offset) in group 2 where the kernel reads them,
+ * dispatched indirectly with a count that planStep or planEmit wrote on the
+ * GPU. Each kernel's module (agePass.ts, compactPass.ts, emitPass.ts) says
+ * which WGSL, which buffers and which count.
  */
+import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 export interface LiveKernelSpec {
@@ -27,68 +28,34 @@ export interface LiveKernelSpec {
 
 export class LiveKernel {
   private constructor(
-    private readonly pipeline: GPUComputePipeline,
-    private readonly particles: ParticleBuffer,
-    private readonly bindGroup: GPUBindGroup,
-    private readonly frameGroup: GPUBindGroup | null,
-    private readonly args: GPUBuffer,
-    private readonly argsOffset: number,
+    private readonly kernel: Kernel,
+    private readonly buffers: GPUBindGroup,
+    private readonly frame: GPUBindGroup | null,
+    private readonly dispatch: { readonly indirect: GPUBuffer; readonly offset: number },
   ) {}
 
   /** Created synchronously: the caller's error scopes catch any failure. */
   static create(device: GPUDevice, particles: ParticleBuffer, spec: LiveKernelSpec): LiveKernel {
-    const { name } = spec;
-    const layout = device.createBindGroupLayout({
-      label: `${name}.layout`,
-      entries: spec.bindings.map(([type], binding) => ({
-        binding,
-        visibility: GPUShaderStage.COMPUTE,
-        buffer: { type },
-      })),
+    const kernel = Kernel.create(device, particles, {
+      name: spec.name,
+      file: spec.file,
+      code: spec.code,
+      constants: spec.constants,
+      groups: [spec.bindings.map(([type]) => type), ...(spec.frame ? [['uniform-dynamic' as const]] : [])],
     });
-    const frameLayout = spec.frame
-      ? device.createBindGroupLayout({
-          label: `${name}.frameLayout`,
-          entries: [
-            { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
-          ],
-        })
-      : null;
-    const pipeline = device.createComputePipeline({
-      label: `${name}.pipeline`,
-      layout: device.createPipelineLayout({
-        label: `${name}.pipelineLayout`,
-        bindGroupLayouts: [particles.bindGroupLayout, layout, ...(frameLayout ? [frameLayout] : [])],
-      }),
-      compute: {
-        module: device.createShaderModule({ label: spec.file, code: spec.code }),
-        entryPoint: 'main',
-        constants: spec.constants,
-      },
-    });
-    const bindGroup = device.createBindGroup({
-      label: `${name}.bindGroup`,
-      layout,
-      entries: spec.bindings.map(([, buffer], binding) => ({ binding, resource: { buffer } })),
-    });
-    const frameGroup =
-      frameLayout && spec.frame
-        ? device.createBindGroup({
-            label: `${name}.frameBindGroup`,
-            layout: frameLayout,
-            entries: [{ binding: 0, resource: spec.frame }],
-          })
-        : null;
-    return new LiveKernel(pipeline, particles, bindGroup, frameGroup, spec.args, spec.argsOffset);
+    const buffers = kernel.bindGroup(
+      0,
+      spec.bindings.map(([, buffer]) => buffer),
+      `${spec.name}.bindGroup`,
+    );
+    const frame = spec.frame ? kernel.bindGroup(1, [spec.frame], `${spec.name}.frameBindGroup`) : null;
+    return new LiveKernel(kernel, buffers, frame, { indirect: spec.args, offset: spec.argsOffset });
   }
 
   /** Into a compute pass the caller opened; `frameOffset` is the frame's uniforms' offset where the kernel reads them. */
   record(pass: GPUComputePassEncoder, frameOffset = 0): void {
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.bindGroup);
-    if (this.frameGroup) pass.setBindGroup(2, this.frameGroup, [frameOffset]);
-    pass.dispatchWorkgroupsIndirect(this.args, this.argsOffset);
+    const groups = this.frame ? [this.buffers, { group: this.frame, offsets: [frameOffset] }] : [this.buffers];
+    this.kernel.record(pass, groups, this.dispatch);
   }
 
   /** Nothing of its own to free (the buffers are the lifecycle's). Safe twice. */

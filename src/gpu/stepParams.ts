@@ -7,9 +7,9 @@
  * offset, one slot per distinct (dt, count), so several steps of different
  * `dt` can be recorded into one command buffer before it is submitted.
  */
-import { defineStruct } from '../core/schema';
 import type { Variant } from '../core/variants';
 import type { ParticleBuffer } from './particleBuffer';
+import { STEP_PARAMS } from './passParams';
 import { UNIFORM_DYNAMIC, UniformRing } from './uniformRing';
 
 /** The DAMPING_MODE override of shaders/integrate.wgsl for each damping mode; every step pipeline uses this one table. */
@@ -23,12 +23,6 @@ export function stepConstants(variant: Variant, workgroupSize: number): Record<s
     DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
   };
 }
-
-/** The step's uniform block (shaders/integrate.wgsl reads it as `params`). */
-export const STEP_PARAMS = defineStruct('StepParams', {
-  dt: { type: 'f32', doc: 'seconds, > 0' },
-  count: { type: 'u32', doc: 'particles (or slots) the dispatch covers' },
-});
 
 export class StepParams {
   readonly layout: GPUBindGroupLayout;

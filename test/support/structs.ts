@@ -4,10 +4,12 @@
  * added here.
  */
 import { arrayOf, defineStruct, type StructDef } from '../../src/core/schema';
+import { PASS_PARAMS } from '../../src/gpu/passParams';
 
 const example = defineStruct('SchemaExample', { a: 'vec2f', b: 'vec3f', c: 'f32', d: 'u32', e: 'i32' });
 
 export const ALL_STRUCTS: readonly StructDef[] = [
   example,
+  ...PASS_PARAMS,
   defineStruct('SchemaNested', { first: 'u32', inner: example, list: arrayOf(example, 3), matrix: 'mat4x4f' }),
 ];

@@ -1,0 +1,136 @@
+/**
+ * The one kernel shape: a compute pass declared as data (its shader, its
+ * bind groups binding by binding, its override constants), from which this
+ * builds the bind group layouts and the pipeline, makes bind groups, and
+ * records a dispatch sized by a count or read from indirect arguments.
+ *
+ * Group 0 is the particle state (ParticleBuffer, shared by every pass) unless
+ * the kernel says otherwise; the groups after it are the kernel's own. A pass
+ * module then holds only what is its own: the WGSL it runs, the buffers it
+ * binds, the parameters it writes, and when it runs.
+ */
+import { dispatchSize } from './dispatch';
+import type { ParticleBuffer } from './particleBuffer';
+
+/** How a binding is read: a storage or uniform buffer, or a uniform block at a dynamic offset (a UniformRing slot). */
+export type BindingKind = GPUBufferBindingType | 'uniform-dynamic';
+
+export interface KernelSpec {
+  /** The owning pass's name, for labels, e.g. 'CollidePass'. */
+  readonly name: string;
+  /** The shader module's label (its file) and code. */
+  readonly file: string;
+  readonly code: string;
+  /** Default 'main'. */
+  readonly entryPoint?: string;
+  readonly constants?: Record<string, number>;
+  /** The kernel's own bind groups (after the particle state's group 0), binding by binding. */
+  readonly groups: readonly (readonly BindingKind[])[];
+  /** False for kernels that do not touch the particle state: then the kernel's groups start at 0. */
+  readonly particles?: boolean;
+}
+
+/** What differs between kernels of one shader: the entry point, the override constants, the label. */
+export interface KernelVariant {
+  readonly name?: string;
+  readonly entryPoint?: string;
+  readonly constants?: Record<string, number>;
+}
+
+/** A bind group, with its dynamic offsets where it has any. */
+export type BoundGroup = GPUBindGroup | { readonly group: GPUBindGroup; readonly offsets: readonly number[] };
+
+/** How many invocations: a count (direct, 2D past the per-dimension limit) or indirect arguments on the GPU. */
+export type Dispatch = { readonly count: number } | { readonly indirect: GPUBuffer; readonly offset: number };
+
+export function bindGroupLayoutEntries(kinds: readonly BindingKind[]): GPUBindGroupLayoutEntry[] {
+  return kinds.map((kind, binding) => ({
+    binding,
+    visibility: GPUShaderStage.COMPUTE,
+    buffer: kind === 'uniform-dynamic' ? { type: 'uniform', hasDynamicOffset: true } : { type: kind },
+  }));
+}
+
+export class Kernel {
+  readonly pipeline: GPUComputePipeline;
+  private readonly workgroupSize: number;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    readonly name: string,
+    private readonly module: GPUShaderModule,
+    private readonly pipelineLayout: GPUPipelineLayout,
+    /** The kernel's own groups' layouts (group index = first + position). */
+    readonly layouts: readonly GPUBindGroupLayout[],
+    private readonly particles: ParticleBuffer | null,
+    variant: KernelVariant,
+  ) {
+    this.workgroupSize = variant.constants?.['WORKGROUP_SIZE'] ?? 1;
+    this.pipeline = device.createComputePipeline({
+      label: `${name}.pipeline${variant.entryPoint ? `(${variant.entryPoint})` : ''}`,
+      layout: pipelineLayout,
+      compute: { module, entryPoint: variant.entryPoint ?? 'main', constants: variant.constants ?? {} },
+    });
+  }
+
+  /** Created synchronously: the caller's error scopes catch any failure. */
+  static create(device: GPUDevice, particles: ParticleBuffer | null, spec: KernelSpec): Kernel {
+    const layouts = spec.groups.map((kinds, k) =>
+      device.createBindGroupLayout({ label: `${spec.name}.layout${k}`, entries: bindGroupLayoutEntries(kinds) }),
+    );
+    const usesParticles = spec.particles ?? true;
+    if (usesParticles && !particles)
+      throw new Error(`${spec.name}: a kernel over the particles needs the ParticleBuffer`);
+    const pipelineLayout = device.createPipelineLayout({
+      label: `${spec.name}.pipelineLayout`,
+      bindGroupLayouts: [...(usesParticles && particles ? [particles.bindGroupLayout] : []), ...layouts],
+    });
+    const module = device.createShaderModule({ label: spec.file, code: spec.code });
+    return new Kernel(device, spec.name, module, pipelineLayout, layouts, usesParticles ? particles : null, spec);
+  }
+
+  /** Another entry point or constants of the same shader and bindings: its bind groups serve both. */
+  variant(variant: KernelVariant): Kernel {
+    const name = variant.name ?? `${this.name}(${variant.entryPoint ?? 'main'})`;
+    return new Kernel(this.device, name, this.module, this.pipelineLayout, this.layouts, this.particles, variant);
+  }
+
+  /** A bind group for the kernel's own group `k` (0 = the first after the particle state). */
+  bindGroup(
+    k: number,
+    resources: readonly (GPUBuffer | GPUBufferBinding)[],
+    label = `${this.name}.group${k}`,
+  ): GPUBindGroup {
+    const layout = this.layouts[k];
+    if (!layout) throw new RangeError(`${this.name} has ${this.layouts.length} groups of its own, not ${k + 1}`);
+    return this.device.createBindGroup({
+      label,
+      layout,
+      entries: resources.map((resource, binding) => ({
+        binding,
+        resource: 'buffer' in resource ? resource : { buffer: resource },
+      })),
+    });
+  }
+
+  /** Sets the pipeline and every group, then dispatches `repeat` times (ordered for storage writes). */
+  record(pass: GPUComputePassEncoder, groups: readonly BoundGroup[], dispatch: Dispatch, repeat = 1): void {
+    pass.setPipeline(this.pipeline);
+    let index = 0;
+    if (this.particles) pass.setBindGroup(index++, this.particles.bindGroup);
+    for (const bound of groups) {
+      if ('offsets' in bound) pass.setBindGroup(index++, bound.group, bound.offsets);
+      else pass.setBindGroup(index++, bound);
+    }
+    if ('indirect' in dispatch) {
+      for (let r = 0; r < repeat; r++) pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
+      return;
+    }
+    const [x, y] = dispatchSize(
+      dispatch.count,
+      this.workgroupSize,
+      this.device.limits.maxComputeWorkgroupsPerDimension,
+    );
+    for (let r = 0; r < repeat; r++) pass.dispatchWorkgroups(x, y);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Every compute pass's uniform parameter block, declared once with the
+ * schema (src/core/schema.ts): the WGSL struct each shader reads is printed
+ * from here by the shader door, and each pass writes its block by field name
+ * (`block.set('dt', dt)`), never by a counted word offset.
+ */
+import { defineStruct } from '../core/schema';
+
+/** shaders/integrate.wgsl (and the live-list step). */
+export const STEP_PARAMS = defineStruct('StepParams', {
+  dt: { type: 'f32', doc: 'seconds, > 0' },
+  count: { type: 'u32', doc: 'particles (or slots) the dispatch covers' },
+});
+
+/** shaders/collide.wgsl. */
+export const COLLIDE_PARAMS = defineStruct('CollideParams', {
+  count: 'u32',
+  colliderCount: 'u32',
+  dt: 'f32',
+  // A contact exists from `skin` before touching: its velocity is resolved (so a
+  // resting particle stays at rest through rounding), its position only once it penetrates.
+  skin: { type: 'f32', doc: 'a contact exists from skin before touching' },
+});
+
+/** shaders/contacts.wgsl. */
+export const CONTACT_PARAMS = defineStruct('ContactParams', {
+  count: 'u32',
+  bucketMask: 'u32',
+  inverseCellSize: 'f32',
+  pairs: { type: 'u32', doc: '1: particle-particle contacts through the grid' },
+  dt: 'f32',
+  skin: 'f32',
+  restitution: { type: 'f32', doc: 'of particle-particle contacts' },
+  linkRefs: { type: 'u32', doc: 'where the link indices start in linkIndex (after the starts)' },
+  capacity: { type: 'u32', doc: 'the particle capacity: where the candidate lists start in activeCounts' },
+});
+
+/** shaders/grid.wgsl. */
+export const GRID_PARAMS = defineStruct('GridParams', {
+  count: 'u32',
+  bucketMask: 'u32',
+  inverseCellSize: 'f32',
+  bucketCount: 'u32',
+});
+
+/** shaders/scatter.wgsl. */
+export const SCATTER_PARAMS = defineStruct('ScatterParams', {
+  start: 'u32',
+  count: 'u32',
+  lane: 'u32',
+  mask: { type: 'vec4u', doc: '1 where the attribute has a component' },
+});
+
+/** shaders/springs.wgsl: the particles with springs. */
+export const SPRING_PARAMS = defineStruct('SpringParams', {
+  first: { type: 'u32', doc: 'the first particle with a spring' },
+  count: { type: 'u32', doc: 'particles from first to the last one with a spring' },
+});
+
+/** shaders/springs.wgsl: one pair spring's record (a storage array of them). */
+export const SPRING_LINK = defineStruct('SpringLink', {
+  restLength: 'f32',
+  stiffness: 'f32',
+  bungee: { type: 'u32', doc: '1: pulls only' },
+  spare: 'u32',
+});
+
+/** shaders/scan.wgsl (the grid's counting sort). */
+export const SCAN_PARAMS = defineStruct('ScanParams', {
+  count: 'u32',
+  blocks: 'u32',
+});
+
+/** shaders/lifeScan.wgsl: which level of the scan a dispatch works on. */
+export const SCAN_LEVEL = defineStruct('ScanLevel', {
+  level: 'u32',
+});
+
+/** shaders/copy.wgsl (the benchmark's copy-kernel roofline). */
+export const COPY_PARAMS = defineStruct('CopyParams', {
+  invocations: 'u32',
+});
+
+/** Every pass parameter block, for the schema test. */
+export const PASS_PARAMS = [
+  STEP_PARAMS,
+  COLLIDE_PARAMS,
+  CONTACT_PARAMS,
+  GRID_PARAMS,
+  SCATTER_PARAMS,
+  SPRING_PARAMS,
+  SPRING_LINK,
+  SCAN_PARAMS,
+  SCAN_LEVEL,
+  COPY_PARAMS,
+] as const;
