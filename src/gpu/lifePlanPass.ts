@@ -5,81 +5,50 @@
  * the draw arguments, after the compaction). One invocation each.
  */
 import type { LifeBuffers } from './lifeBuffers';
+import { Kernel } from './kernel';
 import { lifecycleShaders } from './lifecycleWgsl';
 
 export class LifePlanPass {
   private constructor(
-    private readonly planStep: GPUComputePipeline,
-    private readonly planEmit: GPUComputePipeline,
+    private readonly planStep: Kernel,
+    private readonly planEmit: Kernel,
     private readonly bindGroup: GPUBindGroup,
     private readonly frameGroup: GPUBindGroup,
   ) {}
 
   /** Created synchronously: the caller's error scopes catch any failure. */
   static create(device: GPUDevice, buffers: LifeBuffers, workgroupSize: number): LifePlanPass {
-    const storage = (type: GPUBufferBindingType) => ({ visibility: GPUShaderStage.COMPUTE, buffer: { type } });
-    const layout = device.createBindGroupLayout({
-      label: 'LifePlanPass.layout',
-      entries: [
-        { binding: 0, ...storage('storage') },
-        { binding: 1, ...storage('storage') },
-        { binding: 2, ...storage('read-only-storage') },
-      ],
-    });
-    const frameLayout = device.createBindGroupLayout({
-      label: 'LifePlanPass.frameLayout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
-      ],
-    });
-    const pipelineLayout = device.createPipelineLayout({
-      label: 'LifePlanPass.pipelineLayout',
-      bindGroupLayouts: [layout, frameLayout],
-    });
-    const module = device.createShaderModule({ label: 'lifePlan.wgsl', code: lifecycleShaders.plan() });
     const constants = {
       CAPACITY: buffers.capacity,
       WORKGROUP_SIZE: workgroupSize,
       MAX_PER_DIMENSION: device.limits.maxComputeWorkgroupsPerDimension,
       SCAN_LEVELS: buffers.levels.length,
     };
-    const pipeline = (entryPoint: string) =>
-      device.createComputePipeline({
-        label: `LifePlanPass.${entryPoint}`,
-        layout: pipelineLayout,
-        compute: { module, entryPoint, constants },
-      });
-    const bindGroup = device.createBindGroup({
-      label: 'LifePlanPass.bindGroup',
-      layout,
-      entries: [
-        { binding: 0, resource: { buffer: buffers.counters } },
-        { binding: 1, resource: { buffer: buffers.args } },
-        { binding: 2, resource: { buffer: buffers.levelInputs[buffers.levelInputs.length - 1] as GPUBuffer } },
-      ],
+    const planStep = Kernel.create(device, null, {
+      name: 'LifePlanPass.planStep',
+      file: 'lifePlan.wgsl',
+      code: lifecycleShaders.plan(),
+      entryPoint: 'planStep',
+      constants,
+      particles: false,
+      // counters, dispatch and draw arguments, the top scan level; the frame's uniforms.
+      groups: [['storage', 'storage', 'read-only-storage'], ['uniform-dynamic']],
     });
-    const frameGroup = device.createBindGroup({
-      label: 'LifePlanPass.frameBindGroup',
-      layout: frameLayout,
-      entries: [{ binding: 0, resource: buffers.frameBinding }],
-    });
-    return new LifePlanPass(pipeline('planStep'), pipeline('planEmit'), bindGroup, frameGroup);
+    const planEmit = planStep.variant({ name: 'LifePlanPass.planEmit', entryPoint: 'planEmit', constants });
+    const topLevel = buffers.levelInputs[buffers.levelInputs.length - 1] as GPUBuffer;
+    const bindGroup = planStep.bindGroup(0, [buffers.counters, buffers.args, topLevel], 'LifePlanPass.bindGroup');
+    const frameGroup = planStep.bindGroup(1, [buffers.frameBinding], 'LifePlanPass.frameBindGroup');
+    return new LifePlanPass(planStep, planEmit, bindGroup, frameGroup);
   }
 
   /** planStep into a compute pass the caller opened, before the step's forces and integration. */
   recordStep(pass: GPUComputePassEncoder, frameOffset: number): void {
-    pass.setPipeline(this.planStep);
-    pass.setBindGroup(0, this.bindGroup);
-    pass.setBindGroup(1, this.frameGroup, [frameOffset]);
-    pass.dispatchWorkgroups(1);
+    this.planStep.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], { count: 1 });
   }
 
   /** planEmit, after the compaction. */
   recordEmit(pass: GPUComputePassEncoder, frameOffset: number): void {
-    pass.setPipeline(this.planEmit);
-    pass.setBindGroup(0, this.bindGroup);
-    pass.setBindGroup(1, this.frameGroup, [frameOffset]);
-    pass.dispatchWorkgroups(1);
+    this.planEmit.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], { count: 1 });
   }
 
   /** Nothing of its own to free (the buffers are LifeBuffers'). Safe twice. */

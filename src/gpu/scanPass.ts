@@ -4,7 +4,8 @@
  * sums of each level scanned by the next, then added back down. Used by the
  * grid to turn bucket counts into bucket starts.
  */
-import { dispatchSize } from './dispatch';
+import { Kernel } from './kernel';
+import { SCAN_PARAMS } from './passParams';
 import { collisionShaders } from './collisionWgsl';
 
 const BLOCK = 1024;
@@ -21,33 +22,25 @@ export class ScanPass {
   private destroyed = false;
 
   private constructor(
-    private readonly device: GPUDevice,
-    private readonly scanBlocks: GPUComputePipeline,
-    private readonly addOffsets: GPUComputePipeline,
+    private readonly scanBlocks: Kernel,
+    private readonly addOffsets: Kernel,
   ) {}
 
   /** A scan of the first `count` u32s of `data`. Created synchronously: the caller's error scopes catch failures. */
   static create(device: GPUDevice, data: GPUBuffer, count: number, label: string): ScanPass {
-    const layout = device.createBindGroupLayout({
-      label: `${label}.layout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-        { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-      ],
+    const scanBlocks = Kernel.create(device, null, {
+      name: `${label}.scanBlocks`,
+      file: 'scan.wgsl',
+      code: collisionShaders.scan(),
+      entryPoint: 'scanBlocks',
+      particles: false,
+      // data, block sums, params.
+      groups: [['storage', 'storage', 'uniform']],
     });
-    const pipelineLayout = device.createPipelineLayout({
-      label: `${label}.pipelineLayout`,
-      bindGroupLayouts: [layout],
-    });
-    const module = device.createShaderModule({ label: 'scan.wgsl', code: collisionShaders.scan() });
-    const pipeline = (entryPoint: string) =>
-      device.createComputePipeline({
-        label: `${label}.${entryPoint}`,
-        layout: pipelineLayout,
-        compute: { module, entryPoint },
-      });
-    const scan = new ScanPass(device, pipeline('scanBlocks'), pipeline('addOffsets'));
+    const scan = new ScanPass(
+      scanBlocks,
+      scanBlocks.variant({ name: `${label}.addOffsets`, entryPoint: 'addOffsets' }),
+    );
     let levelData = data;
     let levelCount = count;
     for (let level = 0; ; level++) {
@@ -59,20 +52,12 @@ export class ScanPass {
       });
       const params = device.createBuffer({
         label: `${label}.params[${level}]`,
-        size: 16,
+        size: SCAN_PARAMS.size,
         usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
       });
-      device.queue.writeBuffer(params, 0, new Uint32Array([levelCount, blocks, 0, 0]));
+      device.queue.writeBuffer(params, 0, SCAN_PARAMS.value().set('count', levelCount).set('blocks', blocks).bytes);
       scan.owned.push(sums, params);
-      const bindGroup = device.createBindGroup({
-        label: `${label}.bindGroup[${level}]`,
-        layout,
-        entries: [
-          { binding: 0, resource: { buffer: levelData } },
-          { binding: 1, resource: { buffer: sums } },
-          { binding: 2, resource: { buffer: params } },
-        ],
-      });
+      const bindGroup = scanBlocks.bindGroup(0, [levelData, sums, params], `${label}.bindGroup[${level}]`);
       scan.levels.push({ count: levelCount, blocks, bindGroup });
       if (blocks === 1) break;
       levelData = sums;
@@ -83,19 +68,12 @@ export class ScanPass {
 
   /** Records the scan: every level up, then the offsets back down. */
   encode(encoder: GPUCommandEncoder): void {
-    const max = this.device.limits.maxComputeWorkgroupsPerDimension;
     const pass = encoder.beginComputePass({ label: 'ScanPass' });
-    pass.setPipeline(this.scanBlocks);
-    for (const level of this.levels) {
-      pass.setBindGroup(0, level.bindGroup);
-      pass.dispatchWorkgroups(...dispatchSize(level.blocks, 1, max));
-    }
+    for (const level of this.levels) this.scanBlocks.record(pass, [level.bindGroup], { count: level.blocks });
     // The top level is one block, complete; each level below adds its scanned block sums.
-    pass.setPipeline(this.addOffsets);
     for (let l = this.levels.length - 2; l >= 0; l--) {
       const level = this.levels[l] as Level;
-      pass.setBindGroup(0, level.bindGroup);
-      pass.dispatchWorkgroups(...dispatchSize(level.blocks, 1, max));
+      this.addOffsets.record(pass, [level.bindGroup], { count: level.blocks });
     }
     pass.end();
   }

@@ -3,11 +3,10 @@
  * a range of particles, and adding forces into the accumulator.
  */
 import { ATTRIBUTES, type AttributeName } from '../core/layout';
-import { dispatchSize } from './dispatch';
+import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
+import { SCATTER_PARAMS } from './passParams';
 import { shaders } from './wgsl';
-
-const PARAMS_BYTES = 32;
 
 export class ScatterPass {
   private readonly params: GPUBuffer;
@@ -18,39 +17,26 @@ export class ScatterPass {
   private constructor(
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
-    private readonly writePipeline: GPUComputePipeline,
-    private readonly addPipeline: GPUComputePipeline,
-    private readonly valuesLayout: GPUBindGroupLayout,
-    private readonly workgroupSize: number,
+    private readonly writeKernel: Kernel,
+    private readonly addKernel: Kernel,
   ) {
     this.params = device.createBuffer({
       label: 'ScatterPass.params',
-      size: PARAMS_BYTES,
+      size: SCATTER_PARAMS.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
   }
 
   static async create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): Promise<ScatterPass> {
-    const valuesLayout = device.createBindGroupLayout({
-      label: 'ScatterPass.valuesLayout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
-      ],
+    const write = Kernel.create(device, particles, {
+      name: 'ScatterPass.write',
+      file: 'scatter.wgsl',
+      code: shaders.scatter(),
+      constants: { WORKGROUP_SIZE: workgroupSize, ADD: 0 },
+      groups: [['uniform', 'read-only-storage']],
     });
-    const layout = device.createPipelineLayout({
-      label: 'ScatterPass.pipelineLayout',
-      bindGroupLayouts: [particles.bindGroupLayout, valuesLayout],
-    });
-    const module = device.createShaderModule({ label: 'scatter.wgsl', code: shaders.scatter() });
-    const pipeline = (add: boolean) =>
-      device.createComputePipeline({
-        label: add ? 'ScatterPass.add' : 'ScatterPass.write',
-        layout,
-        compute: { module, entryPoint: 'main', constants: { WORKGROUP_SIZE: workgroupSize, ADD: add ? 1 : 0 } },
-      });
-    const [write, add] = [pipeline(false), pipeline(true)];
-    return new ScatterPass(device, particles, write, add, valuesLayout, workgroupSize);
+    const add = write.variant({ name: 'ScatterPass.add', constants: { WORKGROUP_SIZE: workgroupSize, ADD: 1 } });
+    return new ScatterPass(device, particles, write, add);
   }
 
   /** The values buffer, grown (never shrunk) to hold `bytes`. */
@@ -62,14 +48,7 @@ export class ScatterPass {
         size: Math.max(bytes, 256),
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
       });
-      this.valuesBindGroup = this.device.createBindGroup({
-        label: 'ScatterPass.valuesBindGroup',
-        layout: this.valuesLayout,
-        entries: [
-          { binding: 0, resource: { buffer: this.params } },
-          { binding: 1, resource: { buffer: this.values } },
-        ],
-      });
+      this.valuesBindGroup = this.writeKernel.bindGroup(0, [this.params, this.values], 'ScatterPass.valuesBindGroup');
     }
     return this.valuesBindGroup as GPUBindGroup;
   }
@@ -95,18 +74,14 @@ export class ScatterPass {
       for (let c = 0; c < size; c++) lanes[i * 4 + component + c] = values[i * size + c] as number;
     }
     const bindGroup = this.valuesBuffer(lanes.byteLength);
-    const params = new Uint32Array(PARAMS_BYTES / 4);
-    params.set([start, count, lane]);
-    for (let c = 0; c < size; c++) params[4 + component + c] = 1;
-    this.device.queue.writeBuffer(this.params, 0, params);
+    const mask = [0, 0, 0, 0];
+    for (let c = 0; c < size; c++) mask[component + c] = 1;
+    const params = SCATTER_PARAMS.value().set('start', start).set('count', count).set('lane', lane).set('mask', mask);
+    this.device.queue.writeBuffer(this.params, 0, params.bytes);
     this.device.queue.writeBuffer(this.values as GPUBuffer, 0, lanes);
 
-    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
     const pass = encoder.beginComputePass({ label: add ? 'ScatterPass.add' : 'ScatterPass.write' });
-    pass.setPipeline(add ? this.addPipeline : this.writePipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, bindGroup);
-    pass.dispatchWorkgroups(x, y);
+    (add ? this.addKernel : this.writeKernel).record(pass, [bindGroup], { count });
     pass.end();
   }
 

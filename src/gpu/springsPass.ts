@@ -3,12 +3,12 @@
  * link rows, uploaded when the links change.
  */
 import type { SpringNetwork } from '../core/forces/registry';
-import { dispatchSize } from './dispatch';
+import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
+import { SPRING_LINK, SPRING_PARAMS } from './passParams';
 import { shaders } from './wgsl';
 
 const MIN_BYTES = 16;
-const LINK_BYTES = 16;
 
 type Storage = 'offsets' | 'ends' | 'links';
 
@@ -25,13 +25,11 @@ export class SpringsPass {
   private constructor(
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
-    private readonly pipeline: GPUComputePipeline,
-    private readonly layout: GPUBindGroupLayout,
-    readonly workgroupSize: number,
+    private readonly kernel: Kernel,
   ) {
     this.params = device.createBuffer({
       label: 'SpringsPass.params',
-      size: 16,
+      size: SPRING_PARAMS.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     this.buffers = {
@@ -44,29 +42,15 @@ export class SpringsPass {
 
   /** Created synchronously: the caller's error scopes catch any failure. */
   static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): SpringsPass {
-    const storage = { type: 'read-only-storage' } as const;
-    const layout = device.createBindGroupLayout({
-      label: 'SpringsPass.layout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: storage },
-        { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: storage },
-        { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: storage },
-      ],
+    const kernel = Kernel.create(device, particles, {
+      name: 'SpringsPass',
+      file: 'springs.wgsl',
+      code: shaders.springs(),
+      constants: { WORKGROUP_SIZE: workgroupSize },
+      // params; each row's offsets, the rows' ends, the links.
+      groups: [['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage']],
     });
-    const pipeline = device.createComputePipeline({
-      label: 'SpringsPass.pipeline',
-      layout: device.createPipelineLayout({
-        label: 'SpringsPass.pipelineLayout',
-        bindGroupLayouts: [particles.bindGroupLayout, layout],
-      }),
-      compute: {
-        module: device.createShaderModule({ label: 'springs.wgsl', code: shaders.springs() }),
-        entryPoint: 'main',
-        constants: { WORKGROUP_SIZE: workgroupSize },
-      },
-    });
-    return new SpringsPass(device, particles, pipeline, layout, workgroupSize);
+    return new SpringsPass(device, particles, kernel);
   }
 
   private createStorage(name: Storage, bytes: number): GPUBuffer {
@@ -78,34 +62,25 @@ export class SpringsPass {
   }
 
   private createBindGroup(): GPUBindGroup {
-    return this.device.createBindGroup({
-      label: 'SpringsPass.bindGroup',
-      layout: this.layout,
-      entries: [
-        { binding: 0, resource: { buffer: this.params } },
-        { binding: 1, resource: { buffer: this.buffers.offsets } },
-        { binding: 2, resource: { buffer: this.buffers.ends } },
-        { binding: 3, resource: { buffer: this.buffers.links } },
-      ],
-    });
+    const { offsets, ends, links } = this.buffers;
+    return this.kernel.bindGroup(0, [this.params, offsets, ends, links], 'SpringsPass.bindGroup');
   }
 
   /** Uploads the rows if the links changed since the last call. */
   prepare(network: SpringNetwork): void {
     if (network.version === this.version) return;
     const rows = network.rows;
-    const links = new ArrayBuffer(Math.max(rows.bungee.length * LINK_BYTES, 4));
-    const floats = new Float32Array(links);
-    const words = new Uint32Array(links);
+    const links = SPRING_LINK.array(rows.bungee.length);
     for (let k = 0; k < rows.bungee.length; k++) {
-      floats[4 * k] = rows.params32[2 * k] as number;
-      floats[4 * k + 1] = rows.params32[2 * k + 1] as number;
-      words[4 * k + 2] = rows.bungee[k] as number;
+      links
+        .set(k, 'restLength', rows.params32[2 * k] as number)
+        .set(k, 'stiffness', rows.params32[2 * k + 1] as number)
+        .set(k, 'bungee', rows.bungee[k] as number);
     }
     const uploads: [Storage, ArrayBuffer][] = [
       ['offsets', rows.offsets.buffer as ArrayBuffer],
       ['ends', rows.ends.buffer as ArrayBuffer],
-      ['links', links],
+      ['links', links.bytes.buffer],
     ];
     let grown = false;
     for (const [name, data] of uploads) {
@@ -117,7 +92,11 @@ export class SpringsPass {
       if (data.byteLength > 0) this.device.queue.writeBuffer(this.buffers[name], 0, data);
     }
     if (grown) this.bindGroup = this.createBindGroup();
-    this.device.queue.writeBuffer(this.params, 0, new Uint32Array([rows.first, rows.count, 0, 0]));
+    this.device.queue.writeBuffer(
+      this.params,
+      0,
+      SPRING_PARAMS.value().set('first', rows.first).set('count', rows.count).bytes,
+    );
     this.rowCount = rows.count;
     this.version = network.version;
   }
@@ -125,11 +104,7 @@ export class SpringsPass {
   /** Records the pass over the particles with springs into a compute pass the caller opened. */
   record(pass: GPUComputePassEncoder): void {
     if (this.rowCount === 0) return;
-    const [x, y] = dispatchSize(this.rowCount, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.bindGroup);
-    pass.dispatchWorkgroups(x, y);
+    this.kernel.record(pass, [this.bindGroup], { count: this.rowCount });
   }
 
   destroy(): void {
