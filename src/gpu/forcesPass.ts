@@ -17,7 +17,7 @@
  */
 import type { ForceRegistry } from '../core/forces/registry';
 import { TABLE_BYTES, compositionKey, encodeForceTable, type ForceComposition } from '../core/forces/records';
-import { dispatchSize } from './dispatch';
+import { Kernel, KernelCache, bindGroupLayoutEntries } from './kernel';
 import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from './wgsl';
@@ -27,9 +27,9 @@ const MIN_MASK_BYTES = 16;
 /** Pipelines kept per composition; the least recently used one goes first. */
 const MAX_PIPELINES = 16;
 
-/** What `record` needs: the pipeline for the registry's composition and its table's offset. */
+/** What `record` needs: the kernel for the registry's composition and its table's offset. */
 export interface PreparedForces {
-  readonly pipeline: GPUComputePipeline;
+  readonly kernel: Kernel;
   readonly offset: number;
 }
 
@@ -50,7 +50,7 @@ export class ForcesPass {
   private readonly tables: UniformRing;
   private masks: GPUBuffer;
   private bindGroup: GPUBindGroup;
-  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly kernels = new KernelCache(MAX_PIPELINES);
   private masksVersion = -1;
   /**
    * Mask buffers outgrown while command buffers recorded with them may not
@@ -62,7 +62,6 @@ export class ForcesPass {
   private constructor(
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
-    private readonly pipelineLayout: GPUPipelineLayout,
     private readonly layout: GPUBindGroupLayout,
     readonly workgroupSize: number,
   ) {
@@ -75,57 +74,30 @@ export class ForcesPass {
   static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): ForcesPass {
     const layout = device.createBindGroupLayout({
       label: 'ForcesPass.layout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true } },
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
-      ],
+      // The generator table (a ring slot), the target masks.
+      entries: bindGroupLayoutEntries(['uniform-dynamic', 'read-only-storage']),
     });
-    const pipelineLayout = device.createPipelineLayout({
-      label: 'ForcesPass.pipelineLayout',
-      bindGroupLayouts: [particles.bindGroupLayout, layout],
-    });
-    return new ForcesPass(device, particles, pipelineLayout, layout, workgroupSize);
+    return new ForcesPass(device, particles, layout, workgroupSize);
   }
 
-  /** The pipeline layout of the live-list variants (systems with emitters), made on first use. */
-  private livePipelineLayout: GPUPipelineLayout | null = null;
-
   /**
-   * The pipeline for the registry's composition, compiled on first use (inside the caller's error scopes);
+   * The kernel for the registry's composition, compiled on first use (inside the caller's error scopes);
    * with `live`, its variant over the live list (shaders/liveDispatch.wgsl, src/gpu/lifecycle.ts).
    */
-  private pipelineFor(registry: ForceRegistry, live?: LiveDispatch): GPUComputePipeline {
+  private kernelFor(registry: ForceRegistry, live?: LiveDispatch): Kernel {
     const composition = registry.composition;
     const key = (live ? 'live:' : '') + compositionKey(composition);
-    let pipeline = this.pipelines.get(key);
-    if (pipeline) {
-      // Most recently used last.
-      this.pipelines.delete(key);
-    } else {
-      if (live) {
-        this.livePipelineLayout ??= this.device.createPipelineLayout({
-          label: 'ForcesPass.livePipelineLayout',
-          bindGroupLayouts: [this.particles.bindGroupLayout, this.layout, live.layout],
-        });
-      }
-      pipeline = this.device.createComputePipeline({
-        label: `ForcesPass.pipeline(${key})`,
-        layout: live ? (this.livePipelineLayout as GPUPipelineLayout) : this.pipelineLayout,
-        compute: {
-          module: this.device.createShaderModule({
-            label: `forces.wgsl(${key})`,
-            code: live ? shaders.forcesLive(composition) : shaders.forces(composition),
-          }),
-          entryPoint: 'main',
-          constants: live
-            ? { WORKGROUP_SIZE: this.workgroupSize, CAPACITY: live.capacity }
-            : { WORKGROUP_SIZE: this.workgroupSize },
-        },
-      });
-      if (this.pipelines.size >= MAX_PIPELINES) this.pipelines.delete(this.pipelines.keys().next().value as string);
-    }
-    this.pipelines.set(key, pipeline);
-    return pipeline;
+    return this.kernels.get(key, () =>
+      Kernel.create(this.device, this.particles, {
+        name: `ForcesPass(${key})`,
+        file: `forces.wgsl(${key})`,
+        code: live ? shaders.forcesLive(composition) : shaders.forces(composition),
+        constants: live
+          ? { WORKGROUP_SIZE: this.workgroupSize, CAPACITY: live.capacity }
+          : { WORKGROUP_SIZE: this.workgroupSize },
+        groups: live ? [this.layout, live.layout] : [this.layout],
+      }),
+    );
   }
 
   private createMasks(bytes: number): GPUBuffer {
@@ -149,10 +121,10 @@ export class ForcesPass {
 
   /**
    * Uploads what changed since the last call (the masks, a table slot) and
-   * returns the pipeline and the table's dynamic offset, to pass to `record`.
+   * returns the kernel and the table's dynamic offset, to pass to `record`.
    */
   prepare(registry: ForceRegistry, dt: number, count: number, live?: LiveDispatch): PreparedForces {
-    return { pipeline: this.pipelineFor(registry, live), offset: this.prepareTable(registry, dt, count) };
+    return { kernel: this.kernelFor(registry, live), offset: this.prepareTable(registry, dt, count) };
   }
 
   /** Uploads what changed, like `prepare`, for a step with the generators fused in: no pipeline of this pass. */
@@ -183,11 +155,7 @@ export class ForcesPass {
 
   /** Records one force pass over particles [0, count) into a compute pass the caller opened. */
   record(pass: GPUComputePassEncoder, prepared: PreparedForces, count: number): void {
-    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
-    pass.setPipeline(prepared.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.bindGroup, [prepared.offset]);
-    pass.dispatchWorkgroups(x, y);
+    prepared.kernel.record(pass, [{ group: this.bindGroup, offsets: [prepared.offset] }], { count });
   }
 
   /**
@@ -196,11 +164,8 @@ export class ForcesPass {
    * `prepare(..., capacity, live)`.
    */
   recordLive(pass: GPUComputePassEncoder, prepared: PreparedForces, live: LiveDispatch): void {
-    pass.setPipeline(prepared.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.bindGroup, [prepared.offset]);
-    pass.setBindGroup(2, live.bindGroup);
-    pass.dispatchWorkgroupsIndirect(live.args, live.argsOffset);
+    const table = { group: this.bindGroup, offsets: [prepared.offset] };
+    prepared.kernel.record(pass, [table, live.bindGroup], { indirect: live.args, offset: live.argsOffset });
   }
 
   destroy(): void {

@@ -7,20 +7,22 @@
  */
 import type { ForceComposition } from '../core/forces/records';
 import type { FusedForces } from './forcesPass';
+import { Kernel, KernelCache } from './kernel';
+import type { ParticleBuffer } from './particleBuffer';
 
 /** Fused pipelines kept per step pass. */
 const MAX_FUSED_PIPELINES = 16;
 
 export class FusedPipelineCache {
-  private readonly pipelines = new Map<string, GPUComputePipeline>();
-  private layout: GPUPipelineLayout | null = null;
+  private readonly kernels = new KernelCache(MAX_FUSED_PIPELINES);
 
   /**
-   * `groups`: the step's own bind group layouts, in order; the forces' group
-   * follows them, and `code` gets its index to declare.
+   * `groups`: the step's own bind group layouts after the particle state's,
+   * in order; the forces' group follows them, and `code` gets its index to declare.
    */
   constructor(
     private readonly device: GPUDevice,
+    private readonly particles: ParticleBuffer,
     private readonly label: string,
     private readonly groups: readonly GPUBindGroupLayout[],
     private readonly code: (composition: ForceComposition, forcesGroup: number) => string,
@@ -29,36 +31,19 @@ export class FusedPipelineCache {
 
   /** The bind group index of the forces' table and masks. */
   get forcesGroup(): number {
-    return this.groups.length;
+    return this.groups.length + 1;
   }
 
-  /** The pipeline for `forces`' composition (created synchronously: the caller's error scopes catch failures). */
-  get(forces: FusedForces): GPUComputePipeline {
-    let pipeline = this.pipelines.get(forces.key);
-    if (pipeline) {
-      this.pipelines.delete(forces.key);
-    } else {
-      this.layout ??= this.device.createPipelineLayout({
-        label: `${this.label}.fusedPipelineLayout`,
-        bindGroupLayouts: [...this.groups, forces.layout],
-      });
-      pipeline = this.device.createComputePipeline({
-        label: `${this.label}.fusedPipeline(${forces.key})`,
-        layout: this.layout,
-        compute: {
-          module: this.device.createShaderModule({
-            label: `${this.label}: integrate.wgsl + forces(${forces.key})`,
-            code: this.code(forces.composition, this.forcesGroup),
-          }),
-          entryPoint: 'main',
-          constants: this.constants,
-        },
-      });
-      if (this.pipelines.size >= MAX_FUSED_PIPELINES) {
-        this.pipelines.delete(this.pipelines.keys().next().value as string);
-      }
-    }
-    this.pipelines.set(forces.key, pipeline);
-    return pipeline;
+  /** The kernel for `forces`' composition (created synchronously: the caller's error scopes catch failures). */
+  get(forces: FusedForces): Kernel {
+    return this.kernels.get(forces.key, () =>
+      Kernel.create(this.device, this.particles, {
+        name: `${this.label}.fused(${forces.key})`,
+        file: `${this.label}: integrate.wgsl + forces(${forces.key})`,
+        code: this.code(forces.composition, this.forcesGroup),
+        constants: this.constants,
+        groups: [...this.groups, forces.layout],
+      }),
+    );
   }
 }

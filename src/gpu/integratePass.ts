@@ -5,9 +5,9 @@
  * made on first use and cached).
  */
 import type { Variant } from '../core/variants';
-import { dispatchSize } from './dispatch';
 import type { FusedForces } from './forcesPass';
 import { FusedPipelineCache } from './fusedPipelines';
+import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { StepParams, stepConstants } from './stepParams';
 import { shaders } from './wgsl';
@@ -19,17 +19,18 @@ export class IntegratePass {
   private readonly fused: FusedPipelineCache;
 
   private constructor(
-    private readonly device: GPUDevice,
-    private readonly particles: ParticleBuffer,
-    private readonly pipeline: GPUComputePipeline,
+    device: GPUDevice,
+    particles: ParticleBuffer,
+    private readonly kernel: Kernel,
     private readonly params: StepParams,
     constants: Record<string, number>,
     readonly workgroupSize: number,
   ) {
     this.fused = new FusedPipelineCache(
       device,
+      particles,
       'IntegratePass',
-      [particles.bindGroupLayout, params.layout],
+      [params.layout],
       shaders.integrateWithForces,
       constants,
     );
@@ -44,43 +45,28 @@ export class IntegratePass {
     const params = new StepParams(device, 'IntegratePass', particles);
     const constants = stepConstants(variant, workgroupSize);
     // Created synchronously: the caller's error scopes catch any failure.
-    const pipeline = device.createComputePipeline({
-      label: `IntegratePass.pipeline(${variant.integrator}, ${variant.damping})`,
-      layout: device.createPipelineLayout({
-        label: 'IntegratePass.pipelineLayout',
-        bindGroupLayouts: [particles.bindGroupLayout, params.layout],
-      }),
-      compute: {
-        module: device.createShaderModule({ label: 'integrate.wgsl', code: shaders.integrate() }),
-        entryPoint: 'main',
-        constants,
-      },
+    const kernel = Kernel.create(device, particles, {
+      name: `IntegratePass(${variant.integrator}, ${variant.damping})`,
+      file: 'integrate.wgsl',
+      code: shaders.integrate(),
+      constants,
+      groups: [params.layout],
     });
-    return new IntegratePass(device, particles, pipeline, params, constants, workgroupSize);
+    return new IntegratePass(device, particles, kernel, params, constants, workgroupSize);
   }
 
-  /** Records `steps` steps of `dt` over particles [0, count) into `encoder`. */
+  /** Records `steps` steps of `dt` over particles [0, count) into `encoder`, in a pass of their own. */
   encode(encoder: GPUCommandEncoder, dt: number, count: number, steps = 1): void {
-    const offset = this.params.offsetFor(dt, count);
-    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
     const pass = encoder.beginComputePass({ label: 'IntegratePass' });
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.params.bindGroup, [offset]);
-    // One dispatch per step; dispatches in one pass are ordered for storage writes.
-    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
+    this.record(pass, dt, count, steps);
     pass.end();
   }
 
   /** Records `steps` steps into a compute pass the caller opened (one, to interleave it with the force passes). */
   record(pass: GPUComputePassEncoder, dt: number, count: number, steps = 1): void {
-    const offset = this.params.offsetFor(dt, count);
-    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.params.bindGroup, [offset]);
+    const params = { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, count)] };
     // One dispatch per step; dispatches in one pass are ordered for storage writes.
-    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
+    this.kernel.record(pass, [params], { count }, steps);
   }
 
   /**
@@ -88,14 +74,9 @@ export class IntegratePass {
    * accumulate, then the step integrates) into a compute pass the caller opened.
    */
   recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces, steps = 1): void {
-    const offset = this.params.offsetFor(dt, count);
-    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
-    pass.setPipeline(this.fused.get(forces));
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.params.bindGroup, [offset]);
-    pass.setBindGroup(this.fused.forcesGroup, forces.bindGroup, [forces.offset]);
-    // One dispatch per step; dispatches in one pass are ordered for storage writes.
-    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
+    const params = { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, count)] };
+    const table = { group: forces.bindGroup, offsets: [forces.offset] };
+    this.fused.get(forces).record(pass, [params, table], { count }, steps);
   }
 
   destroy(): void {

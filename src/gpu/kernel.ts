@@ -24,8 +24,12 @@ export interface KernelSpec {
   /** Default 'main'. */
   readonly entryPoint?: string;
   readonly constants?: Record<string, number>;
-  /** The kernel's own bind groups (after the particle state's group 0), binding by binding. */
-  readonly groups: readonly (readonly BindingKind[])[];
+  /**
+   * The kernel's bind groups after the particle state's group 0: binding by
+   * binding, or a layout another owner made (the step's uniforms, the live
+   * list, the force table), whose bind groups that owner makes.
+   */
+  readonly groups: readonly (readonly BindingKind[] | GPUBindGroupLayout)[];
   /** False for kernels that do not touch the particle state: then the kernel's groups start at 0. */
   readonly particles?: boolean;
 }
@@ -49,6 +53,31 @@ export function bindGroupLayoutEntries(kinds: readonly BindingKind[]): GPUBindGr
     visibility: GPUShaderStage.COMPUTE,
     buffer: kind === 'uniform-dynamic' ? { type: 'uniform', hasDynamicOffset: true } : { type: kind },
   }));
+}
+
+function isKinds(group: readonly BindingKind[] | GPUBindGroupLayout): group is readonly BindingKind[] {
+  return Array.isArray(group);
+}
+
+/**
+ * Kernels built on demand by key (a force composition, say) and kept, least
+ * recently used out first: compiling one costs far more than looking it up.
+ */
+export class KernelCache {
+  private readonly kernels = new Map<string, Kernel>();
+  constructor(private readonly limit: number) {}
+
+  get(key: string, build: () => Kernel): Kernel {
+    let kernel = this.kernels.get(key);
+    if (kernel) {
+      this.kernels.delete(key); // most recently used goes last
+    } else {
+      kernel = build();
+      if (this.kernels.size >= this.limit) this.kernels.delete(this.kernels.keys().next().value as string);
+    }
+    this.kernels.set(key, kernel);
+    return kernel;
+  }
 }
 
 export class Kernel {
@@ -75,8 +104,10 @@ export class Kernel {
 
   /** Created synchronously: the caller's error scopes catch any failure. */
   static create(device: GPUDevice, particles: ParticleBuffer | null, spec: KernelSpec): Kernel {
-    const layouts = spec.groups.map((kinds, k) =>
-      device.createBindGroupLayout({ label: `${spec.name}.layout${k}`, entries: bindGroupLayoutEntries(kinds) }),
+    const layouts = spec.groups.map((group, k) =>
+      isKinds(group)
+        ? device.createBindGroupLayout({ label: `${spec.name}.layout${k}`, entries: bindGroupLayoutEntries(group) })
+        : group,
     );
     const usesParticles = spec.particles ?? true;
     if (usesParticles && !particles)

@@ -11,6 +11,7 @@
 import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
 import { FusedPipelineCache } from './fusedPipelines';
+import { Kernel } from './kernel';
 import { ARGS } from './lifecycleWgsl';
 import type { LifeBuffers } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
@@ -20,22 +21,25 @@ import { shaders } from './wgsl';
 export class LiveIntegratePass {
   private destroyed = false;
   private readonly fused: FusedPipelineCache;
+  private readonly dispatch: { readonly indirect: GPUBuffer; readonly offset: number };
 
   private constructor(
     device: GPUDevice,
-    private readonly particles: ParticleBuffer,
+    particles: ParticleBuffer,
     private readonly buffers: LifeBuffers,
-    private readonly pipeline: GPUComputePipeline,
+    private readonly kernel: Kernel,
     private readonly params: StepParams,
     constants: Record<string, number>,
   ) {
     this.fused = new FusedPipelineCache(
       device,
+      particles,
       'LiveIntegratePass',
-      [particles.bindGroupLayout, params.layout, buffers.liveLayout],
+      [params.layout, buffers.liveLayout],
       shaders.integrateLiveWithForces,
       constants,
     );
+    this.dispatch = { indirect: buffers.args, offset: ARGS.live * 4 };
   }
 
   /** Created synchronously: the caller's error scopes catch any failure. */
@@ -48,46 +52,30 @@ export class LiveIntegratePass {
   ): LiveIntegratePass {
     const params = new StepParams(device, 'LiveIntegratePass', particles);
     const constants = { ...stepConstants(variant, workgroupSize), CAPACITY: buffers.capacity };
-    const pipeline = device.createComputePipeline({
-      label: `LiveIntegratePass.pipeline(${variant.integrator}, ${variant.damping})`,
-      layout: device.createPipelineLayout({
-        label: 'LiveIntegratePass.pipelineLayout',
-        bindGroupLayouts: [particles.bindGroupLayout, params.layout, buffers.liveLayout],
-      }),
-      compute: {
-        module: device.createShaderModule({
-          label: 'integrate.wgsl (live list)',
-          code: shaders.integrateLive(),
-        }),
-        entryPoint: 'main',
-        constants,
-      },
+    const kernel = Kernel.create(device, particles, {
+      name: `LiveIntegratePass(${variant.integrator}, ${variant.damping})`,
+      file: 'integrate.wgsl (live list)',
+      code: shaders.integrateLive(),
+      constants,
+      groups: [params.layout, buffers.liveLayout],
     });
-    return new LiveIntegratePass(device, particles, buffers, pipeline, params, constants);
+    return new LiveIntegratePass(device, particles, buffers, kernel, params, constants);
   }
 
-  /** The uniform slot holding (dt, capacity): the kernel's guard then rejects only NO_PARTICLE. */
-  private offsetFor(dt: number): number {
-    return this.params.offsetFor(dt, this.buffers.capacity);
+  /** The step's uniforms: (dt, capacity), so the kernel's guard rejects only NO_PARTICLE. */
+  private stepGroup(dt: number): { group: GPUBindGroup; offsets: number[] } {
+    return { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, this.buffers.capacity)] };
   }
 
   /** One step of `dt` over the live particles, into a compute pass the caller opened (after planStep). */
   record(pass: GPUComputePassEncoder, dt: number): void {
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.params.bindGroup, [this.offsetFor(dt)]);
-    pass.setBindGroup(2, this.buffers.liveBindGroup);
-    pass.dispatchWorkgroupsIndirect(this.buffers.args, ARGS.live * 4);
+    this.kernel.record(pass, [this.stepGroup(dt), this.buffers.liveBindGroup], this.dispatch);
   }
 
   /** The same step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
   recordWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
-    pass.setPipeline(this.fused.get(forces));
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.params.bindGroup, [this.offsetFor(dt)]);
-    pass.setBindGroup(2, this.buffers.liveBindGroup);
-    pass.setBindGroup(this.fused.forcesGroup, forces.bindGroup, [forces.offset]);
-    pass.dispatchWorkgroupsIndirect(this.buffers.args, ARGS.live * 4);
+    const table = { group: forces.bindGroup, offsets: [forces.offset] };
+    this.fused.get(forces).record(pass, [this.stepGroup(dt), this.buffers.liveBindGroup, table], this.dispatch);
   }
 
   destroy(): void {
