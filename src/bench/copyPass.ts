@@ -3,7 +3,8 @@
  * it copies between, `bytes` each. `copyBufferToBuffer` over the same buffers
  * gives the second roofline, the copy engine's (or the driver's memcpy).
  */
-import { dispatchSize } from '../gpu/dispatch';
+import { Kernel } from '../gpu/kernel';
+import { COPY_PARAMS } from '../gpu/passParams';
 import { benchShaders } from './wgsl';
 
 /** Bytes one invocation of copy.wgsl copies: four vec4s, today's particle record. */
@@ -19,7 +20,7 @@ export class CopyPass {
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly pipeline: GPUComputePipeline,
+    private readonly kernel: Kernel,
     readonly bytes: number,
     readonly workgroupSize: number,
   ) {
@@ -29,19 +30,11 @@ export class CopyPass {
     this.invocations = bytes / COPY_BYTES_PER_INVOCATION;
     this.params = device.createBuffer({
       label: 'CopyPass.params',
-      size: 16,
+      size: COPY_PARAMS.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    device.queue.writeBuffer(this.params, 0, new Uint32Array([this.invocations, 0, 0, 0]));
-    this.bindGroup = device.createBindGroup({
-      label: 'CopyPass.bindGroup',
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: this.source } },
-        { binding: 1, resource: { buffer: this.destination } },
-        { binding: 2, resource: { buffer: this.params } },
-      ],
-    });
+    device.queue.writeBuffer(this.params, 0, COPY_PARAMS.value().set('invocations', this.invocations).bytes);
+    this.bindGroup = kernel.bindGroup(0, [this.source, this.destination, this.params], 'CopyPass.bindGroup');
   }
 
   /** Creates the pipeline and two buffers of `bytes` (a multiple of 64). Call inside the caller's error scopes. */
@@ -49,30 +42,21 @@ export class CopyPass {
     if (!Number.isInteger(bytes) || bytes <= 0 || bytes % COPY_BYTES_PER_INVOCATION !== 0) {
       throw new RangeError(`bytes = ${bytes} must be a positive multiple of ${COPY_BYTES_PER_INVOCATION}`);
     }
-    // 'auto' is enough here: this pipeline shares its bind group with nothing.
-    const pipeline = device.createComputePipeline({
-      label: 'CopyPass.pipeline',
-      layout: 'auto',
-      compute: {
-        module: device.createShaderModule({ label: 'copy.wgsl', code: benchShaders.copy() }),
-        entryPoint: 'main',
-        constants: { WORKGROUP_SIZE: workgroupSize },
-      },
+    const kernel = Kernel.create(device, null, {
+      name: 'CopyPass',
+      file: 'copy.wgsl',
+      code: benchShaders.copy(),
+      constants: { WORKGROUP_SIZE: workgroupSize },
+      particles: false,
+      groups: [['read-only-storage', 'storage', 'uniform']],
     });
-    return new CopyPass(device, pipeline, bytes, workgroupSize);
+    return new CopyPass(device, kernel, bytes, workgroupSize);
   }
 
   /** Records `repeats` copies of source to destination with the kernel, in one pass. */
   encode(encoder: GPUCommandEncoder, repeats = 1): void {
-    const [x, y] = dispatchSize(
-      this.invocations,
-      this.workgroupSize,
-      this.device.limits.maxComputeWorkgroupsPerDimension,
-    );
     const pass = encoder.beginComputePass({ label: 'CopyPass' });
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.bindGroup);
-    for (let r = 0; r < repeats; r++) pass.dispatchWorkgroups(x, y);
+    this.kernel.record(pass, [this.bindGroup], { count: this.invocations }, repeats);
     pass.end();
   }
 

@@ -6,8 +6,10 @@
  */
 import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../core/layout';
 import type { Variant } from '../core/variants';
-import { dispatchSize } from '../gpu/dispatch';
-import { DAMPING_MODE_CONSTANT, benchShaders } from './wgsl';
+import { Kernel } from '../gpu/kernel';
+import { STEP_PARAMS } from '../gpu/passParams';
+import { stepConstants } from '../gpu/stepParams';
+import { benchShaders } from './wgsl';
 
 /** The attributes the step reads, in integrateSoA.wgsl's binding order. */
 const SOA_ATTRIBUTES = [
@@ -35,9 +37,8 @@ export class SoAStepPass {
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly pipeline: GPUComputePipeline,
+    private readonly kernel: Kernel,
     readonly capacity: number,
-    readonly workgroupSize: number,
   ) {
     this.buffers = SOA_ATTRIBUTES.map((name) =>
       device.createBuffer({
@@ -48,38 +49,28 @@ export class SoAStepPass {
     );
     this.params = device.createBuffer({
       label: 'SoAStepPass.params',
-      size: 16,
+      size: STEP_PARAMS.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.stateBindGroup = device.createBindGroup({
-      label: 'SoAStepPass.stateBindGroup',
-      layout: pipeline.getBindGroupLayout(0),
-      entries: this.buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
-    });
-    this.paramsBindGroup = device.createBindGroup({
-      label: 'SoAStepPass.paramsBindGroup',
-      layout: pipeline.getBindGroupLayout(1),
-      entries: [{ binding: 0, resource: { buffer: this.params } }],
-    });
+    this.stateBindGroup = kernel.bindGroup(0, this.buffers, 'SoAStepPass.stateBindGroup');
+    this.paramsBindGroup = kernel.bindGroup(1, [this.params], 'SoAStepPass.paramsBindGroup');
   }
 
   /** Creates the buffers and pipeline for `variant`. Call inside the caller's error scopes. */
   static create(device: GPUDevice, capacity: number, variant: Variant, workgroupSize: number): SoAStepPass {
-    // 'auto' is enough here: these bind groups serve this one pipeline.
-    const pipeline = device.createComputePipeline({
-      label: `SoAStepPass.pipeline(${variant.integrator}, ${variant.damping})`,
-      layout: 'auto',
-      compute: {
-        module: device.createShaderModule({ label: 'bench/integrateSoA.wgsl', code: benchShaders.integrateSoA() }),
-        entryPoint: 'main',
-        constants: {
-          WORKGROUP_SIZE: workgroupSize,
-          SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
-          DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
-        },
-      },
+    const kernel = Kernel.create(device, null, {
+      name: `SoAStepPass(${variant.integrator}, ${variant.damping})`,
+      file: 'bench/integrateSoA.wgsl',
+      code: benchShaders.integrateSoA(),
+      constants: stepConstants(variant, workgroupSize),
+      particles: false,
+      // position, velocity, acceleration, force, inverse mass, damping; the step's uniforms.
+      groups: [
+        ['storage', 'storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage'],
+        ['uniform'],
+      ],
     });
-    return new SoAStepPass(device, pipeline, capacity, workgroupSize);
+    return new SoAStepPass(device, kernel, capacity);
   }
 
   /** Uploads `capacity` packed records, split into the six arrays. */
@@ -112,16 +103,9 @@ export class SoAStepPass {
 
   /** Records `steps` steps of `dt` over every particle; the caller submits before changing `dt`. */
   encode(encoder: GPUCommandEncoder, dt: number, steps = 1): void {
-    const params = new ArrayBuffer(8);
-    new Float32Array(params, 0, 1)[0] = dt;
-    new Uint32Array(params, 4, 1)[0] = this.capacity;
-    this.device.queue.writeBuffer(this.params, 0, params);
-    const [x, y] = dispatchSize(this.capacity, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
+    this.device.queue.writeBuffer(this.params, 0, STEP_PARAMS.value().set('dt', dt).set('count', this.capacity).bytes);
     const pass = encoder.beginComputePass({ label: 'SoAStepPass' });
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.stateBindGroup);
-    pass.setBindGroup(1, this.paramsBindGroup);
-    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
+    this.kernel.record(pass, [this.stateBindGroup, this.paramsBindGroup], { count: this.capacity }, steps);
     pass.end();
   }
 

@@ -5,11 +5,11 @@
  * result reads back with the system's readPacked.
  */
 import type { Variant } from '../core/variants';
-import { dispatchSize } from '../gpu/dispatch';
+import { Kernel } from '../gpu/kernel';
 import type { ParticleBuffer } from '../gpu/particleBuffer';
-import { DAMPING_MODE_CONSTANT, benchShaders } from './wgsl';
-
-const PARAMS_BYTES = 32; // vec3f acceleration, f32 dt, u32 count, padded to 16
+import { UNIFORM_STEP_PARAMS } from '../gpu/passParams';
+import { stepConstants } from '../gpu/stepParams';
+import { benchShaders } from './wgsl';
 
 export class UniformAccelerationPass {
   private readonly params: GPUBuffer;
@@ -18,21 +18,14 @@ export class UniformAccelerationPass {
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly particles: ParticleBuffer,
-    private readonly pipeline: GPUComputePipeline,
-    paramsLayout: GPUBindGroupLayout,
-    readonly workgroupSize: number,
+    private readonly kernel: Kernel,
   ) {
     this.params = device.createBuffer({
       label: 'UniformAccelerationPass.params',
-      size: PARAMS_BYTES,
+      size: UNIFORM_STEP_PARAMS.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.paramsBindGroup = device.createBindGroup({
-      label: 'UniformAccelerationPass.paramsBindGroup',
-      layout: paramsLayout,
-      entries: [{ binding: 0, resource: { buffer: this.params } }],
-    });
+    this.paramsBindGroup = kernel.bindGroup(0, [this.params], 'UniformAccelerationPass.paramsBindGroup');
   }
 
   /** Creates the pipeline for `variant`. Call inside the caller's error scopes. */
@@ -42,30 +35,14 @@ export class UniformAccelerationPass {
     variant: Variant,
     workgroupSize: number,
   ): UniformAccelerationPass {
-    const paramsLayout = device.createBindGroupLayout({
-      label: 'UniformAccelerationPass.paramsLayout',
-      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } }],
+    const kernel = Kernel.create(device, particles, {
+      name: `UniformAccelerationPass(${variant.integrator}, ${variant.damping})`,
+      file: 'bench/integrateUniformAcceleration.wgsl',
+      code: benchShaders.integrateUniformAcceleration(),
+      constants: stepConstants(variant, workgroupSize),
+      groups: [['uniform']],
     });
-    const pipeline = device.createComputePipeline({
-      label: `UniformAccelerationPass.pipeline(${variant.integrator}, ${variant.damping})`,
-      layout: device.createPipelineLayout({
-        label: 'UniformAccelerationPass.pipelineLayout',
-        bindGroupLayouts: [particles.bindGroupLayout, paramsLayout],
-      }),
-      compute: {
-        module: device.createShaderModule({
-          label: 'bench/integrateUniformAcceleration.wgsl',
-          code: benchShaders.integrateUniformAcceleration(),
-        }),
-        entryPoint: 'main',
-        constants: {
-          WORKGROUP_SIZE: workgroupSize,
-          SEMI_IMPLICIT: variant.integrator === 'semi-implicit' ? 1 : 0,
-          DAMPING_MODE: DAMPING_MODE_CONSTANT[variant.damping],
-        },
-      },
-    });
-    return new UniformAccelerationPass(device, particles, pipeline, paramsLayout, workgroupSize);
+    return new UniformAccelerationPass(device, kernel);
   }
 
   /**
@@ -73,16 +50,13 @@ export class UniformAccelerationPass {
    * [0, count); the caller submits before changing the parameters.
    */
   encode(encoder: GPUCommandEncoder, acceleration: ArrayLike<number>, dt: number, count: number, steps = 1): void {
-    const params = new ArrayBuffer(PARAMS_BYTES);
-    new Float32Array(params, 0, 4).set([acceleration[0] ?? 0, acceleration[1] ?? 0, acceleration[2] ?? 0, dt]);
-    new Uint32Array(params, 16, 1)[0] = count;
-    this.device.queue.writeBuffer(this.params, 0, params);
-    const [x, y] = dispatchSize(count, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
+    const params = UNIFORM_STEP_PARAMS.value()
+      .set('acceleration', [acceleration[0] ?? 0, acceleration[1] ?? 0, acceleration[2] ?? 0])
+      .set('dt', dt)
+      .set('count', count);
+    this.device.queue.writeBuffer(this.params, 0, params.bytes);
     const pass = encoder.beginComputePass({ label: 'UniformAccelerationPass' });
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.particles.bindGroup);
-    pass.setBindGroup(1, this.paramsBindGroup);
-    for (let s = 0; s < steps; s++) pass.dispatchWorkgroups(x, y);
+    this.kernel.record(pass, [this.paramsBindGroup], { count }, steps);
     pass.end();
   }
 

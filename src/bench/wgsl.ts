@@ -17,5 +17,3 @@ export const benchShaders = {
   integrateUniformAcceleration: () =>
     [wgslParticleStruct(), dispatch, stepMath, integrateUniformAcceleration].join('\n'),
 } as const;
-
-export { DAMPING_MODE_CONSTANT } from '../gpu/integratePass';

@@ -12,8 +12,6 @@ import type { ParticleBuffer } from './particleBuffer';
 import { StepParams, stepConstants } from './stepParams';
 import { shaders } from './wgsl';
 
-export { DAMPING_MODE_CONSTANT } from './stepParams';
-
 export class IntegratePass {
   private destroyed = false;
   private readonly fused: FusedPipelineCache;

@@ -81,6 +81,13 @@ export const COPY_PARAMS = defineStruct('CopyParams', {
   invocations: 'u32',
 });
 
+/** shaders/bench/integrateUniformAcceleration.wgsl: one acceleration for every particle. */
+export const UNIFORM_STEP_PARAMS = defineStruct('UniformStepParams', {
+  acceleration: 'vec3f',
+  dt: 'f32',
+  count: 'u32',
+});
+
 /** Every pass parameter block, for the schema test. */
 export const PASS_PARAMS = [
   STEP_PARAMS,
@@ -93,4 +100,5 @@ export const PASS_PARAMS = [
   SCAN_PARAMS,
   SCAN_LEVEL,
   COPY_PARAMS,
+  UNIFORM_STEP_PARAMS,
 ] as const;
