@@ -19,12 +19,8 @@ override CAPACITY: u32;
 @group(2) @binding(0) var<uniform> frame: FrameParams;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) localIndex: u32,
-) {
-  let k = particleIndex(workgroup, workgroups, localIndex);
+fn main(invocation: Invocation) {
+  let k = particleIndex(invocation);
   if (k >= counters.live) { return; }
   let slot = liveLists[counters.parity * CAPACITY + k];
   // Fields and lanes by name, only what is needed (a whole particle is 64 bytes):

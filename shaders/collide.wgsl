@@ -85,12 +85,8 @@ fn resolveWorldContact(
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let index = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let index = particleIndex(invocation);
   if (index >= params.count) { return; }
   let positionInverseMass = particles[index].positionInverseMass;
   // Immovable particles (and dead ones) are never moved.

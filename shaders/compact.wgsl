@@ -30,12 +30,8 @@ const SCAN_BLOCK: u32 = 1024u;
 @group(1) @binding(6) var<storage, read_write> ruleStats: array<atomic<u32>>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) localIndex: u32,
-) {
-  let k = particleIndex(workgroup, workgroups, localIndex);
+fn main(invocation: Invocation) {
+  let k = particleIndex(invocation);
   if (k >= counters.live) { return; }
   let parity = counters.parity;
   let slot = liveLists[parity * CAPACITY + k];

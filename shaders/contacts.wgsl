@@ -304,12 +304,8 @@ fn visitCandidate(me: u32, selfParticle: Particle, other: u32) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let index = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let index = particleIndex(invocation);
   if (index >= params.count) { return; }
   if (MODE == MODE_CANDIDATES) {
     listCandidates(index);

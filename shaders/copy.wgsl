@@ -16,12 +16,8 @@ struct CopyParams {
 @group(0) @binding(2) var<uniform> params: CopyParams;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let index = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let index = particleIndex(invocation);
   if (index >= params.invocations) { return; }
   let first = index * VEC4S_PER_INVOCATION;
   let lane0 = source[first];

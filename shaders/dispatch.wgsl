@@ -3,6 +3,17 @@
 // flattened back to one index here (the kernel then checks it against its count).
 override WORKGROUP_SIZE: u32 = 64u;
 
-fn particleIndex(workgroup: vec3u, workgroups: vec3u, local: u32) -> u32 {
-  return (workgroup.y * workgroups.x + workgroup.x) * WORKGROUP_SIZE + local;
+// A kernel's entry point takes `invocation: Invocation` and asks particleIndex for its index.
+struct Invocation {
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) local: u32,
+}
+
+fn flatIndex(invocation: Invocation) -> u32 {
+  return (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
+}
+
+fn particleIndex(invocation: Invocation) -> u32 {
+  return flatIndex(invocation);
 }

@@ -41,12 +41,8 @@ fn findParent(c: u32) -> u32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) localIndex: u32,
-) {
-  let j = particleIndex(workgroup, workgroups, localIndex);
+fn main(invocation: Invocation) {
+  let j = particleIndex(invocation);
   if (j >= counters.granted) { return; }
   let slot = freeList[counters.freeTop - 1u - j];
   // planEmit has flipped the parity: this is the list the next step reads.

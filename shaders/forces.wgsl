@@ -24,12 +24,8 @@
 @group(1) @binding(1) var<storage, read> masks: array<u32>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let index = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let index = particleIndex(invocation);
   if (index >= table.count) { return; }
   // Lanes by name, read as needed (the acceleration lane never is): a layout
   // change that moves these attributes renames the lanes and fails here.

@@ -26,12 +26,8 @@ struct GridParams {
 @group(1) @binding(4) var<storage, read_write> cells: array<vec4i>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn assign(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let i = particleIndex(workgroup, workgroups, local);
+fn assign(invocation: Invocation) {
+  let i = particleIndex(invocation);
   if (i >= params.count) { return; }
   let particle = particles[i];
   if (getRadius(particle) < 0.0) {
@@ -45,12 +41,8 @@ fn assign(
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn scatter(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let i = particleIndex(workgroup, workgroups, local);
+fn scatter(invocation: Invocation) {
+  let i = particleIndex(invocation);
   if (i >= params.count) { return; }
   let bucket = cells[i].w;
   if (bucket < 0) { return; }
@@ -60,12 +52,8 @@ fn scatter(
 
 // One invocation a bucket: an insertion sort of its (few) entries by index.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn sortBuckets(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let b = particleIndex(workgroup, workgroups, local);
+fn sortBuckets(invocation: Invocation) {
+  let b = particleIndex(invocation);
   if (b >= params.bucketCount) { return; }
   let first = atomicLoad(&starts[b]);
   let end = atomicLoad(&starts[b + 1u]);

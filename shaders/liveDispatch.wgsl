@@ -13,8 +13,15 @@ const NO_PARTICLE: u32 = 0xffffffffu;
 @group(2) @binding(0) var<storage, read> liveLists: array<u32>;
 @group(2) @binding(1) var<storage, read> liveCounters: LifeCounters;
 
-fn particleIndex(workgroup: vec3u, workgroups: vec3u, local: u32) -> u32 {
-  let k = (workgroup.y * workgroups.x + workgroup.x) * WORKGROUP_SIZE + local;
+// As in shaders/dispatch.wgsl, which this replaces.
+struct Invocation {
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) local: u32,
+}
+
+fn particleIndex(invocation: Invocation) -> u32 {
+  let k = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
   if (k >= liveCounters.live) { return NO_PARTICLE; }
   return liveLists[liveCounters.parity * CAPACITY + k];
 }

@@ -16,12 +16,8 @@ struct ScatterParams {
 @group(1) @binding(1) var<storage, read> values: array<vec4f>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let i = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let i = particleIndex(invocation);
   if (i >= params.count) { return; }
   let slot = (params.start + i) * LANES_PER_PARTICLE + params.lane;
   let old = lanes[slot];

@@ -29,12 +29,8 @@ struct SpringLink {
 @group(1) @binding(3) var<storage, read> links: array<SpringLink>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let row = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let row = particleIndex(invocation);
   if (row >= params.count) { return; }
   let index = params.first + row;
   let p = particles[index];

@@ -18,12 +18,8 @@ struct StepParams {
 @group(1) @binding(0) var<uniform> params: StepParams;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let index = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let index = particleIndex(invocation);
   if (index >= params.count) { return; }
   // We don't integrate things with infinite mass.
   let inverseMass = inverseMasses[index];

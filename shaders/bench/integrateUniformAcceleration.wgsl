@@ -15,12 +15,8 @@ struct UniformStepParams {
 @group(1) @binding(0) var<uniform> params: UniformStepParams;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(
-  @builtin(workgroup_id) workgroup: vec3u,
-  @builtin(num_workgroups) workgroups: vec3u,
-  @builtin(local_invocation_index) local: u32,
-) {
-  let index = particleIndex(workgroup, workgroups, local);
+fn main(invocation: Invocation) {
+  let index = particleIndex(invocation);
   if (index >= params.count) { return; }
   // Load only the lanes this step reads: never the acceleration lane.
   var p: Particle;
