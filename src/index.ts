@@ -14,6 +14,7 @@ export {
   type AcquiredDevice,
 } from './gpu/device';
 export { GpuValidationError, DeviceLostError } from './gpu/errors';
+export { UniformRingFullError } from './gpu/uniformRing';
 export {
   ForceRegistry,
   ForceHandle,
