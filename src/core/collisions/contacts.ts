@@ -31,6 +31,36 @@ export interface ContactParams {
   pairs: boolean;
 }
 
+/** One side of a contact as visitContact reads it: velocity, acceleration, inverse mass (an anchor: all 0). */
+class ContactBody {
+  vx = 0;
+  vy = 0;
+  vz = 0;
+  ax = 0;
+  ay = 0;
+  az = 0;
+  inverseMass = 0;
+
+  /** Particle `index`'s values from the packed state. */
+  load(state: FloatArray, index: number): this {
+    const at = index * FLOATS_PER_PARTICLE;
+    this.vx = state[at + VELOCITY] as number;
+    this.vy = state[at + VELOCITY + 1] as number;
+    this.vz = state[at + VELOCITY + 2] as number;
+    this.ax = state[at + ACCELERATION] as number;
+    this.ay = state[at + ACCELERATION + 1] as number;
+    this.az = state[at + ACCELERATION + 2] as number;
+    this.inverseMass = state[at + INVERSE_MASS] as number;
+    return this;
+  }
+
+  /** An anchor: immovable, at rest. */
+  anchor(): this {
+    this.vx = this.vy = this.vz = this.ax = this.ay = this.az = this.inverseMass = 0;
+    return this;
+  }
+}
+
 const POSITION = attributeOffset('position');
 const INVERSE_MASS = attributeOffset('inverseMass');
 const VELOCITY = attributeOffset('velocity');
@@ -65,6 +95,9 @@ export class CpuContacts {
   private vy = 0;
   private vz = 0;
   private listedCount = 0;
+  // The two sides of the contact being visited (scratch: no allocation per contact).
+  private readonly bodyA = new ContactBody();
+  private readonly bodyB = new ContactBody();
 
   private mode: ContactMode = MODE_COUNT;
   private state!: FloatArray;
@@ -138,33 +171,26 @@ export class CpuContacts {
     }
   }
 
-  /** visitContact of the shader: one contact between A and B (B an anchor when b is NO_PARTICLE). */
+  /**
+   * visitContact of the shader: one contact between A and B (B an anchor when
+   * b is NO_PARTICLE), their velocities, accelerations and inverse masses in
+   * bodyA and bodyB.
+   */
   private visitContact(
     selfIsA: boolean,
     a: number,
     b: number,
-    vAx: number,
-    vAy: number,
-    vAz: number,
-    aAx: number,
-    aAy: number,
-    aAz: number,
-    wA: number,
-    vBx: number,
-    vBy: number,
-    vBz: number,
-    aBx: number,
-    aBy: number,
-    aBz: number,
-    wB: number,
     nx: number,
     ny: number,
     nz: number,
     penetration: number,
     restitution: number,
   ): void {
+    const { bodyA: A, bodyB: B } = this;
+    const wA = A.inverseMass;
+    const wB = B.inverseMass;
     const round = this.round;
-    const separatingVelocity = dot3(round(vAx - vBx), round(vAy - vBy), round(vAz - vBz), nx, ny, nz, round);
+    const separatingVelocity = dot3(round(A.vx - B.vx), round(A.vy - B.vy), round(A.vz - B.vz), nx, ny, nz, round);
     const isClosing = separatingVelocity < 0;
     const isPenetrating = penetration > 0;
     if (this.mode === MODE_COUNT) {
@@ -178,7 +204,7 @@ export class CpuContacts {
     if (isClosing) {
       let newSepVelocity = round(-separatingVelocity * restitution);
       const accCausedSepVelocity = round(
-        dot3(round(aAx - aBx), round(aAy - aBy), round(aAz - aBz), nx, ny, nz, round) * this.params.dt,
+        dot3(round(A.ax - B.ax), round(A.ay - B.ay), round(A.az - B.az), nx, ny, nz, round) * this.params.dt,
       );
       if (accCausedSepVelocity < 0) {
         newSepVelocity = round(newSepVelocity + round(restitution * accCausedSepVelocity));
@@ -232,25 +258,11 @@ export class CpuContacts {
       let pBx = floats[k + F.anchor.at] as number;
       let pBy = floats[k + F.anchor.at + 1] as number;
       let pBz = floats[k + F.anchor.at + 2] as number;
-      let vBx = 0;
-      let vBy = 0;
-      let vBz = 0;
-      let aBx = 0;
-      let aBy = 0;
-      let aBz = 0;
-      let wB = 0;
       if (b !== NO_PARTICLE) {
         const B = b * FLOATS_PER_PARTICLE;
         pBx = state[B + POSITION] as number;
         pBy = state[B + POSITION + 1] as number;
         pBz = state[B + POSITION + 2] as number;
-        vBx = state[B + VELOCITY] as number;
-        vBy = state[B + VELOCITY + 1] as number;
-        vBz = state[B + VELOCITY + 2] as number;
-        aBx = state[B + ACCELERATION] as number;
-        aBy = state[B + ACCELERATION + 1] as number;
-        aBz = state[B + ACCELERATION + 2] as number;
-        wB = state[B + INVERSE_MASS] as number;
       }
       const dx = round(pBx - (state[A + POSITION] as number));
       const dy = round(pBy - (state[A + POSITION + 1] as number));
@@ -274,30 +286,10 @@ export class CpuContacts {
         }
         restitution = 0;
       }
-      this.visitContact(
-        self === a,
-        a,
-        b,
-        state[A + VELOCITY] as number,
-        state[A + VELOCITY + 1] as number,
-        state[A + VELOCITY + 2] as number,
-        state[A + ACCELERATION] as number,
-        state[A + ACCELERATION + 1] as number,
-        state[A + ACCELERATION + 2] as number,
-        state[A + INVERSE_MASS] as number,
-        vBx,
-        vBy,
-        vBz,
-        aBx,
-        aBy,
-        aBz,
-        wB,
-        nx,
-        ny,
-        nz,
-        penetration,
-        restitution,
-      );
+      this.bodyA.load(state, a);
+      if (b === NO_PARTICLE) this.bodyB.anchor();
+      else this.bodyB.load(state, b);
+      this.visitContact(self === a, a, b, nx, ny, nz, penetration, restitution);
     }
   }
 
@@ -355,30 +347,9 @@ export class CpuContacts {
               this.listedCount++;
               continue;
             }
-            this.visitContact(
-              selfIsA,
-              a,
-              b,
-              state[A + VELOCITY] as number,
-              state[A + VELOCITY + 1] as number,
-              state[A + VELOCITY + 2] as number,
-              state[A + ACCELERATION] as number,
-              state[A + ACCELERATION + 1] as number,
-              state[A + ACCELERATION + 2] as number,
-              state[A + INVERSE_MASS] as number,
-              state[B + VELOCITY] as number,
-              state[B + VELOCITY + 1] as number,
-              state[B + VELOCITY + 2] as number,
-              state[B + ACCELERATION] as number,
-              state[B + ACCELERATION + 1] as number,
-              state[B + ACCELERATION + 2] as number,
-              state[B + INVERSE_MASS] as number,
-              nx,
-              ny,
-              nz,
-              penetration,
-              restitution,
-            );
+            this.bodyA.load(state, a);
+            this.bodyB.load(state, b);
+            this.visitContact(selfIsA, a, b, nx, ny, nz, penetration, restitution);
           }
         }
       }
