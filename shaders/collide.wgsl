@@ -23,16 +23,7 @@ const FLAG_KILL: u32 = 2u;
 // touched, and this radius, which every collision pass reads as "no particle".
 const DEAD_RADIUS: f32 = -1.0;
 
-struct CollideParams {
-  count: u32,
-  colliderCount: u32,
-  dt: f32,
-  // A contact exists from `skin` before touching: its velocity is resolved
-  // (so a resting particle stays at rest through rounding), its position
-  // only once it penetrates.
-  skin: f32,
-}
-
+// CollideParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: CollideParams;
 @group(1) @binding(1) var<storage, read> colliders: array<Collider>;

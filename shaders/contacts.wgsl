@@ -40,22 +40,7 @@ const LINK_CABLE: u32 = 0u;
 // pair (relative slack far above float32 rounding); the exact test follows.
 const REACH_SLACK: f32 = 1.0001;
 
-struct ContactParams {
-  count: u32,
-  bucketMask: u32,
-  inverseCellSize: f32,
-  // 1: particle-particle contacts through the grid.
-  pairs: u32,
-  dt: f32,
-  skin: f32,
-  // Restitution of particle-particle contacts.
-  restitution: f32,
-  // Where the link indices start in linkIndex (after the starts).
-  linkRefs: u32,
-  // The particle capacity: where the candidate lists start in activeCounts.
-  capacity: u32,
-}
-
+// ContactParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: ContactParams;
 @group(1) @binding(1) var<storage, read> links: array<Link>;

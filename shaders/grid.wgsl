@@ -8,13 +8,7 @@
 // Prepended: the Particle struct and accessors, shaders/dispatch.wgsl,
 // shaders/gridHash.wgsl.
 
-struct GridParams {
-  count: u32,
-  bucketMask: u32,
-  inverseCellSize: f32,
-  bucketCount: u32,
-}
-
+// GridParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: GridParams;
 // Counts per bucket, then (scanned in place) where each bucket starts; bucketCount + 1 entries.

@@ -12,11 +12,7 @@ override SEMI_IMPLICIT: bool = false;
 // 2: off
 override DAMPING_MODE: u32 = 0u;
 
-struct StepParams {
-  dt: f32,
-  count: u32,
-}
-
+// StepParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: StepParams;
 

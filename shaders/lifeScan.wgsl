@@ -20,10 +20,7 @@ const THREADS: u32 = 64u;
 const ITEMS: u32 = 16u;
 const BLOCK: u32 = 1024u;
 
-struct ScanLevel {
-  level: u32,
-}
-
+// ScanLevel: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read> input: array<vec2u>;
 @group(0) @binding(1) var<storage, read_write> output: array<vec2u>;
 @group(0) @binding(2) var<storage, read_write> sums: array<vec2u>;

@@ -8,11 +8,7 @@ const THREADS: u32 = 256u;
 const ITEMS: u32 = 4u;
 const BLOCK: u32 = 1024u;
 
-struct ScanParams {
-  count: u32,
-  blocks: u32,
-}
-
+// ScanParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> data: array<u32>;
 @group(0) @binding(1) var<storage, read_write> blockSums: array<u32>;
 @group(0) @binding(2) var<uniform> params: ScanParams;

@@ -4,13 +4,7 @@
 // lane and component mask come from src/core/layout.ts.
 override ADD: bool = false;
 
-struct ScatterParams {
-  start: u32,
-  count: u32,
-  lane: u32,
-  mask: vec4u, // 1 where the attribute has a component
-}
-
+// ScatterParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> lanes: array<vec4f>;
 @group(1) @binding(0) var<uniform> params: ScatterParams;
 @group(1) @binding(1) var<storage, read> values: array<vec4f>;

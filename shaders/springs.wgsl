@@ -10,18 +10,7 @@
 // particle first + i owns ends[offsets[i]] .. ends[offsets[i + 1]] - 1, each the
 // particle at the spring's other end and the spring's index in `links`.
 
-struct SpringParams {
-  first: u32, // the first particle with a spring
-  count: u32, // particles from `first` to the last one with a spring
-}
-
-struct SpringLink {
-  restLength: f32,
-  stiffness: f32,
-  bungee: u32, // 1: pulls only
-  spare: u32,
-}
-
+// SpringParams and SpringLink: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: SpringParams;
 @group(1) @binding(1) var<storage, read> offsets: array<u32>;

@@ -43,4 +43,4 @@ export { DEFAULT_CONTACT_SETTINGS, type CollisionOptions, type ContactSettings }
 export { CollisionInputError } from './core/collisions/check';
 export * from './core/emitters';
 export { GpuLifecycle } from './gpu/lifecycle';
-export { ARGS as LIFECYCLE_ARGS } from './gpu/lifecycleWgsl';
+export { ARGS as LIFECYCLE_ARGS } from './gpu/indirectArgs';

@@ -18,7 +18,7 @@ import { LIFE_FIELDS, LIFE_FIELD_NAMES, WORDS_PER_LIFE, wgslLifeStruct } from '.
 import { draw, open01, pcg, streamKey, uniform01 } from '../src/core/emitters/random';
 import type { RecordSpec, WordField } from '../src/core/emitters/records';
 import { withErrorScopes } from '../src/gpu/errors';
-import pcgWgsl from '../shaders/pcg.wgsl?raw';
+import { pcgSource as pcgWgsl } from '../src/shaders';
 import { useDevice } from './support/gpu';
 
 const gpu = useDevice();

@@ -5,7 +5,7 @@
  */
 import { Kernel } from '../gpu/kernel';
 import { COPY_PARAMS } from '../gpu/passParams';
-import { benchShaders } from './wgsl';
+import { shaders } from '../shaders';
 
 /** Bytes one invocation of copy.wgsl copies: four vec4s, today's particle record. */
 export const COPY_BYTES_PER_INVOCATION = 64;
@@ -45,7 +45,7 @@ export class CopyPass {
     const kernel = Kernel.create(device, null, {
       name: 'CopyPass',
       file: 'copy.wgsl',
-      code: benchShaders.copy(),
+      code: shaders.copy(),
       constants: { WORKGROUP_SIZE: workgroupSize },
       particles: false,
       groups: [['read-only-storage', 'storage', 'uniform']],

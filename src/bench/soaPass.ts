@@ -9,7 +9,7 @@ import type { Variant } from '../core/variants';
 import { Kernel } from '../gpu/kernel';
 import { STEP_PARAMS } from '../gpu/passParams';
 import { stepConstants } from '../gpu/stepParams';
-import { benchShaders } from './wgsl';
+import { shaders } from '../shaders';
 
 /** The attributes the step reads, in integrateSoA.wgsl's binding order. */
 const SOA_ATTRIBUTES = [
@@ -61,7 +61,7 @@ export class SoAStepPass {
     const kernel = Kernel.create(device, null, {
       name: `SoAStepPass(${variant.integrator}, ${variant.damping})`,
       file: 'bench/integrateSoA.wgsl',
-      code: benchShaders.integrateSoA(),
+      code: shaders.benchIntegrateSoA(),
       constants: stepConstants(variant, workgroupSize),
       particles: false,
       // position, velocity, acceleration, force, inverse mass, damping; the step's uniforms.

@@ -9,7 +9,7 @@ import { Kernel } from '../gpu/kernel';
 import type { ParticleBuffer } from '../gpu/particleBuffer';
 import { UNIFORM_STEP_PARAMS } from '../gpu/passParams';
 import { stepConstants } from '../gpu/stepParams';
-import { benchShaders } from './wgsl';
+import { shaders } from '../shaders';
 
 export class UniformAccelerationPass {
   private readonly params: GPUBuffer;
@@ -38,7 +38,7 @@ export class UniformAccelerationPass {
     const kernel = Kernel.create(device, particles, {
       name: `UniformAccelerationPass(${variant.integrator}, ${variant.damping})`,
       file: 'bench/integrateUniformAcceleration.wgsl',
-      code: benchShaders.integrateUniformAcceleration(),
+      code: shaders.benchIntegrateUniformAcceleration(),
       constants: stepConstants(variant, workgroupSize),
       groups: [['uniform']],
     });

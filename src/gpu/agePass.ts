@@ -3,7 +3,8 @@
  * dispatched indirectly with the live count planStep wrote.
  */
 import type { LifeBuffers } from './lifeBuffers';
-import { ARGS, lifecycleShaders } from './lifecycleWgsl';
+import { shaders } from '../shaders';
+import { ARGS } from './indirectArgs';
 import { LiveKernel } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
@@ -17,7 +18,7 @@ export function createAgePass(
   return LiveKernel.create(device, particles, {
     name: 'AgePass',
     file: 'age.wgsl',
-    code: lifecycleShaders.age(),
+    code: shaders.age(),
     constants: { WORKGROUP_SIZE: workgroupSize, CAPACITY: buffers.capacity },
     bindings: [
       ['storage', buffers.life],

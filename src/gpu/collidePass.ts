@@ -5,7 +5,7 @@
  */
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
-import { collisionShaders } from './collisionWgsl';
+import { shaders } from '../shaders';
 import { COLLIDE_PARAMS } from './passParams';
 import { UniformRing } from './uniformRing';
 
@@ -36,7 +36,7 @@ export class CollidePass {
     const plain = Kernel.create(device, particles, {
       name: 'CollidePass',
       file: 'collide.wgsl',
-      code: collisionShaders.collide(),
+      code: shaders.collide(),
       constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 0 },
       groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage']],
     });

@@ -4,7 +4,8 @@
  * prefix sums. Dispatched indirectly like the ageing.
  */
 import type { LifeBuffers } from './lifeBuffers';
-import { ARGS, lifecycleShaders } from './lifecycleWgsl';
+import { shaders } from '../shaders';
+import { ARGS } from './indirectArgs';
 import { LiveKernel } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
@@ -18,7 +19,7 @@ export function createCompactPass(
   return LiveKernel.create(device, particles, {
     name: 'CompactPass',
     file: 'compact.wgsl',
-    code: lifecycleShaders.compact(),
+    code: shaders.compact(),
     constants: {
       WORKGROUP_SIZE: workgroupSize,
       CAPACITY: buffers.capacity,

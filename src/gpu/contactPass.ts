@@ -8,7 +8,7 @@ import type { PackedLinks } from '../core/collisions/links';
 import { Kernel } from './kernel';
 import type { GridPass } from './gridPass';
 import type { ParticleBuffer } from './particleBuffer';
-import { collisionShaders } from './collisionWgsl';
+import { shaders } from '../shaders';
 import { CONTACT_PARAMS } from './passParams';
 import { UniformRing } from './uniformRing';
 
@@ -95,7 +95,7 @@ export class ContactPass {
     const count = Kernel.create(device, particles, {
       name: 'ContactPass(count)',
       file: 'contacts.wgsl',
-      code: collisionShaders.contacts(),
+      code: shaders.contacts(),
       constants: constants('count'),
       // params; links, linkIndex, the grid's starts, entries and cells; active counts, deltas.
       groups: [

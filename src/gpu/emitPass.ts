@@ -4,7 +4,8 @@
  * indirectly with the count planEmit wrote.
  */
 import type { LifeBuffers } from './lifeBuffers';
-import { ARGS, lifecycleShaders } from './lifecycleWgsl';
+import { shaders } from '../shaders';
+import { ARGS } from './indirectArgs';
 import { LiveKernel } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
@@ -18,7 +19,7 @@ export function createEmitPass(
   return LiveKernel.create(device, particles, {
     name: 'EmitPass',
     file: 'emit.wgsl',
-    code: lifecycleShaders.emit(),
+    code: shaders.emit(),
     constants: { WORKGROUP_SIZE: workgroupSize, CAPACITY: buffers.capacity },
     bindings: [
       ['storage', buffers.life],

@@ -20,7 +20,7 @@ import { TABLE_BYTES, compositionKey, encodeForceTable, type ForceComposition } 
 import { Kernel, KernelCache, bindGroupLayoutEntries } from './kernel';
 import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
-import { shaders } from './wgsl';
+import { shaders } from '../shaders';
 import { UniformRing } from './uniformRing';
 
 const MIN_MASK_BYTES = 16;

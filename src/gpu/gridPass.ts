@@ -6,7 +6,7 @@
 import { bucketCount } from '../core/collisions/grid';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
-import { collisionShaders } from './collisionWgsl';
+import { shaders } from '../shaders';
 import { ScanPass } from './scanPass';
 import { GRID_PARAMS } from './passParams';
 import { UniformRing } from './uniformRing';
@@ -54,7 +54,7 @@ export class GridPass {
     const assign = Kernel.create(device, particles, {
       name: 'GridPass.assign',
       file: 'grid.wgsl',
-      code: collisionShaders.grid(),
+      code: shaders.grid(),
       entryPoint: 'assign',
       constants: { WORKGROUP_SIZE: workgroupSize },
       // params; starts, cursors, entries, cells.

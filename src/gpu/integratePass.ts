@@ -10,7 +10,7 @@ import { FusedPipelineCache } from './fusedPipelines';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { StepParams, stepConstants } from './stepParams';
-import { shaders } from './wgsl';
+import { shaders } from '../shaders';
 
 export class IntegratePass {
   private destroyed = false;

@@ -17,11 +17,11 @@ import {
 } from '../core/emitters/gpuRecords';
 import { initialLifecycle } from '../core/emitters/lifecycle';
 import type { PreparedLifecycle } from '../core/emitters/options';
-import { ARGS } from './lifecycleWgsl';
+import { ARGS } from './indirectArgs';
 
 /**
  * What a pass needs to run over the live list instead of every slot: its
- * WGSL composed with shaders/liveDispatch.wgsl (src/gpu/wgsl.ts), this group
+ * WGSL composed with shaders/liveDispatch.wgsl (src/shaders/index.ts), this group
  * bound at index 2, and an indirect dispatch from `args` at `argsOffset`
  * (bytes), sized by planStep from the live count. The pass's own count must
  * be `capacity`, so its guard rejects only NO_PARTICLE.

@@ -6,7 +6,7 @@
  */
 import type { LifeBuffers } from './lifeBuffers';
 import { Kernel } from './kernel';
-import { lifecycleShaders } from './lifecycleWgsl';
+import { shaders } from '../shaders';
 
 export class LifePlanPass {
   private constructor(
@@ -27,7 +27,7 @@ export class LifePlanPass {
     const planStep = Kernel.create(device, null, {
       name: 'LifePlanPass.planStep',
       file: 'lifePlan.wgsl',
-      code: lifecycleShaders.plan(),
+      code: shaders.lifePlan(),
       entryPoint: 'planStep',
       constants,
       particles: false,

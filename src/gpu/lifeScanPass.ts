@@ -3,9 +3,9 @@
  * sums of (lives on, children) over the live list, every level dispatched
  * indirectly with the block counts planStep derived from the live count.
  */
-import { ARGS } from './lifecycleWgsl';
+import { ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
-import { lifecycleShaders } from './lifecycleWgsl';
+import { shaders } from '../shaders';
 import { Kernel } from './kernel';
 import { SCAN_LEVEL } from './passParams';
 
@@ -26,7 +26,7 @@ export class LifeScanPass {
     const scanBlocks = Kernel.create(device, null, {
       name: 'LifeScanPass.scanBlocks',
       file: 'lifeScan.wgsl',
-      code: lifecycleShaders.scan(),
+      code: shaders.lifeScan(),
       entryPoint: 'scanBlocks',
       particles: false,
       // input, output, block sums, counters, level.

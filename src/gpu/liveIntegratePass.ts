@@ -12,11 +12,11 @@ import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
 import { FusedPipelineCache } from './fusedPipelines';
 import { Kernel } from './kernel';
-import { ARGS } from './lifecycleWgsl';
+import { ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { StepParams, stepConstants } from './stepParams';
-import { shaders } from './wgsl';
+import { shaders } from '../shaders';
 
 export class LiveIntegratePass {
   private destroyed = false;

@@ -6,7 +6,7 @@
  */
 import { Kernel } from './kernel';
 import { SCAN_PARAMS } from './passParams';
-import { collisionShaders } from './collisionWgsl';
+import { shaders } from '../shaders';
 
 const BLOCK = 1024;
 
@@ -31,7 +31,7 @@ export class ScanPass {
     const scanBlocks = Kernel.create(device, null, {
       name: `${label}.scanBlocks`,
       file: 'scan.wgsl',
-      code: collisionShaders.scan(),
+      code: shaders.scan(),
       entryPoint: 'scanBlocks',
       particles: false,
       // data, block sums, params.

@@ -6,7 +6,7 @@ import { ATTRIBUTES, type AttributeName } from '../core/layout';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { SCATTER_PARAMS } from './passParams';
-import { shaders } from './wgsl';
+import { shaders } from '../shaders';
 
 export class ScatterPass {
   private readonly params: GPUBuffer;

@@ -6,7 +6,7 @@ import type { SpringNetwork } from '../core/forces/registry';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { SPRING_LINK, SPRING_PARAMS } from './passParams';
-import { shaders } from './wgsl';
+import { shaders } from '../shaders';
 
 const MIN_BYTES = 16;
 

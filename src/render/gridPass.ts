@@ -5,7 +5,7 @@
  */
 import { UniformLayout, type UniformData } from './uniforms';
 import type { DrawView, Rgb } from './particleLook';
-import { renderShaders } from './wgsl';
+import { shaders } from '../shaders';
 
 export const GRID_PARAMS = new UniformLayout('GridParams', {
   viewProjection: { type: 'mat4x4f' },
@@ -72,7 +72,7 @@ export class GridPass {
         { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } },
       ],
     });
-    const module = device.createShaderModule({ label: 'render/grid.wgsl', code: renderShaders.grid(GRID_PARAMS) });
+    const module = device.createShaderModule({ label: 'render/grid.wgsl', code: shaders.renderGrid(GRID_PARAMS) });
     this.pipeline = device.createRenderPipeline({
       label: 'GridPass.pipeline',
       layout: device.createPipelineLayout({ label: 'GridPass.pipelineLayout', bindGroupLayouts: [this.layout] }),

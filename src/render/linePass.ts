@@ -7,7 +7,7 @@
 import { createOverlayPipeline } from './overlayPipeline';
 import type { DrawView } from './particleLook';
 import { UniformLayout, type UniformData } from './uniforms';
-import { renderShaders } from './wgsl';
+import { shaders } from '../shaders';
 
 export const LINE_PARAMS = new UniformLayout('LineParams', {
   viewProjection: { type: 'mat4x4f' },
@@ -110,7 +110,7 @@ export class LinePass {
         { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
       ],
     });
-    const module = device.createShaderModule({ label: 'render/lines.wgsl', code: renderShaders.lines(LINE_PARAMS) });
+    const module = device.createShaderModule({ label: 'render/lines.wgsl', code: shaders.renderLines(LINE_PARAMS) });
     this.pipeline = createOverlayPipeline(device, {
       name: 'LinePass',
       layout: this.layout,

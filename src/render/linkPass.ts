@@ -11,7 +11,7 @@ import { createOverlayPipeline } from './overlayPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
 import { UniformLayout, type UniformData } from './uniforms';
-import { renderShaders } from './wgsl';
+import { shaders } from '../shaders';
 
 export const LINK_PARAMS = new UniformLayout('LinkParams', {
   viewProjection: { type: 'mat4x4f' },
@@ -207,7 +207,7 @@ export class LinkPass {
         { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
       ],
     });
-    const module = device.createShaderModule({ label: 'render/links.wgsl', code: renderShaders.links(LINK_PARAMS) });
+    const module = device.createShaderModule({ label: 'render/links.wgsl', code: shaders.renderLinks(LINK_PARAMS) });
     this.pipeline = createOverlayPipeline(device, {
       name: 'LinkPass',
       layout: this.layout,

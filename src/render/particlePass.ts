@@ -23,7 +23,7 @@
 import { isSoftwareAdapter } from '../gpu/device';
 import { ADDITIVE, PREMULTIPLIED_OVER } from './overlayPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
-import { ARGS } from '../gpu/lifecycleWgsl';
+import { ARGS } from '../gpu/indirectArgs';
 import type { GroupTimeline } from './groupTimeline';
 import {
   DRAW_PARAMS,
@@ -35,7 +35,7 @@ import {
   type ParticleLook,
 } from './particleLook';
 import type { UniformData } from './uniforms';
-import { renderShaders } from './wgsl';
+import { shaders } from '../shaders';
 
 const SHAPE = { sprites: 0, sparks: 1, points: 0 } as const satisfies Record<DrawMode, number>;
 const COLOR_MODE = { index: 0, speed: 1, life: 2 } as const satisfies Record<ColorMode, number>;
@@ -187,8 +187,8 @@ export class ParticlePass {
       };
     };
     this.sources = {
-      records: source('records', 2, renderShaders.particles(DRAW_PARAMS)),
-      live: source('liveRecords', 4, renderShaders.liveParticles(DRAW_PARAMS)),
+      records: source('records', 2, shaders.renderParticles(DRAW_PARAMS)),
+      live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
     };
     this.noGroups = device.createBuffer({
       label: 'ParticlePass.noGroups',

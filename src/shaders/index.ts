@@ -1,0 +1,151 @@
+/**
+ * The one shader door: every shader the system compiles is composed here, by
+ * plain concatenation, from (1) declarations generated from the schema (the
+ * particle and life records, the lifecycle, collider, link and force
+ * records, each pass's parameter block), (2) the shared pieces in shaders/
+ * (the dispatch helper, PCG, the turbulence wave, the force generators) and
+ * (3) the pass's own file. The one substitution is the fused step's bind group
+ * index (`forcesInGroup`). test/shaders.test.ts snapshots every composition
+ * as text and compiles it on the adapter.
+ */
+import { DEAD_RADIUS, wgslColliderStruct } from '../core/collisions/colliders';
+import { wgslLinkStruct } from '../core/collisions/links';
+import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
+import { wgslDrawConstants } from '../core/emitters/random';
+import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
+import { wgslTurbulenceField } from '../core/forces/turbulence';
+import { NO_RULE, wgslLifeStruct, wgslParticleStruct } from '../core/layout';
+import { wgslArgs } from '../gpu/indirectArgs';
+import {
+  COLLIDE_PARAMS,
+  CONTACT_PARAMS,
+  COPY_PARAMS,
+  GRID_PARAMS,
+  SCAN_LEVEL,
+  SCAN_PARAMS,
+  SCATTER_PARAMS,
+  SPRING_LINK,
+  SPRING_PARAMS,
+  STEP_PARAMS,
+  UNIFORM_STEP_PARAMS,
+} from '../gpu/passParams';
+import { sources as s } from './sources';
+
+const compose = (...pieces: string[]) => pieces.join('\n');
+
+/** A uniform block a render pass declares (printed from its schema). */
+type Declared = { wgsl(): string };
+
+/** A per-particle pass over every slot: the particle record, the dispatch helper, then the pass. */
+function perParticle(...pass: string[]): string {
+  return compose(wgslParticleStruct(), s.dispatch, ...pass);
+}
+
+/**
+ * The same pass over the live list of a system with emitters: the live-list
+ * helper (shaders/liveDispatch.wgsl) in the dispatch helper's place, the pass
+ * itself unchanged.
+ */
+function perLiveParticle(...pass: string[]): string {
+  return compose(wgslParticleStruct(), wgslLifecycleRecords(), s.liveDispatch, ...pass);
+}
+
+/** The generators of one composition: the records' declarations, the turbulence field, the generators, then `registeredForces`. */
+function fieldForces(composition: ForceComposition): string {
+  return compose(
+    wgslForceDeclarations(),
+    s.turbulence,
+    wgslTurbulenceField(),
+    s.forceGenerators,
+    wgslRegisteredForces(composition),
+  );
+}
+
+/**
+ * shaders/integrateForces.wgsl with its bindings in bind group `group`: the
+ * group after the step's own (2 over every slot, 3 over the live list, whose
+ * lists take group 2). The file writes the index as FORCES_GROUP.
+ */
+function forcesInGroup(group: number): string {
+  return s.integrateForces.replaceAll('@group(FORCES_GROUP)', `@group(${group})`);
+}
+
+/** What every lifecycle kernel over the particles declares first. */
+function lifeHeader(): string {
+  return compose(
+    wgslParticleStruct(),
+    wgslLifeStruct(),
+    wgslLifecycleRecords(),
+    `const NO_RULE: u32 = ${NO_RULE}u;`,
+    `const DEAD_RADIUS: f32 = ${DEAD_RADIUS.toFixed(1)};`,
+  );
+}
+
+/** The step: shaders/integrate.wgsl reads StepParams. */
+const step = () => compose(STEP_PARAMS.wgsl(), s.integrate);
+
+export const shaders = {
+  // The step and the forces (src/gpu/integratePass.ts, liveIntegratePass.ts, forcesPass.ts, springsPass.ts, scatterPass.ts).
+  integrate: () => perParticle(s.noFieldForces, step()),
+  /** The step with the composition's field forces fused in (shaders/integrateForces.wgsl), their bindings in `group`. */
+  integrateWithForces: (composition: ForceComposition, group: number) =>
+    perParticle(fieldForces(composition), forcesInGroup(group), step()),
+  /** The step over the live list (systems with emitters). */
+  integrateLive: () => perLiveParticle(s.noFieldForces, step()),
+  /** The same with forces; the live list takes group 2, so the forces take `group` (3). */
+  integrateLiveWithForces: (composition: ForceComposition, group: number) =>
+    perLiveParticle(fieldForces(composition), forcesInGroup(group), step()),
+  forces: (composition: ForceComposition) => perParticle(fieldForces(composition), s.forces),
+  forcesLive: (composition: ForceComposition) => perLiveParticle(fieldForces(composition), s.forces),
+  springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.springs),
+  scatter: () => perParticle(SCATTER_PARAMS.wgsl(), s.scatter),
+
+  // Collisions (src/gpu/collidePass.ts, gridPass.ts, scanPass.ts, contactPass.ts).
+  collide: () => perParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), s.collide),
+  grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),
+  scan: () => compose(SCAN_PARAMS.wgsl(), s.scan),
+  contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.contacts),
+
+  // The lifecycle (src/gpu/agePass.ts, compactPass.ts, emitPass.ts, lifeScanPass.ts, lifePlanPass.ts).
+  age: () => compose(lifeHeader(), s.dispatch, s.age),
+  compact: () => compose(lifeHeader(), s.dispatch, s.compact),
+  emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, s.emit),
+  lifeScan: () => compose(wgslLifecycleRecords(), SCAN_LEVEL.wgsl(), s.lifeScan),
+  lifePlan: () => compose(wgslLifecycleRecords(), wgslArgs(), s.lifePlan),
+
+  // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
+  /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */
+  renderParticles: (params: Declared) =>
+    compose(wgslParticleStruct(), params.wgsl(), s.renderColor, s.renderParticles, s.renderRecords),
+  /** The live list of a system with emitters, coloured from the life records (shaders/render/liveRecords.wgsl). */
+  renderLiveParticles: (params: Declared) =>
+    compose(
+      wgslParticleStruct(),
+      wgslLifeStruct(),
+      wgslLifecycleRecords(),
+      params.wgsl(),
+      s.renderColor,
+      s.renderParticles,
+      s.renderLiveRecords,
+    ),
+  renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),
+  renderLines: (params: Declared) => compose(params.wgsl(), s.renderColor, s.renderSegment, s.renderLines),
+  /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl). */
+  renderLinks: (params: Declared) =>
+    compose(wgslParticleStruct(), params.wgsl(), s.renderColor, s.renderSegment, s.renderLinks),
+
+  // The benchmark's own kernels (src/bench/): never used by the library's passes.
+  copy: () => compose(s.dispatch, COPY_PARAMS.wgsl(), s.copy),
+  benchIntegrateSoA: () => compose(s.dispatch, s.benchStepMath, STEP_PARAMS.wgsl(), s.benchIntegrateSoA),
+  benchIntegrateUniformAcceleration: () =>
+    compose(
+      wgslParticleStruct(),
+      s.dispatch,
+      s.benchStepMath,
+      UNIFORM_STEP_PARAMS.wgsl(),
+      s.benchIntegrateUniformAcceleration,
+    ),
+} as const;
+
+/** The PCG helpers alone (the CPU twin's test compiles them against its own stream). */
+export const pcgSource = s.pcg;

@@ -1,0 +1,77 @@
+/**
+ * The only module that reads `.wgsl` files: each is imported as text (Vite's
+ * `?raw`, which Vitest and vite-node understand too) and handed to the
+ * compositions in ./index.ts. A shader file is added here and nowhere else.
+ */
+import age from '../../shaders/age.wgsl?raw';
+import benchIntegrateSoA from '../../shaders/bench/integrateSoA.wgsl?raw';
+import benchIntegrateUniformAcceleration from '../../shaders/bench/integrateUniformAcceleration.wgsl?raw';
+import benchStepMath from '../../shaders/bench/stepMath.wgsl?raw';
+import collide from '../../shaders/collide.wgsl?raw';
+import compact from '../../shaders/compact.wgsl?raw';
+import contacts from '../../shaders/contacts.wgsl?raw';
+import copy from '../../shaders/copy.wgsl?raw';
+import dispatch from '../../shaders/dispatch.wgsl?raw';
+import emit from '../../shaders/emit.wgsl?raw';
+import forceGenerators from '../../shaders/forceGenerators.wgsl?raw';
+import forces from '../../shaders/forces.wgsl?raw';
+import grid from '../../shaders/grid.wgsl?raw';
+import gridHash from '../../shaders/gridHash.wgsl?raw';
+import integrate from '../../shaders/integrate.wgsl?raw';
+import integrateForces from '../../shaders/integrateForces.wgsl?raw';
+import lifePlan from '../../shaders/lifePlan.wgsl?raw';
+import lifeScan from '../../shaders/lifeScan.wgsl?raw';
+import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
+import noFieldForces from '../../shaders/noFieldForces.wgsl?raw';
+import pcg from '../../shaders/pcg.wgsl?raw';
+import renderColor from '../../shaders/render/color.wgsl?raw';
+import renderGrid from '../../shaders/render/grid.wgsl?raw';
+import renderLines from '../../shaders/render/lines.wgsl?raw';
+import renderLinks from '../../shaders/render/links.wgsl?raw';
+import renderLiveRecords from '../../shaders/render/liveRecords.wgsl?raw';
+import renderParticles from '../../shaders/render/particles.wgsl?raw';
+import renderRecords from '../../shaders/render/records.wgsl?raw';
+import renderSegment from '../../shaders/render/segment.wgsl?raw';
+import scan from '../../shaders/scan.wgsl?raw';
+import scatter from '../../shaders/scatter.wgsl?raw';
+import spawn from '../../shaders/spawn.wgsl?raw';
+import springs from '../../shaders/springs.wgsl?raw';
+import turbulence from '../../shaders/turbulence.wgsl?raw';
+
+/** Every shader file by name (`render/particles.wgsl` is `renderParticles`). */
+export const sources = {
+  age,
+  benchIntegrateSoA,
+  benchIntegrateUniformAcceleration,
+  benchStepMath,
+  collide,
+  compact,
+  contacts,
+  copy,
+  dispatch,
+  emit,
+  forceGenerators,
+  forces,
+  grid,
+  gridHash,
+  integrate,
+  integrateForces,
+  lifePlan,
+  lifeScan,
+  liveDispatch,
+  noFieldForces,
+  pcg,
+  renderColor,
+  renderGrid,
+  renderLines,
+  renderLinks,
+  renderLiveRecords,
+  renderParticles,
+  renderRecords,
+  renderSegment,
+  scan,
+  scatter,
+  spawn,
+  springs,
+  turbulence,
+} as const;
