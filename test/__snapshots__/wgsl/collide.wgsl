@@ -1,0 +1,254 @@
+// Generated from src/core/layout.ts: 64 bytes a particle.
+struct Particle {
+  positionInverseMass: vec4f, // offset 0: position.xyz, inverseMass.w
+  velocityDamping: vec4f, // offset 16: velocity.xyz, damping.w
+  accelerationRadius: vec4f, // offset 32: acceleration.xyz, radius.w
+  forceAccumSpare: vec4f, // offset 48: forceAccum.xyz
+}
+const LANES_PER_PARTICLE: u32 = 4u;
+fn getPosition(p: Particle) -> vec3f { return p.positionInverseMass.xyz; }
+fn setPosition(p: ptr<function, Particle>, value: vec3f) { (*p).positionInverseMass = vec4f(value.x, value.y, value.z, (*p).positionInverseMass.w); }
+fn getInverseMass(p: Particle) -> f32 { return p.positionInverseMass.w; }
+fn setInverseMass(p: ptr<function, Particle>, value: f32) { (*p).positionInverseMass = vec4f((*p).positionInverseMass.x, (*p).positionInverseMass.y, (*p).positionInverseMass.z, value); }
+fn getVelocity(p: Particle) -> vec3f { return p.velocityDamping.xyz; }
+fn setVelocity(p: ptr<function, Particle>, value: vec3f) { (*p).velocityDamping = vec4f(value.x, value.y, value.z, (*p).velocityDamping.w); }
+fn getDamping(p: Particle) -> f32 { return p.velocityDamping.w; }
+fn setDamping(p: ptr<function, Particle>, value: f32) { (*p).velocityDamping = vec4f((*p).velocityDamping.x, (*p).velocityDamping.y, (*p).velocityDamping.z, value); }
+fn getAcceleration(p: Particle) -> vec3f { return p.accelerationRadius.xyz; }
+fn setAcceleration(p: ptr<function, Particle>, value: vec3f) { (*p).accelerationRadius = vec4f(value.x, value.y, value.z, (*p).accelerationRadius.w); }
+fn getForceAccum(p: Particle) -> vec3f { return p.forceAccumSpare.xyz; }
+fn setForceAccum(p: ptr<function, Particle>, value: vec3f) { (*p).forceAccumSpare = vec4f(value.x, value.y, value.z, (*p).forceAccumSpare.w); }
+fn getRadius(p: Particle) -> f32 { return p.accelerationRadius.w; }
+fn setRadius(p: ptr<function, Particle>, value: f32) { (*p).accelerationRadius = vec4f((*p).accelerationRadius.x, (*p).accelerationRadius.y, (*p).accelerationRadius.z, value); }
+// Shared by every per-particle pass: the workgroup size comes from TypeScript,
+// and counts past 65,535 workgroups are dispatched as a 2D grid of workgroups,
+// flattened back to one index here (the kernel then checks it against its count).
+override WORKGROUP_SIZE: u32 = 64u;
+
+// A kernel's entry point takes `invocation: Invocation` and asks particleIndex for its index.
+struct Invocation {
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) local: u32,
+}
+
+fn flatIndex(invocation: Invocation) -> u32 {
+  return (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
+}
+
+fn particleIndex(invocation: Invocation) -> u32 {
+  return flatIndex(invocation);
+}
+
+// Generated from src/core/collisions: 80 bytes a record.
+struct Collider {
+  center: vec3f, // offset 0
+  kind: u32, // offset 12
+  axis0: vec3f, // offset 16
+  flags: u32, // offset 28
+  axis1: vec3f, // offset 32
+  restitution: f32, // offset 44
+  axis2: vec3f, // offset 48
+  friction: f32, // offset 60
+  size: vec3f, // offset 64
+  pad: f32, // offset 76
+}
+// Generated from src/core/schema.ts: 16 bytes
+struct CollideParams {
+  count: u32, // offset 0
+  colliderCount: u32, // offset 4
+  dt: f32, // offset 8
+  skin: f32, // offset 12: a contact exists from skin before touching
+}
+// The colliders: every particle against every collider of the world, after
+// the step, in the colliders' order. Each contact is Cyclone's
+// ParticleContact::resolve with particle[1] = NULL (the world is immovable),
+// plus Coulomb friction on the tangential velocity.
+// Mirrored by src/core/collisions/colliders.ts (the CPU twin), operation for
+// operation; the shader is laid out for SwiftShader, which runs every branch
+// of a loop body under a lane mask, taken or not: the kinds share their
+// arithmetic and pick their contact with selects, and one call resolves it.
+// Prepended: the Particle struct and accessors, shaders/dispatch.wgsl and the
+// Collider struct generated from src/core/collisions/colliders.ts.
+
+// With APPLY_DELTAS the pass first adds the contact resolver's corrections
+// (shaders/contacts.wgsl) to each particle: one Jacobi iteration ends here, so
+// the colliders have the last word and no particle ends an iteration inside one.
+override APPLY_DELTAS: bool = false;
+
+const KIND_PLANE: u32 = 0u;
+const KIND_SPHERE: u32 = 1u;
+const KIND_BOX: u32 = 2u;
+const FLAG_INSIDE: u32 = 1u;
+const FLAG_KILL: u32 = 2u;
+// A killed particle: inverse mass 0 (never integrated again), at rest where it
+// touched, and this radius, which every collision pass reads as "no particle".
+const DEAD_RADIUS: f32 = -1.0;
+
+// CollideParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(1) @binding(0) var<uniform> params: CollideParams;
+@group(1) @binding(1) var<storage, read> colliders: array<Collider>;
+// Two vec4 a particle: the position correction, then the velocity change.
+@group(1) @binding(2) var<storage, read> deltas: array<vec4f>;
+
+// Written out so the order of the sum is fixed (the CPU twin adds in the same order).
+fn dot3(a: vec3f, b: vec3f) -> f32 {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+// Cyclone's resolveVelocity then resolveInterpenetration for a contact with
+// the immovable world: normal n (out of the collider), penetration depth.
+fn resolveWorldContact(
+  p: ptr<function, vec3f>,
+  v: ptr<function, vec3f>,
+  a: vec3f,
+  n: vec3f,
+  penetration: f32,
+  restitution: f32,
+  friction: f32,
+) {
+  let separatingVelocity = dot3(*v, n);
+  if (separatingVelocity < 0.0) {
+    var newSepVelocity = -separatingVelocity * restitution;
+    // Remove the closing velocity the acceleration built up in the last step,
+    // so a resting particle comes to rest instead of bouncing on gravity.
+    let accCausedSepVelocity = dot3(a, n) * params.dt;
+    if (accCausedSepVelocity < 0.0) {
+      newSepVelocity = newSepVelocity + restitution * accCausedSepVelocity;
+      newSepVelocity = max(newSepVelocity, 0.0);
+    }
+    // Coulomb friction: the tangential speed drops by at most friction times
+    // the normal speed change (the impulses per unit mass), never reversing.
+    let tangential = *v - n * separatingVelocity;
+    var keep = 1.0;
+    if (friction > 0.0) {
+      let tangential2 = dot3(tangential, tangential);
+      if (tangential2 > 0.0) {
+        let tangentialSpeed = sqrt(tangential2);
+        let drop = friction * (newSepVelocity - separatingVelocity);
+        keep = select(0.0, 1.0 - drop / tangentialSpeed, drop < tangentialSpeed);
+      }
+    }
+    *v = tangential * keep + n * newSepVelocity;
+  }
+  if (penetration > 0.0) {
+    *p = *p + n * penetration;
+  }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(invocation: Invocation) {
+  let index = particleIndex(invocation);
+  if (index >= params.count) { return; }
+  let positionInverseMass = particles[index].positionInverseMass;
+  // Immovable particles (and dead ones) are never moved.
+  if (positionInverseMass.w <= 0.0) { return; }
+  let velocityDamping = particles[index].velocityDamping;
+  let accelerationRadius = particles[index].accelerationRadius;
+
+  var p = positionInverseMass.xyz;
+  var v = velocityDamping.xyz;
+  if (APPLY_DELTAS) {
+    p = p + deltas[2u * index].xyz;
+    v = v + deltas[2u * index + 1u].xyz;
+  }
+  let a = accelerationRadius.xyz;
+  let r = accelerationRadius.w;
+  let skin = params.skin;
+
+  // One flat loop over the contacts (three for a box seen from inside, one for
+  // any other collider): k is the contact within collider c. A nested loop
+  // measured slower on SwiftShader.
+  var c = 0u;
+  var k = 0u;
+  while (c < params.colliderCount) {
+    let kind = colliders[c].kind;
+    let flags = colliders[c].flags;
+    let inside = (flags & FLAG_INSIDE) != 0u;
+    let kill = (flags & FLAG_KILL) != 0u;
+    let center = colliders[c].center;
+    let axis0 = colliders[c].axis0;
+    let axis1 = colliders[c].axis1;
+    let axis2 = colliders[c].axis2;
+    let h = colliders[c].size;
+    let e = colliders[c].restitution;
+    let mu = colliders[c].friction;
+    let plane = kind == KIND_PLANE;
+    let sphere = kind == KIND_SPHERE;
+    // Inside a box: one contact per axis, each with the nearer wall; every
+    // other collider makes one contact.
+    let contacts = select(1u, 3u, !plane && !sphere && inside);
+    let d = p - center;
+    // The particle in the box's axes.
+    let q = vec3f(dot3(d, axis0), dot3(d, axis1), dot3(d, axis2));
+    // Outside a box: the closest point of the box, in its own axes.
+    let outside = q - clamp(q, -h, h);
+    // A sphere measures from its centre, a box from its closest point:
+    // one distance and one direction serve both.
+    let w = select(outside, d, sphere);
+    let distance2 = dot3(w, w);
+    let distance = sqrt(distance2);
+    let unit = w / distance;
+
+    // A half-space: anything behind the plane is inside it, however fast it came.
+    let planePenetration = r - (dot3(axis0, p) - h.x);
+
+    // A particle at the very centre of a sphere leaves upwards.
+    let radial = select(vec3f(0.0, 1.0, 0.0), unit, distance > 0.0);
+    let sphereN = select(radial, -radial, inside);
+    let spherePenetration = select((h.x + r) - distance, (distance + r) - h.x, inside);
+
+    // Inside a box: axis k's contact, with the nearer wall.
+    let wallAxis = select(select(axis0, axis1, k == 1u), axis2, k == 2u);
+    let wallQ = select(select(q.x, q.y, k == 1u), q.z, k == 2u);
+    let wallH = select(select(h.x, h.y, k == 1u), h.z, k == 2u);
+    let wallN = select(wallAxis, -wallAxis, wallQ >= 0.0);
+    let wallPenetration = abs(wallQ) - (wallH - r);
+
+    // Outside a box with the centre inside it: out through the nearest face
+    // (lowest axis on a tie).
+    let depth = h - abs(q);
+    let y = depth.y < depth.x;
+    let faceY = select(axis0, axis1, y);
+    let qY = select(q.x, q.y, y);
+    let depthY = select(depth.x, depth.y, y);
+    let z = depth.z < depthY;
+    let face = select(faceY, axis2, z);
+    let faceQ = select(qY, q.z, z);
+    let faceN = select(-face, face, faceQ >= 0.0);
+    let facePenetration = select(depthY, depth.z, z) + r;
+
+    let clear = distance2 > 0.0;
+    let boxN = select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear);
+    let boxPenetration = select(facePenetration, r - distance, clear);
+
+    let n = select(select(select(boxN, wallN, inside), sphereN, sphere), axis0, plane);
+    let penetration = select(
+      select(select(boxPenetration, wallPenetration, inside), spherePenetration, sphere),
+      planePenetration,
+      plane,
+    );
+    if (penetration > -skin) {
+      if (kill) { break; }
+      resolveWorldContact(&p, &v, a, n, penetration, e, mu);
+    }
+    k++;
+    if (k == contacts) {
+      k = 0u;
+      c++;
+    }
+  }
+
+  // Only a kill leaves the loop early.
+  if (c < params.colliderCount) {
+    // Parked where it touched, immovable, and marked dead for the other passes.
+    particles[index].positionInverseMass = vec4f(p, 0.0);
+    particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
+    particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);
+  } else {
+    // The step's lanes: position and velocity.
+    particles[index].positionInverseMass = vec4f(p, positionInverseMass.w);
+    particles[index].velocityDamping = vec4f(v, velocityDamping.w);
+  }
+}

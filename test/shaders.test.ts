@@ -1,0 +1,182 @@
+/**
+ * Every shader the system composes (src/shaders/index.ts), as text and on the
+ * adapter: each composition is snapshot as a .wgsl file under
+ * test/__snapshots__/wgsl/, so a change to generated WGSL shows in review as a
+ * diff, and each is compiled with no error message; compute shaders are also
+ * built into pipelines for every entry point and every set of override
+ * constants their pass uses (each step variant, each contact mode, ...).
+ */
+import { describe, expect, it } from 'vitest';
+import type { ForceComposition } from '../src/core/forces/records';
+import { ALL_VARIANTS, variantName } from '../src/core/variants';
+import { stepConstants } from '../src/gpu/stepParams';
+import { CONTACT_MODES } from '../src/gpu/contactPass';
+import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../src/render/gridPass';
+import { LINE_PARAMS } from '../src/render/linePass';
+import { LINK_PARAMS } from '../src/render/linkPass';
+import { DRAW_PARAMS } from '../src/render/particleLook';
+import { shaders } from '../src/shaders';
+import { withErrorScopes } from '../src/gpu/errors';
+import { useDevice } from './support/gpu';
+
+const gpu = useDevice();
+const WORKGROUP_SIZE = 256;
+const CAPACITY = 1024;
+const sized = { WORKGROUP_SIZE };
+const live = { WORKGROUP_SIZE, CAPACITY };
+/** One generator of each target mode, and the costliest field (turbulence): a representative composition. */
+const COMPOSITION: ForceComposition = [
+  { type: 'gravity', target: 'all' },
+  { type: 'drag', target: 'range' },
+  { type: 'attractor', target: 'all' },
+  { type: 'turbulence', target: 'mask' },
+  { type: 'vortex', target: 'range' },
+];
+const stepVariants = ALL_VARIANTS.map((v) => ({ name: variantName(v), constants: stepConstants(v, WORKGROUP_SIZE) }));
+const liveStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } }));
+
+interface Pipeline {
+  readonly name: string;
+  readonly entryPoint?: string;
+  readonly constants: Record<string, number>;
+}
+
+interface Composed {
+  readonly name: string;
+  readonly code: string;
+  /** Compute pipelines to build from it; absent for render shaders (compiled as modules). */
+  readonly pipelines?: readonly Pipeline[];
+}
+
+const one = (constants: Record<string, number>, entryPoint?: string): Pipeline[] => [
+  { name: entryPoint ?? 'main', entryPoint, constants },
+];
+
+const COMPOSED: readonly Composed[] = [
+  { name: 'integrate', code: shaders.integrate(), pipelines: stepVariants },
+  { name: 'integrateWithForces', code: shaders.integrateWithForces(COMPOSITION, 2), pipelines: stepVariants },
+  { name: 'integrateLive', code: shaders.integrateLive(), pipelines: liveStepVariants },
+  {
+    name: 'integrateLiveWithForces',
+    code: shaders.integrateLiveWithForces(COMPOSITION, 3),
+    pipelines: liveStepVariants,
+  },
+  { name: 'forces', code: shaders.forces(COMPOSITION), pipelines: one(sized) },
+  { name: 'forcesLive', code: shaders.forcesLive(COMPOSITION), pipelines: one(live) },
+  { name: 'forcesEmpty', code: shaders.forces([]), pipelines: one(sized) },
+  { name: 'springs', code: shaders.springs(), pipelines: one(sized) },
+  {
+    name: 'scatter',
+    code: shaders.scatter(),
+    pipelines: [
+      { name: 'write', constants: { WORKGROUP_SIZE, ADD: 0 } },
+      { name: 'add', constants: { WORKGROUP_SIZE, ADD: 1 } },
+    ],
+  },
+  {
+    name: 'collide',
+    code: shaders.collide(),
+    pipelines: [
+      { name: 'plain', constants: { WORKGROUP_SIZE, APPLY_DELTAS: 0 } },
+      { name: 'apply deltas', constants: { WORKGROUP_SIZE, APPLY_DELTAS: 1 } },
+    ],
+  },
+  {
+    name: 'grid',
+    code: shaders.grid(),
+    pipelines: ['assign', 'scatter', 'sortBuckets'].map((entryPoint) => ({
+      name: entryPoint,
+      entryPoint,
+      constants: sized,
+    })),
+  },
+  {
+    name: 'scan',
+    code: shaders.scan(),
+    pipelines: ['scanBlocks', 'addOffsets'].map((entryPoint) => ({ name: entryPoint, entryPoint, constants: {} })),
+  },
+  {
+    name: 'contacts',
+    code: shaders.contacts(),
+    pipelines: Object.entries(CONTACT_MODES).flatMap(([mode, MODE]) =>
+      [0, 32].map((CANDIDATES) => ({
+        name: `${mode}, ${CANDIDATES} candidates`,
+        constants: { WORKGROUP_SIZE, MODE, CANDIDATES },
+      })),
+    ),
+  },
+  { name: 'age', code: shaders.age(), pipelines: one(live) },
+  {
+    name: 'compact',
+    code: shaders.compact(),
+    pipelines: [0, 1].map((HAS_PAYLOADS) => ({
+      name: `payloads ${HAS_PAYLOADS}`,
+      constants: { WORKGROUP_SIZE, CAPACITY, HAS_PAYLOADS, LEVEL1_AT: 0 },
+    })),
+  },
+  { name: 'emit', code: shaders.emit(), pipelines: one(live) },
+  {
+    name: 'lifeScan',
+    code: shaders.lifeScan(),
+    pipelines: ['scanBlocks', 'addOffsets'].map((entryPoint) => ({ name: entryPoint, entryPoint, constants: {} })),
+  },
+  {
+    name: 'lifePlan',
+    code: shaders.lifePlan(),
+    pipelines: ['planStep', 'planEmit'].map((entryPoint) => ({
+      name: entryPoint,
+      entryPoint,
+      constants: { CAPACITY, WORKGROUP_SIZE, MAX_PER_DIMENSION: 65535, SCAN_LEVELS: 1 },
+    })),
+  },
+  { name: 'renderParticles', code: shaders.renderParticles(DRAW_PARAMS) },
+  { name: 'renderLiveParticles', code: shaders.renderLiveParticles(DRAW_PARAMS) },
+  { name: 'renderGrid', code: shaders.renderGrid(RENDER_GRID_PARAMS) },
+  { name: 'renderLines', code: shaders.renderLines(LINE_PARAMS) },
+  { name: 'renderLinks', code: shaders.renderLinks(LINK_PARAMS) },
+  { name: 'copy', code: shaders.copy(), pipelines: one(sized) },
+  { name: 'benchIntegrateSoA', code: shaders.benchIntegrateSoA(), pipelines: stepVariants },
+  {
+    name: 'benchIntegrateUniformAcceleration',
+    code: shaders.benchIntegrateUniformAcceleration(),
+    pipelines: stepVariants,
+  },
+];
+
+describe('composed WGSL', () => {
+  it('covers every composition the shader door exports', () => {
+    // A new composition in src/shaders/index.ts must be added above (with its pipelines).
+    const covered = new Set(COMPOSED.map((c) => c.name));
+    const missing = Object.keys(shaders).filter((name) => !covered.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(COMPOSED.map((c): [string, Composed] => [c.name, c]))(
+    '%s: the text is the reviewed snapshot',
+    async (name, c) => {
+      await expect(c.code).toMatchFileSnapshot(`./__snapshots__/wgsl/${name}.wgsl`);
+    },
+  );
+
+  it.each(COMPOSED.map((c): [string, Composed] => [c.name, c]))(
+    '%s: compiles on the adapter, and builds every pipeline its pass uses',
+    async (name, c) => {
+      const { device } = gpu.get();
+      const module = device.createShaderModule({ label: `shaders.test(${name})`, code: c.code });
+      const info = await module.getCompilationInfo();
+      const errors = info.messages
+        .filter((m) => m.type === 'error')
+        .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+      expect(errors).toEqual([]);
+      for (const pipeline of c.pipelines ?? []) {
+        await withErrorScopes(device, `${name} (${pipeline.name})`, () =>
+          device.createComputePipelineAsync({
+            label: `shaders.test(${name}, ${pipeline.name})`,
+            layout: 'auto',
+            compute: { module, entryPoint: pipeline.entryPoint ?? 'main', constants: pipeline.constants },
+          }),
+        );
+      }
+    },
+  );
+});
