@@ -14,7 +14,7 @@ import {
   SPAWN_RULE,
   wgslLifecycleRecords,
 } from '../src/core/emitters/gpuRecords';
-import { LIFE_FIELDS, LIFE_FIELD_NAMES, WORDS_PER_LIFE, wgslLifeStruct } from '../src/core/layout';
+import { LIFE, LIFE_FIELD_NAMES, WORDS_PER_LIFE, wgslLifeStruct } from '../src/core/layout';
 import { draw, open01, pcg, streamKey, uniform01 } from '../src/core/emitters/random';
 import type { RecordSpec, WordField } from '../src/core/emitters/records';
 import { withErrorScopes } from '../src/gpu/errors';
@@ -92,9 +92,9 @@ describe('lifecycle layouts through generated WGSL', () => {
     // Distinct words, small enough that none is a NaN bit pattern as a float.
     const input = Uint32Array.from({ length: count * WORDS_PER_LIFE }, (_, k) => 0x3f000000 + k);
     const copies = LIFE_FIELD_NAMES.map((name) => {
-      const spec = LIFE_FIELDS[name];
+      const field = LIFE.layout[name];
       const value = `life[i].${name}`;
-      return `out[i * ${WORDS_PER_LIFE}u + ${spec.word}u] = ${spec.type === 'f32' ? `bitcast<u32>(${value})` : value};`;
+      return `out[i * ${WORDS_PER_LIFE}u + ${field.offset / 4}u] = ${field.scalar === 'f32' ? `bitcast<u32>(${value})` : value};`;
     });
     const code = `${wgslLifeStruct()}
 @group(0) @binding(0) var<storage, read> life: array<Life>;

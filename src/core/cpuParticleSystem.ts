@@ -16,14 +16,8 @@ import { applyFieldForces } from './forces/fieldForces';
 import { ForceRegistry, SpringNetwork } from './forces/registry';
 import { applySpringForces } from './forces/springForces';
 import { integrate, type Rounding } from './integrate';
-import {
-  ATTRIBUTES,
-  FLOATS_PER_PARTICLE,
-  LifeRecords,
-  attributeOffset,
-  floatIndex,
-  type AttributeName,
-} from './layout';
+import { StructArray } from './schema';
+import { ATTRIBUTES, FLOATS_PER_PARTICLE, LIFE, attributeOffset, floatIndex, type AttributeName } from './layout';
 import {
   checkCapacity,
   fillDefaultParticles,
@@ -216,7 +210,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
     return {
       live: lifecycle.liveSlots(),
       free: lifecycle.freeSlots(),
-      life: LifeRecords.from(lifecycle.life.words),
+      life: StructArray.from(LIFE, lifecycle.life.words),
       stats: lifecycle.stats(),
     };
   }

@@ -21,7 +21,8 @@
  */
 import type { EmitterSet } from '../core/emitters/emitterSet';
 import { COUNTER_HEADER_WORDS, LIFE_COUNTERS, RULE_STATS_WORDS } from '../core/emitters/gpuRecords';
-import { LifeRecords } from '../core/layout';
+import { LIFE, WORDS_PER_LIFE } from '../core/layout';
+import { StructArray } from '../core/schema';
 import type { PreparedLifecycle } from '../core/emitters/options';
 import { lifecycleStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import type { Variant } from '../core/variants';
@@ -202,7 +203,7 @@ export class GpuLifecycle {
       return {
         live: lists.slice(parity * this.capacity, parity * this.capacity + live),
         free: part(2).slice(0, free),
-        life: LifeRecords.from(part(3).subarray(0, this.capacity * 8)),
+        life: StructArray.from(LIFE, part(3).subarray(0, this.capacity * WORDS_PER_LIFE)),
         stats: lifecycleStats(counters.subarray(0, COUNTER_HEADER_WORDS), part(4), this.prepared.rules),
       };
     } finally {

@@ -2,7 +2,7 @@
  * Owns the scatter pipelines (shaders/scatter.wgsl): writing one attribute of
  * a range of particles, and adding forces into the accumulator.
  */
-import { ATTRIBUTES, type AttributeName } from '../core/layout';
+import { ATTRIBUTES, PARTICLE, type AttributeName } from '../core/layout';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { SCATTER_PARAMS } from './passParams';
@@ -69,6 +69,8 @@ export class ScatterPass {
   ): void {
     if (count === 0) return;
     const { lane, component, size } = ATTRIBUTES[attribute];
+    // The shader addresses the buffer as vec4 lanes: this lane's index within a record.
+    const laneIndex = PARTICLE.offsets[lane] / 16;
     const lanes = new Float32Array(count * 4);
     for (let i = 0; i < count; i++) {
       for (let c = 0; c < size; c++) lanes[i * 4 + component + c] = values[i * size + c] as number;
@@ -76,7 +78,11 @@ export class ScatterPass {
     const bindGroup = this.valuesBuffer(lanes.byteLength);
     const mask = [0, 0, 0, 0];
     for (let c = 0; c < size; c++) mask[component + c] = 1;
-    const params = SCATTER_PARAMS.value().set('start', start).set('count', count).set('lane', lane).set('mask', mask);
+    const params = SCATTER_PARAMS.value()
+      .set('start', start)
+      .set('count', count)
+      .set('lane', laneIndex)
+      .set('mask', mask);
     this.device.queue.writeBuffer(this.params, 0, params.bytes);
     this.device.queue.writeBuffer(this.values as GPUBuffer, 0, lanes);
 

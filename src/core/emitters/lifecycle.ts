@@ -13,7 +13,7 @@
 import { DEAD_RADIUS } from '../collisions/colliders';
 import { SparkworksInputError } from '../errors';
 import type { Rounding } from '../integrate';
-import { FLOATS_PER_PARTICLE, LifeRecords, NO_RULE, attributeOffset } from '../layout';
+import { FLOATS_PER_PARTICLE, LIFE, NO_RULE, attributeOffset, type LifeRecords } from '../layout';
 import type { FloatArray } from '../particles';
 import type { EmitterSet } from './emitterSet';
 import {
@@ -58,7 +58,7 @@ export function initialLifecycle(
   const freeList = new Uint32Array(capacity);
   const free = capacity - permanent;
   for (let i = 0; i < free; i++) freeList[i] = capacity - 1 - i;
-  const life = new LifeRecords(capacity);
+  const life = LIFE.array(capacity);
   for (let i = 0; i < permanent; i++) {
     life.set(i, 'lifetime', Number.POSITIVE_INFINITY);
     life.set(i, 'size', 1);

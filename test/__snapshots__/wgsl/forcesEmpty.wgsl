@@ -1,4 +1,4 @@
-// Generated from src/core/layout.ts: 64 bytes a particle.
+// Generated from src/core/schema.ts: 64 bytes
 struct Particle {
   positionInverseMass: vec4f, // offset 0: position.xyz, inverseMass.w
   velocityDamping: vec4f, // offset 16: velocity.xyz, damping.w

@@ -1,4 +1,4 @@
-// Generated from src/core/layout.ts: 64 bytes a particle.
+// Generated from src/core/schema.ts: 64 bytes
 struct Particle {
   positionInverseMass: vec4f, // offset 0: position.xyz, inverseMass.w
   velocityDamping: vec4f, // offset 16: velocity.xyz, damping.w
@@ -20,7 +20,7 @@ fn getForceAccum(p: Particle) -> vec3f { return p.forceAccumSpare.xyz; }
 fn setForceAccum(p: ptr<function, Particle>, value: vec3f) { (*p).forceAccumSpare = vec4f(value.x, value.y, value.z, (*p).forceAccumSpare.w); }
 fn getRadius(p: Particle) -> f32 { return p.accelerationRadius.w; }
 fn setRadius(p: ptr<function, Particle>, value: f32) { (*p).accelerationRadius = vec4f((*p).accelerationRadius.x, (*p).accelerationRadius.y, (*p).accelerationRadius.z, value); }
-// Generated from src/core/layout.ts: 32 bytes a particle.
+// Generated from src/core/schema.ts: 32 bytes
 struct Life {
   age: f32, // offset 0
   lifetime: f32, // offset 4
