@@ -127,6 +127,8 @@ export class StructDef<F extends FieldSpecs = FieldSpecs> {
   readonly layout: { readonly [K in keyof F]: FieldLayout };
   /** Byte offset of each field. */
   readonly offsets: { readonly [K in keyof F]: number };
+  /** Word (4-byte) offset of each field, for CPU twins that index a record's words directly. */
+  readonly wordOffsets: { readonly [K in keyof F]: number };
   readonly align: number;
   /** Bytes, rounded up to the alignment: the stride of an array of these. */
   readonly size: number;
@@ -166,6 +168,9 @@ export class StructDef<F extends FieldSpecs = FieldSpecs> {
     if (end === 0) throw new Error(`struct ${name} has no fields`);
     this.layout = layout as { [K in keyof F]: FieldLayout };
     this.offsets = offsets as { [K in keyof F]: number };
+    this.wordOffsets = Object.fromEntries(Object.entries(offsets).map(([k, v]) => [k, v / 4])) as {
+      [K in keyof F]: number;
+    };
     this.align = align;
     this.size = roundUp(end, align);
     this.words = this.size / 4;

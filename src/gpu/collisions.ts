@@ -10,10 +10,9 @@
  *
  * Owns the passes and the collider buffer; nothing here submits.
  */
-import { prepareColliders } from '../core/collisions/colliders';
+import { prepareColliders, type PackedColliders } from '../core/collisions/colliders';
 import { gridSpacing } from '../core/collisions/grid';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
-import type { PackedRecords } from '../core/collisions/records';
 import { RadiusBound, type ContactSettings } from '../core/collisions/world';
 import { CollidePass } from './collidePass';
 import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
@@ -56,7 +55,7 @@ export class GpuCollisions {
     return new GpuCollisions(device, particles, settings, radius, collide, workgroupSize);
   }
 
-  private createColliderBuffer(colliders: PackedRecords): GPUBuffer {
+  private createColliderBuffer(colliders: PackedColliders): GPUBuffer {
     const bytes = colliders.bytes;
     const buffer = this.device.createBuffer({
       label: 'GpuCollisions.colliders',
@@ -83,7 +82,7 @@ export class GpuCollisions {
   }
 
   /** Replaces the colliders (already validated). */
-  setColliders(colliders: PackedRecords): void {
+  setColliders(colliders: PackedColliders): void {
     this.colliderBuffer.destroy();
     this.colliderBuffer = this.createColliderBuffer(colliders);
     this.colliderCount = colliders.count;

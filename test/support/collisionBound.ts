@@ -36,7 +36,8 @@
  * CPU could legitimately branch apart.
  */
 import {
-  COLLIDER_FIELDS as F,
+  COLLIDER,
+  type PackedColliders,
   COLLIDER_WORDS,
   FLAG_INSIDE,
   FLAG_KILL,
@@ -44,9 +45,11 @@ import {
   KIND_SPHERE,
   type CollideParams,
 } from '../../src/core/collisions/colliders';
-import type { PackedRecords } from '../../src/core/collisions/records';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../../src/core/layout';
 import { UNIT_ROUNDOFF, type StepErrorBound } from './errorBound';
+
+/** Word offsets of the collider record's fields. */
+const F = COLLIDER.wordOffsets;
 
 const u = UNIT_ROUNDOFF;
 const FLUSH = 2 ** -125;
@@ -106,7 +109,7 @@ const RADIUS = attributeOffset('radius');
 export function advanceThroughColliders(
   bound: StepErrorBound,
   state: Float32Array,
-  colliders: PackedRecords,
+  colliders: PackedColliders,
   params: CollideParams,
 ): Float32Array {
   const out = state.slice();
@@ -180,16 +183,16 @@ export function advanceThroughColliders(
 
     for (let c = 0; c < colliders.count && !killed; c++) {
       const k = c * COLLIDER_WORDS;
-      const kind = words[k + F.kind.at] as number;
-      const flags = words[k + F.flags.at] as number;
+      const kind = words[k + F.kind] as number;
+      const flags = words[k + F.flags] as number;
       const inside = (flags & FLAG_INSIDE) !== 0;
       const kill = (flags & FLAG_KILL) !== 0;
-      const e = exact(floats[k + F.restitution.at] as number);
-      const mu = exact(floats[k + F.friction.at] as number);
+      const e = exact(floats[k + F.restitution] as number);
+      const mu = exact(floats[k + F.friction] as number);
       const field = (at: number): C[] => [0, 1, 2].map((j) => exact(floats[k + at + j] as number));
-      const center = field(F.center.at);
-      const axes = [field(F.axis0.at), field(F.axis1.at), field(F.axis2.at)];
-      const size = field(F.size.at);
+      const center = field(F.center);
+      const axes = [field(F.axis0), field(F.axis1), field(F.axis2)];
+      const size = field(F.size);
       const contact = (n: C[], penetration: C, what: string): void => {
         if (decide(skin, penetration, c, `${what}: penetration > -skin`)) {
           if (kill) killed = true;

@@ -4,12 +4,19 @@
  * added here.
  */
 import { arrayOf, defineStruct, type StructDef } from '../../src/core/schema';
+import { COLLIDER } from '../../src/core/collisions/colliders';
+import { LINK } from '../../src/core/collisions/links';
+import { LIFE, PARTICLE } from '../../src/core/layout';
 import { PASS_PARAMS } from '../../src/gpu/passParams';
 
 const example = defineStruct('SchemaExample', { a: 'vec2f', b: 'vec3f', c: 'f32', d: 'u32', e: 'i32' });
 
 export const ALL_STRUCTS: readonly StructDef[] = [
   example,
+  PARTICLE,
+  LIFE,
+  COLLIDER,
+  LINK,
   ...PASS_PARAMS,
   defineStruct('SchemaNested', { first: 'u32', inner: example, list: arrayOf(example, 3), matrix: 'mat4x4f' }),
 ];

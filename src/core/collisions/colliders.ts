@@ -21,7 +21,7 @@ import {
   isUnitInterval,
   refuse,
 } from './check';
-import { PackedRecords, wgslRecordStruct, type FieldSpec } from './records';
+import { defineStruct, type StructArray } from '../schema';
 
 interface ColliderCommon {
   /** Share of the closing speed given back, in [0, 1]. Default 0 (no bounce). */
@@ -79,25 +79,28 @@ export const FLAG_KILL = 2;
  */
 export const DEAD_RADIUS = -1;
 
-/** The packed collider record (80 bytes); shaders/collide.wgsl's `Collider` is generated from it. */
-export const COLLIDER_FIELDS = {
-  center: { at: 0, type: 'vec3f' },
-  kind: { at: 3, type: 'u32' },
+/** The collider record (80 bytes); shaders/collide.wgsl's `Collider` is generated from it. */
+export const COLLIDER = defineStruct('Collider', {
+  center: 'vec3f',
+  kind: 'u32',
   /** Plane: the unit normal. Box: its x axis in world space. */
-  axis0: { at: 4, type: 'vec3f' },
-  flags: { at: 7, type: 'u32' },
-  axis1: { at: 8, type: 'vec3f' },
-  restitution: { at: 11, type: 'f32' },
-  axis2: { at: 12, type: 'vec3f' },
-  friction: { at: 15, type: 'f32' },
-  /** Plane: (offset, 0, 0). Sphere: (radius, 0, 0). Box: half extents. */
-  size: { at: 16, type: 'vec3f' },
-  pad: { at: 19, type: 'f32' },
-} as const satisfies Record<string, FieldSpec>;
-export const COLLIDER_WORDS = 20;
+  axis0: { type: 'vec3f', doc: 'plane: the unit normal; box: its x axis in world space' },
+  flags: 'u32',
+  axis1: 'vec3f',
+  restitution: 'f32',
+  axis2: 'vec3f',
+  friction: 'f32',
+  size: { type: 'vec3f', doc: 'plane: (offset, 0, 0); sphere: (radius, 0, 0); box: half extents' },
+  pad: 'f32',
+});
+/** Packed collider records on the host. */
+export type PackedColliders = StructArray<typeof COLLIDER.fields>;
+export const COLLIDER_WORDS = COLLIDER.words;
+/** Word offsets of the fields, for the CPU twin's reads. */
+const F = COLLIDER.wordOffsets;
 
 export function wgslColliderStruct(): string {
-  return wgslRecordStruct('Collider', COLLIDER_FIELDS, COLLIDER_WORDS);
+  return COLLIDER.wgsl();
 }
 
 const KNOWN_KEYS = {
@@ -122,13 +125,12 @@ function quaternionAxes(q: readonly number[]): [number[], number[], number[]] {
  * naming the first bad value (e.g. `colliders[2].radius`) and its limit before
  * returning anything, so a refused list changes nothing.
  */
-export function prepareColliders(colliders: readonly ColliderInit[], what = 'colliders'): PackedRecords {
+export function prepareColliders(colliders: readonly ColliderInit[], what = 'colliders'): PackedColliders {
   if (!Array.isArray(colliders)) refuse(what, colliders, 'must be an array of colliders');
   if (colliders.length > MAX_COLLIDERS) {
     refuse(`${what}.length`, colliders.length, `at most ${MAX_COLLIDERS} colliders (each particle tests every one)`);
   }
-  const packed = new PackedRecords(colliders.length, COLLIDER_WORDS);
-  const F = COLLIDER_FIELDS;
+  const packed = COLLIDER.array(colliders.length);
   colliders.forEach((input, i) => {
     const at = `${what}[${i}]`;
     const collider = checkObject(at, input);
@@ -150,9 +152,9 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
     );
     const kill = checkFlag(`${at}.kill`, collider.kill);
     const inside = type === 'plane' ? false : checkFlag(`${at}.inside`, collider.inside);
-    packed.setF32(i, F.restitution, restitution);
-    packed.setF32(i, F.friction, friction);
-    packed.setU32(i, F.flags, (inside ? FLAG_INSIDE : 0) | (kill ? FLAG_KILL : 0));
+    packed.set(i, 'restitution', restitution);
+    packed.set(i, 'friction', friction);
+    packed.set(i, 'flags', (inside ? FLAG_INSIDE : 0) | (kill ? FLAG_KILL : 0));
     if (type === 'plane') {
       const normal = checkVec3(`${at}.normal`, collider.normal);
       const length = Math.hypot(...normal);
@@ -161,13 +163,13 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
         refuse(`${at}.normal`, normal, COLLISION_RULES.normal);
       }
       const offset = checkNumber(`${at}.offset`, collider.offset ?? 0, isFinite32, `offset ${COLLISION_RULES.offset}`);
-      packed.setU32(i, F.kind, KIND_PLANE);
-      packed.setVec3(i, F.axis0, unit);
-      packed.setVec3(i, F.size, [offset, 0, 0]);
+      packed.set(i, 'kind', KIND_PLANE);
+      packed.set(i, 'axis0', unit);
+      packed.set(i, 'size', [offset, 0, 0]);
       return;
     }
     const center = checkVec3(`${at}.center`, collider.center);
-    packed.setVec3(i, F.center, center);
+    packed.set(i, 'center', center);
     if (type === 'sphere') {
       const radius = checkNumber(
         `${at}.radius`,
@@ -175,8 +177,8 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
         isPositiveFinite32,
         `radius ${COLLISION_RULES.positive}`,
       );
-      packed.setU32(i, F.kind, KIND_SPHERE);
-      packed.setVec3(i, F.size, [radius, 0, 0]);
+      packed.set(i, 'kind', KIND_SPHERE);
+      packed.set(i, 'size', [radius, 0, 0]);
       return;
     }
     const halfExtents = checkVec3(`${at}.halfExtents`, collider.halfExtents);
@@ -194,11 +196,11 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
       if (!(norm > 0) || !Number.isFinite(norm)) refuse(`${at}.rotation`, rotation, COLLISION_RULES.rotation);
       axes = quaternionAxes(rotation.map((x) => x / norm));
     }
-    packed.setU32(i, F.kind, KIND_BOX);
-    packed.setVec3(i, F.axis0, axes[0] as number[]);
-    packed.setVec3(i, F.axis1, axes[1] as number[]);
-    packed.setVec3(i, F.axis2, axes[2] as number[]);
-    packed.setVec3(i, F.size, halfExtents);
+    packed.set(i, 'kind', KIND_BOX);
+    packed.set(i, 'axis0', axes[0] as number[]);
+    packed.set(i, 'axis1', axes[1] as number[]);
+    packed.set(i, 'axis2', axes[2] as number[]);
+    packed.set(i, 'size', halfExtents);
   });
   return packed;
 }
@@ -293,12 +295,11 @@ const scratch: Body = { px: 0, py: 0, pz: 0, vx: 0, vy: 0, vz: 0 };
 export function collide(
   state: FloatArray,
   count: number,
-  colliders: PackedRecords,
+  colliders: PackedColliders,
   params: CollideParams,
   round: Rounding,
   deltas?: FloatArray,
 ): void {
-  const F = COLLIDER_FIELDS;
   const W = COLLIDER_WORDS;
   const { floats, words } = colliders;
   const dt = params.dt;
@@ -331,19 +332,19 @@ export function collide(
 
     for (let c = 0; c < colliders.count && !killed; c++) {
       const k = c * W;
-      const kind = words[k + F.kind.at] as number;
-      const flags = words[k + F.flags.at] as number;
+      const kind = words[k + F.kind] as number;
+      const flags = words[k + F.flags] as number;
       const inside = (flags & FLAG_INSIDE) !== 0;
       const kill = (flags & FLAG_KILL) !== 0;
-      const e = floats[k + F.restitution.at] as number;
-      const mu = floats[k + F.friction.at] as number;
-      const cx = floats[k + F.center.at] as number;
-      const cy = floats[k + F.center.at + 1] as number;
-      const cz = floats[k + F.center.at + 2] as number;
-      const a0 = k + F.axis0.at;
-      const a1 = k + F.axis1.at;
-      const a2 = k + F.axis2.at;
-      const s = k + F.size.at;
+      const e = floats[k + F.restitution] as number;
+      const mu = floats[k + F.friction] as number;
+      const cx = floats[k + F.center] as number;
+      const cy = floats[k + F.center + 1] as number;
+      const cz = floats[k + F.center + 2] as number;
+      const a0 = k + F.axis0;
+      const a1 = k + F.axis1;
+      const a2 = k + F.axis2;
+      const s = k + F.size;
       if (kind === KIND_PLANE) {
         const nx = floats[a0] as number;
         const ny = floats[a0 + 1] as number;
@@ -381,7 +382,7 @@ export function collide(
         }
       } else if (inside) {
         for (let axis = 0; axis < 3 && !killed; axis++) {
-          const u = k + F.axis0.at + 4 * axis;
+          const u = k + F.axis0 + 4 * axis;
           const ux = floats[u] as number;
           const uy = floats[u + 1] as number;
           const uz = floats[u + 2] as number;
@@ -448,7 +449,7 @@ export function collide(
             qa = q2;
           }
           const sign = qa >= 0 ? 1 : -1;
-          const u = k + F.axis0.at + 4 * axis;
+          const u = k + F.axis0 + 4 * axis;
           nx = sign * (floats[u] as number);
           ny = sign * (floats[u + 1] as number);
           nz = sign * (floats[u + 2] as number);

@@ -11,7 +11,7 @@ import type { Rounding } from '../integrate';
 import type { FloatArray } from '../particles';
 import { dot3 } from './colliders';
 import { CpuGrid, bucketOf } from './grid';
-import { LINK_CABLE, LINK_FIELDS, LINK_WORDS, NO_PARTICLE, type PackedLinks } from './links';
+import { LINK_CABLE, LINK_AT, LINK_WORDS, NO_PARTICLE, type PackedLinks } from './links';
 
 export const MODE_COUNT = 0;
 export const MODE_RESOLVE = 1;
@@ -243,21 +243,21 @@ export class CpuContacts {
   private visitLinks(self: number, links: PackedLinks): void {
     const { state, round } = this;
     const skin = this.params.skin;
-    const F = LINK_FIELDS;
+    const F = LINK_AT;
     const { floats, words } = links.records;
     const index = links.index;
     const refs = this.capacity + 1;
     const end = index[self + 1] as number;
     for (let r = index[self] as number; r < end; r++) {
       const k = (index[refs + r] as number) * LINK_WORDS;
-      const a = words[k + F.a.at] as number;
-      const b = words[k + F.b.at] as number;
-      const kind = words[k + F.kind.at] as number;
-      const length = floats[k + F.length.at] as number;
+      const a = words[k + F.a] as number;
+      const b = words[k + F.b] as number;
+      const kind = words[k + F.kind] as number;
+      const length = floats[k + F.length] as number;
       const A = a * FLOATS_PER_PARTICLE;
-      let pBx = floats[k + F.anchor.at] as number;
-      let pBy = floats[k + F.anchor.at + 1] as number;
-      let pBz = floats[k + F.anchor.at + 2] as number;
+      let pBx = floats[k + F.anchor] as number;
+      let pBy = floats[k + F.anchor + 1] as number;
+      let pBz = floats[k + F.anchor + 2] as number;
       if (b !== NO_PARTICLE) {
         const B = b * FLOATS_PER_PARTICLE;
         pBx = state[B + POSITION] as number;
@@ -274,7 +274,7 @@ export class CpuContacts {
       let ny = round(dy / currentLength);
       let nz = round(dz / currentLength);
       let penetration = round(currentLength - length);
-      let restitution = floats[k + F.restitution.at] as number;
+      let restitution = floats[k + F.restitution] as number;
       if (kind === LINK_CABLE) {
         if (!(penetration > -skin)) continue;
       } else {

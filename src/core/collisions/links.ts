@@ -17,7 +17,7 @@ import {
   isUnitInterval,
   refuse,
 } from './check';
-import { PackedRecords, wgslRecordStruct, type FieldSpec } from './records';
+import { defineStruct, type StructArray } from '../schema';
 
 interface LinkEnds {
   /** The first particle. */
@@ -48,25 +48,26 @@ export const LINK_ROD = 1;
 export const NO_PARTICLE = 0xffffffff;
 export const MAX_LINKS = 1 << 22;
 
-/** The packed link record (32 bytes); shaders/contacts.wgsl's `Link` is generated from it. */
-export const LINK_FIELDS = {
-  a: { at: 0, type: 'u32' },
-  b: { at: 1, type: 'u32' },
-  kind: { at: 2, type: 'u32' },
-  /** A cable's maxLength, a rod's length. */
-  length: { at: 3, type: 'f32' },
-  anchor: { at: 4, type: 'vec3f' },
-  restitution: { at: 7, type: 'f32' },
-} as const satisfies Record<string, FieldSpec>;
-export const LINK_WORDS = 8;
+/** The link record (32 bytes); shaders/contacts.wgsl's `Link` is generated from it. */
+export const LINK = defineStruct('Link', {
+  a: 'u32',
+  b: 'u32',
+  kind: 'u32',
+  length: { type: 'f32', doc: "a cable's maxLength, a rod's length" },
+  anchor: 'vec3f',
+  restitution: 'f32',
+});
+export const LINK_WORDS = LINK.words;
+/** Word offsets of the fields, for the CPU twins' reads. */
+export const LINK_AT = LINK.wordOffsets;
 
 export function wgslLinkStruct(): string {
-  return wgslRecordStruct('Link', LINK_FIELDS, LINK_WORDS);
+  return LINK.wgsl();
 }
 
 /** The links packed for the GPU and the CPU twin. */
 export interface PackedLinks {
-  readonly records: PackedRecords;
+  readonly records: StructArray<typeof LINK.fields>;
   /**
    * The links of each particle, as the shader reads them: `capacity + 1`
    * starts, then the link indices of particle 0, of particle 1, ... (each
@@ -95,8 +96,8 @@ function checkParticle(what: string, value: unknown, capacity: number): number {
 export function prepareLinks(links: readonly LinkInit[], capacity: number, what = 'links'): PackedLinks {
   if (!Array.isArray(links)) refuse(what, links, 'must be an array of links');
   if (links.length > MAX_LINKS) refuse(`${what}.length`, links.length, `at most ${MAX_LINKS} links`);
-  const records = new PackedRecords(links.length, LINK_WORDS);
-  const F = LINK_FIELDS;
+  const records = LINK.array(links.length);
+  const F = LINK_AT;
   const perParticle = new Uint32Array(capacity + 1);
   links.forEach((input, i) => {
     const at = `${what}[${i}]`;
@@ -129,12 +130,12 @@ export function prepareLinks(links: readonly LinkInit[], capacity: number, what 
       type === 'cable'
         ? checkNumber(`${at}.restitution`, link.restitution ?? 0, isUnitInterval, COLLISION_RULES.restitution)
         : 0;
-    records.setU32(i, F.a, a);
-    records.setU32(i, F.b, b);
-    records.setU32(i, F.kind, type === 'cable' ? LINK_CABLE : LINK_ROD);
-    records.setF32(i, F.length, length);
-    records.setVec3(i, F.anchor, anchor);
-    records.setF32(i, F.restitution, restitution);
+    records.set(i, 'a', a);
+    records.set(i, 'b', b);
+    records.set(i, 'kind', type === 'cable' ? LINK_CABLE : LINK_ROD);
+    records.set(i, 'length', length);
+    records.set(i, 'anchor', anchor);
+    records.set(i, 'restitution', restitution);
     perParticle[a + 1]! += 1;
     if (b !== NO_PARTICLE) perParticle[b + 1]! += 1;
   });
@@ -145,8 +146,8 @@ export function prepareLinks(links: readonly LinkInit[], capacity: number, what 
   const fill = index.slice(0, capacity);
   const words = records.words;
   for (let i = 0; i < links.length; i++) {
-    const a = words[i * LINK_WORDS + F.a.at] as number;
-    const b = words[i * LINK_WORDS + F.b.at] as number;
+    const a = words[i * LINK_WORDS + F.a] as number;
+    const b = words[i * LINK_WORDS + F.b] as number;
     index[capacity + 1 + fill[a]!++] = i;
     if (b !== NO_PARTICLE) index[capacity + 1 + fill[b]!++] = i;
   }
@@ -155,5 +156,5 @@ export function prepareLinks(links: readonly LinkInit[], capacity: number, what 
 
 /** No links: one empty record and a zero index, so the buffers still bind. */
 export function noLinks(capacity: number): PackedLinks {
-  return { records: new PackedRecords(0, LINK_WORDS), index: new Uint32Array(capacity + 2) };
+  return { records: LINK.array(0), index: new Uint32Array(capacity + 2) };
 }

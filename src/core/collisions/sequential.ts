@@ -11,9 +11,8 @@
  */
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
 import type { FloatArray } from '../particles';
-import { COLLIDER_FIELDS, COLLIDER_WORDS, KIND_PLANE } from './colliders';
-import { LINK_CABLE, LINK_FIELDS, LINK_WORDS, NO_PARTICLE, type PackedLinks } from './links';
-import type { PackedRecords } from './records';
+import { COLLIDER, COLLIDER_WORDS, KIND_PLANE, type PackedColliders } from './colliders';
+import { LINK_CABLE, LINK_AT, LINK_WORDS, NO_PARTICLE, type PackedLinks } from './links';
 
 export interface SequentialContact {
   /** particle[0]. */
@@ -42,7 +41,7 @@ export function generateContacts(
     links?: PackedLinks;
     pairs?: boolean;
     pairRestitution?: number;
-    colliders?: PackedRecords;
+    colliders?: PackedColliders;
     skin: number;
   },
 ): SequentialContact[] {
@@ -50,22 +49,22 @@ export function generateContacts(
   const { skin } = options;
   if (options.links) {
     const { floats, words, count: linkCount } = options.links.records;
-    const F = LINK_FIELDS;
+    const F = LINK_AT;
     for (let l = 0; l < linkCount; l++) {
       const k = l * LINK_WORDS;
-      const a = words[k + F.a.at] as number;
-      const b = words[k + F.b.at] as number;
-      const length = floats[k + F.length.at] as number;
+      const a = words[k + F.a] as number;
+      const b = words[k + F.b] as number;
+      const length = floats[k + F.length] as number;
       const pB = [0, 1, 2].map((c) =>
-        b === NO_PARTICLE ? (floats[k + F.anchor.at + c] as number) : at(state, b, POSITION, c),
+        b === NO_PARTICLE ? (floats[k + F.anchor + c] as number) : at(state, b, POSITION, c),
       );
       const d = pB.map((x, c) => x - at(state, a, POSITION, c));
       const current = Math.hypot(...d);
       if (!(current > 0)) continue;
       let n = d.map((x) => x / current);
       let penetration = current - length;
-      let restitution = floats[k + F.restitution.at] as number;
-      if ((words[k + F.kind.at] as number) === LINK_CABLE) {
+      let restitution = floats[k + F.restitution] as number;
+      if ((words[k + F.kind] as number) === LINK_CABLE) {
         if (!(penetration > -skin)) continue;
       } else {
         if (!(current > length)) {
@@ -107,18 +106,18 @@ export function generateContacts(
   }
   if (options.colliders) {
     const { floats, words } = options.colliders;
-    const F = COLLIDER_FIELDS;
+    const F = COLLIDER.wordOffsets;
     for (let c = 0; c < options.colliders.count; c++) {
       const k = c * COLLIDER_WORDS;
-      if ((words[k + F.kind.at] as number) !== KIND_PLANE) continue;
-      const n = [0, 1, 2].map((j) => floats[k + F.axis0.at + j] as number) as [number, number, number];
+      if ((words[k + F.kind] as number) !== KIND_PLANE) continue;
+      const n = [0, 1, 2].map((j) => floats[k + F.axis0 + j] as number) as [number, number, number];
       for (let i = 0; i < count; i++) {
         if (at(state, i, INVERSE_MASS, 0) <= 0) continue;
         const distance =
-          n.reduce((sum, x, j) => sum + x * at(state, i, POSITION, j), 0) - (floats[k + F.size.at] as number);
+          n.reduce((sum, x, j) => sum + x * at(state, i, POSITION, j), 0) - (floats[k + F.size] as number);
         const penetration = at(state, i, RADIUS, 0) - distance;
         if (!(penetration > -skin)) continue;
-        contacts.push({ a: i, b: -1, normal: n, penetration, restitution: floats[k + F.restitution.at] as number });
+        contacts.push({ a: i, b: -1, normal: n, penetration, restitution: floats[k + F.restitution] as number });
       }
     }
   }

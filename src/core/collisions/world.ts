@@ -14,11 +14,10 @@ import type { Rounding } from '../integrate';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
 import type { FloatArray } from '../particles';
 import { COLLISION_RULES, checkFlag, checkKeys, checkNumber, checkObject, isUnitInterval } from './check';
-import { collide, prepareColliders, type ColliderInit } from './colliders';
+import { collide, prepareColliders, type ColliderInit, type PackedColliders } from './colliders';
 import { CpuContacts, MODE_COUNT, MODE_RESOLVE, type ContactParams } from './contacts';
 import { CpuGrid, gridSpacing } from './grid';
 import { noLinks, prepareLinks, type LinkInit, type PackedLinks } from './links';
-import type { PackedRecords } from './records';
 
 export interface CollisionOptions {
   /** The world's colliders, tested in this order. Also settable later with setColliders. */
@@ -87,7 +86,7 @@ export function resolveContactSettings(options: CollisionOptions | undefined, wh
 export function prepareCollisionInputs(
   options: CollisionOptions | undefined,
   capacity: number,
-): { settings: ContactSettings; colliders: PackedRecords | null; links: PackedLinks | null } {
+): { settings: ContactSettings; colliders: PackedColliders | null; links: PackedLinks | null } {
   const settings = resolveContactSettings(options);
   return {
     settings,
@@ -124,7 +123,7 @@ export class RadiusBound {
 
 /** The colliders, links and contact settings of one CPU system, and the sequence it runs after each step. */
 export class CpuCollisionWorld {
-  colliders: PackedRecords;
+  colliders: PackedColliders;
   links: PackedLinks;
   readonly contacts: CpuContacts;
   private grid: CpuGrid | null = null;
