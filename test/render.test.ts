@@ -1,5 +1,5 @@
 /**
- * The renderer's host-side logic: the fixed-step clock, the uniform layouts
+ * The renderer's host-side logic: the fixed-step clock, the uniform blocks
  * against WGSL's alignment rules, the orbit camera, and the demos' URL
  * parameters; and, on a real adapter, LinkPass drawing a link between two
  * particles of a simulation's buffer into an offscreen target read back pixel
@@ -8,6 +8,7 @@
  * test/browser.test.ts and test/render.live.test.ts.)
  */
 import { vec4 } from 'gl-matrix';
+import { defineStruct } from '../src/core/schema';
 import { describe, expect, it } from 'vitest';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { OrbitCamera } from '../src/render/camera';
@@ -20,7 +21,6 @@ import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
 import { DEFAULT_LOOK, DRAW_PARAMS, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass, type QuadPath } from '../src/render/particlePass';
-import { UniformLayout } from '../src/render/uniforms';
 import { defaultValues, param, queryFromValues, valuesFromQuery } from '../src/demos/shared/params';
 
 const gpu = useDevice();
@@ -63,9 +63,9 @@ describe('FixedStepClock', () => {
   });
 });
 
-describe('UniformLayout', () => {
+describe('render uniform blocks (the struct schema)', () => {
   it('follows WGSL uniform alignment: vec4 and mat4 on 16 bytes, scalars packed after them', () => {
-    const layout = new UniformLayout('Example', {
+    const layout = defineStruct('Example', {
       a: { type: 'f32' },
       b: { type: 'vec4f' },
       c: { type: 'u32' },
@@ -79,11 +79,11 @@ describe('UniformLayout', () => {
   });
 
   it('packs floats and unsigned integers where the struct expects them', () => {
-    const layout = new UniformLayout('P', { x: { type: 'f32' }, n: { type: 'u32' }, v: { type: 'vec4f' } });
-    const data = layout.createData().set('x', 1.5).set('n', 7).set('v', [1, 2, 3]);
-    expect(new Float32Array(data.bytes, 0, 1)[0]).toBe(1.5);
-    expect(new Uint32Array(data.bytes, 4, 1)[0]).toBe(7);
-    expect(Array.from(new Float32Array(data.bytes, 16, 3))).toEqual([1, 2, 3]);
+    const layout = defineStruct('P', { x: { type: 'f32' }, n: { type: 'u32' }, v: { type: 'vec4f' } });
+    const data = layout.value().set('x', 1.5).set('n', 7).set('v', [1, 2, 3]);
+    expect(new Float32Array(data.buffer, 0, 1)[0]).toBe(1.5);
+    expect(new Uint32Array(data.buffer, 4, 1)[0]).toBe(7);
+    expect(Array.from(new Float32Array(data.buffer, 16, 3))).toEqual([1, 2, 3]);
   });
 
   it('gives every pass a block that is a multiple of 16 bytes', () => {

@@ -13,7 +13,7 @@ import { stepConstants } from '../src/gpu/stepParams';
 import { CONTACT_MODES } from '../src/gpu/contactPass';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
-import { LINK_PARAMS } from '../src/render/linkPass';
+import { LINK_PARAMS, LINK_RECORD } from '../src/render/linkPass';
 import { DRAW_PARAMS } from '../src/render/particleLook';
 import { shaders } from '../src/shaders';
 import { withErrorScopes } from '../src/gpu/errors';
@@ -133,7 +133,7 @@ const COMPOSED: readonly Composed[] = [
   { name: 'renderLiveParticles', code: shaders.renderLiveParticles(DRAW_PARAMS) },
   { name: 'renderGrid', code: shaders.renderGrid(RENDER_GRID_PARAMS) },
   { name: 'renderLines', code: shaders.renderLines(LINE_PARAMS) },
-  { name: 'renderLinks', code: shaders.renderLinks(LINK_PARAMS) },
+  { name: 'renderLinks', code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD) },
   { name: 'copy', code: shaders.copy(), pipelines: one(sized) },
   { name: 'benchIntegrateSoA', code: shaders.benchIntegrateSoA(), pipelines: stepVariants },
   {

@@ -6,15 +6,8 @@
 // Coloured by stretch: the link's colour at its rest length or shorter, turning
 // to stretchColor as its strain (length / rest length - 1) reaches stretchRange.
 // Prepended: the Particle struct and accessors generated from src/core/layout.ts,
-// the LinkParams struct generated from src/render/linkPass.ts, and
+// the Link and LinkParams structs generated from src/render/linkPass.ts, and
 // shaders/render/color.wgsl and shaders/render/segment.wgsl.
-
-struct Link {
-  a: u32,
-  b: u32,
-  // 0: no rest length known, the link keeps its colour.
-  restLength: f32,
-}
 
 @group(0) @binding(0) var<uniform> params: LinkParams;
 @group(0) @binding(1) var<storage, read> particles: array<Particle>;

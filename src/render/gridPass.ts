@@ -3,17 +3,19 @@
  * grid, the ground or a backdrop the particles are depth-tested against. A
  * GridBinding holds one uniform block; `draw` records into the caller's pass.
  */
-import { UniformLayout, type UniformData } from './uniforms';
+import { defineStruct } from '../core/schema';
+import { createDrawPipeline, createDrawShader, DrawBinding } from './drawPipeline';
 import type { DrawView, Rgb } from './particleLook';
 import { shaders } from '../shaders';
 
-export const GRID_PARAMS = new UniformLayout('GridParams', {
-  viewProjection: { type: 'mat4x4f' },
+/** shaders/render/grid.wgsl's uniform block. */
+export const GRID_PARAMS = defineStruct('GridParams', {
+  viewProjection: 'mat4x4f',
   origin: { type: 'vec4f', doc: 'centre xyz, w: half the side' },
   axisU: { type: 'vec4f', doc: 'first in-plane axis (unit), w: line spacing' },
   axisV: { type: 'vec4f', doc: 'second in-plane axis (unit), w: a major line every n lines' },
-  lineColor: { type: 'vec4f' },
-  planeColor: { type: 'vec4f' },
+  lineColor: 'vec4f',
+  planeColor: 'vec4f',
   fadeColor: { type: 'vec4f', doc: 'the background the rim fades into' },
 });
 
@@ -30,29 +32,10 @@ export interface GridSpec {
   fadeColor: Rgb;
 }
 
-export class GridBinding {
-  readonly uniform: GPUBuffer;
-  readonly bindGroup: GPUBindGroup;
-  readonly data: UniformData<typeof GRID_PARAMS.fields> = GRID_PARAMS.createData();
-  private destroyed = false;
-
+/** A GridParams block. */
+export class GridBinding extends DrawBinding<typeof GRID_PARAMS.fields> {
   constructor(device: GPUDevice, layout: GPUBindGroupLayout, label: string) {
-    this.uniform = device.createBuffer({
-      label: `${label}.gridParams`,
-      size: GRID_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.bindGroup = device.createBindGroup({
-      label: `${label}.bindGroup`,
-      layout,
-      entries: [{ binding: 0, resource: { buffer: this.uniform } }],
-    });
-  }
-
-  destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.uniform.destroy();
+    super(device, layout, label, GRID_PARAMS, []);
   }
 }
 
@@ -66,20 +49,23 @@ export class GridPass {
     format: GPUTextureFormat,
     depthFormat: GPUTextureFormat,
   ) {
-    this.layout = device.createBindGroupLayout({
-      label: 'GridPass.layout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } },
-      ],
+    const shader = createDrawShader(device, {
+      name: 'GridPass',
+      file: 'render/grid.wgsl',
+      code: shaders.renderGrid(GRID_PARAMS),
+      storageBuffers: 0,
     });
-    const module = device.createShaderModule({ label: 'render/grid.wgsl', code: shaders.renderGrid(GRID_PARAMS) });
-    this.pipeline = device.createRenderPipeline({
+    this.layout = shader.layout;
+    // Opaque, and written to the depth buffer: the particles are tested against it.
+    this.pipeline = createDrawPipeline(device, shader, {
       label: 'GridPass.pipeline',
-      layout: device.createPipelineLayout({ label: 'GridPass.pipelineLayout', bindGroupLayouts: [this.layout] }),
-      vertex: { module, entryPoint: 'gridVertex' },
-      fragment: { module, entryPoint: 'gridFragment', targets: [{ format }] },
-      primitive: { topology: 'triangle-strip' },
-      depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'less' },
+      vertexEntry: 'gridVertex',
+      fragmentEntry: 'gridFragment',
+      format,
+      topology: 'triangle-strip',
+      depthFormat,
+      depthWriteEnabled: true,
+      depthCompare: 'less',
     });
   }
 
@@ -100,9 +86,7 @@ export class GridPass {
       .set('lineColor', [...grid.lineColor, 1])
       .set('planeColor', [...grid.planeColor, 1])
       .set('fadeColor', [...grid.fadeColor, 1]);
-    this.device.queue.writeBuffer(binding.uniform, 0, binding.data.bytes);
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, binding.bindGroup);
+    binding.record(pass, this.pipeline);
     pass.draw(4);
   }
 

@@ -12,6 +12,7 @@ export {
   LinkPass,
   LinkBinding,
   LINK_PARAMS,
+  LINK_RECORD,
   DEFAULT_LINK_STYLE,
   WORDS_PER_LINK,
   packLinks,
@@ -21,4 +22,5 @@ export {
 } from './linkPass';
 export { GroupTimeline, GROUP_KINDS, type GroupKind } from './groupTimeline';
 export { TrailRecorder } from './trailRecorder';
-export { UniformLayout, UniformData, type UniformField, type UniformFieldType } from './uniforms';
+// The render passes' uniform blocks (DRAW_PARAMS, GRID_PARAMS, LINE_PARAMS, LINK_PARAMS) and link record are schema structs.
+export { defineStruct, StructDef, StructValue, type FieldSpecs } from '../core/schema';

@@ -4,21 +4,22 @@
  * LineBinding owns its points (uploaded once) and a uniform block; `draw`
  * records into the caller's pass.
  */
-import { createOverlayPipeline } from './overlayPipeline';
+import { defineStruct } from '../core/schema';
+import { createDrawShader, createOverlayPipeline, DrawBinding } from './drawPipeline';
 import type { DrawView } from './particleLook';
-import { UniformLayout, type UniformData } from './uniforms';
 import { shaders } from '../shaders';
 
-export const LINE_PARAMS = new UniformLayout('LineParams', {
-  viewProjection: { type: 'mat4x4f' },
+/** shaders/render/lines.wgsl's uniform block. */
+export const LINE_PARAMS = defineStruct('LineParams', {
+  viewProjection: 'mat4x4f',
   viewport: { type: 'vec4f', doc: 'width, height (device px), unused, unused' },
   width: { type: 'f32', doc: 'device pixels' },
-  alpha: { type: 'f32' },
-  hueOffset: { type: 'f32' },
-  hueSpan: { type: 'f32' },
-  saturation: { type: 'f32' },
-  brightness: { type: 'f32' },
-  strips: { type: 'u32' },
+  alpha: 'f32',
+  hueOffset: 'f32',
+  hueSpan: 'f32',
+  saturation: 'f32',
+  brightness: 'f32',
+  strips: 'u32',
 });
 
 export interface LineStyle {
@@ -48,13 +49,10 @@ export function packStrips(strips: readonly ArrayLike<number>[]): Float32Array<A
   return out;
 }
 
-export class LineBinding {
-  readonly uniform: GPUBuffer;
+/** Strips' points (uploaded once, owned here) and a LineParams block. */
+export class LineBinding extends DrawBinding<typeof LINE_PARAMS.fields> {
   readonly points: GPUBuffer;
-  readonly bindGroup: GPUBindGroup;
-  readonly data: UniformData<typeof LINE_PARAMS.fields> = LINE_PARAMS.createData();
   readonly segments: number;
-  private destroyed = false;
 
   constructor(
     device: GPUDevice,
@@ -63,32 +61,18 @@ export class LineBinding {
     packed: Float32Array<ArrayBuffer>,
     readonly strips: number,
   ) {
-    this.segments = packed.length / 4 - 1;
-    this.points = device.createBuffer({
+    const points = device.createBuffer({
       label: `${label}.points`,
       size: packed.byteLength,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
-    device.queue.writeBuffer(this.points, 0, packed);
-    this.uniform = device.createBuffer({
-      label: `${label}.lineParams`,
-      size: LINE_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.bindGroup = device.createBindGroup({
-      label: `${label}.bindGroup`,
-      layout,
-      entries: [
-        { binding: 0, resource: { buffer: this.uniform } },
-        { binding: 1, resource: { buffer: this.points } },
-      ],
-    });
+    device.queue.writeBuffer(points, 0, packed);
+    super(device, layout, label, LINE_PARAMS, [points]);
+    this.points = points;
+    this.segments = packed.length / 4 - 1;
   }
 
-  destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.uniform.destroy();
+  protected override release(): void {
     this.points.destroy();
   }
 }
@@ -103,18 +87,15 @@ export class LinePass {
     format: GPUTextureFormat,
     depthFormat: GPUTextureFormat,
   ) {
-    this.layout = device.createBindGroupLayout({
-      label: 'LinePass.layout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } },
-        { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
-      ],
-    });
-    const module = device.createShaderModule({ label: 'render/lines.wgsl', code: shaders.renderLines(LINE_PARAMS) });
-    this.pipeline = createOverlayPipeline(device, {
+    const shader = createDrawShader(device, {
       name: 'LinePass',
-      layout: this.layout,
-      module,
+      file: 'render/lines.wgsl',
+      code: shaders.renderLines(LINE_PARAMS),
+      storageBuffers: 1,
+    });
+    this.layout = shader.layout;
+    this.pipeline = createOverlayPipeline(device, shader, {
+      name: 'LinePass',
       vertexEntry: 'lineVertex',
       fragmentEntry: 'lineFragment',
       format,
@@ -140,9 +121,7 @@ export class LinePass {
       .set('saturation', style.saturation)
       .set('brightness', style.brightness)
       .set('strips', binding.strips);
-    this.device.queue.writeBuffer(binding.uniform, 0, binding.data.bytes);
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, binding.bindGroup);
+    binding.record(pass, this.pipeline);
     pass.draw(6 * binding.segments);
   }
 

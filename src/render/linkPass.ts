@@ -7,14 +7,15 @@
  * each with an optional rest length for the stretch colours), uploaded with
  * `setLinks`, and a uniform block; `draw` records into the caller's pass.
  */
-import { createOverlayPipeline } from './overlayPipeline';
+import { createDrawShader, createOverlayPipeline, DrawBinding } from './drawPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
+import { defineStruct } from '../core/schema';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
-import { UniformLayout, type UniformData } from './uniforms';
 import { shaders } from '../shaders';
 
-export const LINK_PARAMS = new UniformLayout('LinkParams', {
-  viewProjection: { type: 'mat4x4f' },
+/** shaders/render/links.wgsl's uniform block. */
+export const LINK_PARAMS = defineStruct('LinkParams', {
+  viewProjection: 'mat4x4f',
   viewport: { type: 'vec4f', doc: 'width, height (device px), unused, unused' },
   color: { type: 'vec4f', doc: 'straight colour (not premultiplied) at rest length or shorter' },
   stretchColor: { type: 'vec4f', doc: 'straight colour at a strain of stretchRange or more' },
@@ -24,8 +25,15 @@ export const LINK_PARAMS = new UniformLayout('LinkParams', {
   count: { type: 'u32', doc: 'links drawn' },
 });
 
+/** One link in the buffer links.wgsl reads (a storage array of them). */
+export const LINK_RECORD = defineStruct('Link', {
+  a: 'u32',
+  b: 'u32',
+  restLength: { type: 'f32', doc: '0: no rest length known, the link keeps its colour' },
+});
+
 /** The words of one link in the buffer links.wgsl reads: a, b (u32) and restLength (f32). */
-export const WORDS_PER_LINK = 3;
+export const WORDS_PER_LINK = LINK_RECORD.words;
 
 /** A link: two particle indices and, for the stretch colours, its rest length. A SpringLink is one. */
 export interface LinkEnds {
@@ -65,8 +73,7 @@ export function packLinks(links: LinkList, particles: number): Uint32Array<Array
   const flat = links.length > 0 && typeof links[0] === 'number';
   if (flat && links.length % 2 !== 0) throw new RangeError(`links: ${links.length} indices is not a list of pairs`);
   const count = flat ? links.length / 2 : links.length;
-  const words = new Uint32Array(count * WORDS_PER_LINK);
-  const floats = new Float32Array(words.buffer);
+  const records = LINK_RECORD.array(count);
   for (let i = 0; i < count; i++) {
     let a: number, b: number, restLength: number;
     if (flat) {
@@ -88,49 +95,38 @@ export function packLinks(links: LinkList, particles: number): Uint32Array<Array
       }
     }
     if (!(restLength >= 0)) throw new RangeError(`links[${i}].restLength = ${restLength}: not >= 0`);
-    words[i * WORDS_PER_LINK] = a;
-    words[i * WORDS_PER_LINK + 1] = b;
-    floats[i * WORDS_PER_LINK + 2] = restLength;
+    records.set(i, 'a', a).set(i, 'b', b).set(i, 'restLength', restLength);
   }
-  return words;
+  // (An array of none still holds one record.)
+  return records.words.subarray(0, count * WORDS_PER_LINK);
 }
 
-export class LinkBinding {
-  readonly uniform: GPUBuffer;
-  readonly data: UniformData<typeof LINK_PARAMS.fields> = LINK_PARAMS.createData();
+/** A list of links (its buffer owned here), the particle buffer they join (its owner's) and a LinkParams block. */
+export class LinkBinding extends DrawBinding<typeof LINK_PARAMS.fields> {
   /** Particle records in the bound buffer: the bound on a link's indices. */
   readonly particleCount: number;
   private linkBuffer: GPUBuffer;
-  private group: GPUBindGroup;
   private linkCount = 0;
-  private destroyed = false;
 
   constructor(
-    private readonly device: GPUDevice,
-    private readonly layout: GPUBindGroupLayout,
-    readonly label: string,
+    device: GPUDevice,
+    layout: GPUBindGroupLayout,
+    label: string,
     readonly particles: GPUBuffer,
     links: LinkList = [],
   ) {
-    this.particleCount = Math.floor(particles.size / BYTES_PER_PARTICLE);
-    this.uniform = device.createBuffer({
-      label: `${label}.linkParams`,
-      size: LINK_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    const packed = packLinks(links, this.particleCount);
-    this.linkBuffer = this.createLinkBuffer(packed.length / WORDS_PER_LINK);
-    this.group = this.createBindGroup();
+    const particleCount = Math.floor(particles.size / BYTES_PER_PARTICLE);
+    const packed = packLinks(links, particleCount);
+    const linkBuffer = createLinkBuffer(device, label, packed.length / WORDS_PER_LINK);
+    super(device, layout, label, LINK_PARAMS, [particles, linkBuffer]);
+    this.particleCount = particleCount;
+    this.linkBuffer = linkBuffer;
     this.write(packed);
   }
 
   /** The links' buffer (u32 a, u32 b, f32 restLength a link); replaced by a bigger one when a list outgrows it. */
   get links(): GPUBuffer {
     return this.linkBuffer;
-  }
-
-  get bindGroup(): GPUBindGroup {
-    return this.group;
   }
 
   /** Links drawn. */
@@ -148,17 +144,14 @@ export class LinkBinding {
     const count = packed.length / WORDS_PER_LINK;
     if (count * WORDS_PER_LINK * 4 > this.linkBuffer.size) {
       this.linkBuffer.destroy();
-      this.linkBuffer = this.createLinkBuffer(count);
-      this.group = this.createBindGroup();
+      this.linkBuffer = createLinkBuffer(this.device, this.label, count);
+      this.rebind([this.particles, this.linkBuffer]);
     }
     this.write(packed);
   }
 
-  /** Frees the uniform and link buffers (the particle buffer is its owner's). Safe twice. */
-  destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.uniform.destroy();
+  /** destroy() frees the uniform and link buffers (the particle buffer is its owner's). */
+  protected override release(): void {
     this.linkBuffer.destroy();
   }
 
@@ -166,27 +159,15 @@ export class LinkBinding {
     this.linkCount = packed.length / WORDS_PER_LINK;
     if (packed.length > 0) this.device.queue.writeBuffer(this.linkBuffer, 0, packed);
   }
+}
 
-  private createLinkBuffer(count: number): GPUBuffer {
-    return this.device.createBuffer({
-      label: `${this.label}.links`,
-      // At least one link: a binding is never empty.
-      size: Math.max(count, 1) * WORDS_PER_LINK * 4,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-    });
-  }
-
-  private createBindGroup(): GPUBindGroup {
-    return this.device.createBindGroup({
-      label: `${this.label}.bindGroup`,
-      layout: this.layout,
-      entries: [
-        { binding: 0, resource: { buffer: this.uniform } },
-        { binding: 1, resource: { buffer: this.particles } },
-        { binding: 2, resource: { buffer: this.linkBuffer } },
-      ],
-    });
-  }
+function createLinkBuffer(device: GPUDevice, label: string, count: number): GPUBuffer {
+  return device.createBuffer({
+    label: `${label}.links`,
+    // At least one link: a binding is never empty.
+    size: Math.max(count, 1) * LINK_RECORD.size,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
 }
 
 export class LinkPass {
@@ -199,19 +180,15 @@ export class LinkPass {
     format: GPUTextureFormat,
     depthFormat: GPUTextureFormat,
   ) {
-    this.layout = device.createBindGroupLayout({
-      label: 'LinkPass.layout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } },
-        { binding: 1, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
-        { binding: 2, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
-      ],
-    });
-    const module = device.createShaderModule({ label: 'render/links.wgsl', code: shaders.renderLinks(LINK_PARAMS) });
-    this.pipeline = createOverlayPipeline(device, {
+    const shader = createDrawShader(device, {
       name: 'LinkPass',
-      layout: this.layout,
-      module,
+      file: 'render/links.wgsl',
+      code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD),
+      storageBuffers: 2,
+    });
+    this.layout = shader.layout;
+    this.pipeline = createOverlayPipeline(device, shader, {
+      name: 'LinkPass',
       vertexEntry: 'linkVertex',
       fragmentEntry: 'linkFragment',
       format,
@@ -243,9 +220,7 @@ export class LinkPass {
       .set('extrapolate', time.extrapolate)
       .set('stretchRange', style.stretchRange)
       .set('count', binding.count);
-    this.device.queue.writeBuffer(binding.uniform, 0, binding.data.bytes);
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, binding.bindGroup);
+    binding.record(pass, this.pipeline);
     // Vertex pulling: 6 vertices a link (see links.wgsl).
     pass.draw(6 * binding.count);
   }

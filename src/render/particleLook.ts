@@ -1,10 +1,10 @@
 /**
  * How particles look: the draw mode, blending, size and colour rules, and the
  * uniform block (DrawParams) that carries them and the view to
- * shaders/render/particles.wgsl. The WGSL struct is generated from the layout
- * below.
+ * shaders/render/particles.wgsl. The WGSL struct is printed from its schema
+ * declaration below (src/core/schema.ts).
  */
-import { UniformLayout } from './uniforms';
+import { defineStruct } from '../core/schema';
 
 /** `sprites`: soft round camera-facing quads. `sparks`: quads stretched along the velocity. `points`: one pixel each, for millions. */
 export const DRAW_MODES = ['sprites', 'sparks', 'points'] as const;
@@ -75,26 +75,27 @@ export const DEFAULT_LOOK: ParticleLook = {
   endSize: 0.4,
 };
 
-export const DRAW_PARAMS = new UniformLayout('DrawParams', {
-  viewProjection: { type: 'mat4x4f' },
+/** shaders/render/particles.wgsl's uniform block. */
+export const DRAW_PARAMS = defineStruct('DrawParams', {
+  viewProjection: 'mat4x4f',
   viewport: { type: 'vec4f', doc: 'width, height (device px), focal length (px at clip w = 1), unused' },
-  colorA: { type: 'vec4f' },
-  colorB: { type: 'vec4f' },
+  colorA: 'vec4f',
+  colorB: 'vec4f',
   size: { type: 'f32', doc: 'sprite radius, world units' },
   pixelSize: { type: 'f32', doc: 'when > 0: sprite radius in device pixels instead' },
-  minPixels: { type: 'f32' },
-  intensity: { type: 'f32' },
+  minPixels: 'f32',
+  intensity: 'f32',
   extrapolate: { type: 'f32', doc: 'seconds to move along the velocity: alpha * dt' },
   time: { type: 'f32', doc: 'simulated time drawn, for life colours' },
-  speedRange: { type: 'f32' },
-  stretch: { type: 'f32' },
-  clipBelow: { type: 'f32' },
-  hueOffset: { type: 'f32' },
-  hueSpan: { type: 'f32' },
-  saturation: { type: 'f32' },
-  hotTime: { type: 'f32' },
-  fadeStart: { type: 'f32' },
-  endSize: { type: 'f32' },
+  speedRange: 'f32',
+  stretch: 'f32',
+  clipBelow: 'f32',
+  hueOffset: 'f32',
+  hueSpan: 'f32',
+  saturation: 'f32',
+  hotTime: 'f32',
+  fadeStart: 'f32',
+  endSize: 'f32',
   count: { type: 'u32', doc: 'particles per sample: palette period and stride unit' },
   groupSize: { type: 'u32', doc: 'particles per GroupTimeline entry' },
   sampleStride: { type: 'u32', doc: 'draw every n-th sample of a history buffer (1: every record)' },

@@ -21,7 +21,14 @@
  * vertex a particle either way.
  */
 import { isSoftwareAdapter } from '../gpu/device';
-import { ADDITIVE, PREMULTIPLIED_OVER } from './overlayPipeline';
+import {
+  ADDITIVE,
+  createDrawPipeline,
+  createDrawShader,
+  DrawBinding,
+  PREMULTIPLIED_OVER,
+  type DrawShader,
+} from './drawPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import { ARGS } from '../gpu/indirectArgs';
 import type { GroupTimeline } from './groupTimeline';
@@ -34,7 +41,6 @@ import {
   type DrawView,
   type ParticleLook,
 } from './particleLook';
-import type { UniformData } from './uniforms';
 import { shaders } from '../shaders';
 
 const SHAPE = { sprites: 0, sparks: 1, points: 0 } as const satisfies Record<DrawMode, number>;
@@ -95,12 +101,8 @@ export interface DrawRange {
   groupSize?: number;
 }
 
-export class ParticleBinding {
-  readonly uniform: GPUBuffer;
-  readonly bindGroup: GPUBindGroup;
-  readonly data: UniformData<typeof DRAW_PARAMS.fields> = DRAW_PARAMS.createData();
-  private destroyed = false;
-
+/** A DrawParams block over a source's buffers (their owners'). */
+export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
   /** `buffers`: bindings 1, 2, ... of the source's layout. `live`: drawn from this live list (else by index). */
   constructor(
     device: GPUDevice,
@@ -109,43 +111,18 @@ export class ParticleBinding {
     buffers: readonly GPUBuffer[],
     readonly live: LiveSource | null = null,
   ) {
-    this.uniform = device.createBuffer({
-      label: `${label}.drawParams`,
-      size: DRAW_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.bindGroup = device.createBindGroup({
-      label: `${label}.bindGroup`,
-      layout,
-      entries: [
-        { binding: 0, resource: { buffer: this.uniform } },
-        ...buffers.map((buffer, i) => ({ binding: i + 1, resource: { buffer } })),
-      ],
-    });
+    super(device, layout, label, DRAW_PARAMS, buffers);
   }
 
   get source(): Source {
     return this.live ? 'live' : 'records';
   }
-
-  /** Frees the uniform buffer (the particle, group and lifecycle buffers are their owners'). Safe twice. */
-  destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.uniform.destroy();
-  }
-}
-
-interface SourcePipeline {
-  readonly layout: GPUBindGroupLayout;
-  readonly pipelineLayout: GPUPipelineLayout;
-  readonly module: GPUShaderModule;
 }
 
 export class ParticlePass {
   /** How this pass draws quads ('auto' resolved). */
   readonly quads: QuadPath;
-  private readonly sources: Record<Source, SourcePipeline>;
+  private readonly sources: Record<Source, DrawShader>;
   private readonly pipelines = new Map<string, GPURenderPipeline>();
   /** Bound where a draw has no GroupTimeline. */
   private readonly noGroups: GPUBuffer;
@@ -164,28 +141,16 @@ export class ParticlePass {
     // An adapter that cannot be told is drawn pulled: right everywhere, and never seconds a frame.
     const software = options.software ?? softwareAdapter(device) ?? true;
     this.quads = quads === 'auto' ? (software ? 'pulled' : 'instanced') : quads;
-    // The uniform block, then read-only storage: records (particles, groups); live (particles, life, lists, counters).
-    const source = (name: string, storageBuffers: number, code: string): SourcePipeline => {
-      const layout = device.createBindGroupLayout({
-        label: `ParticlePass.${name}.layout`,
-        entries: [
-          { binding: 0, visibility: GPUShaderStage.VERTEX, buffer: { type: 'uniform' } },
-          ...Array.from({ length: storageBuffers }, (_, i) => ({
-            binding: i + 1,
-            visibility: GPUShaderStage.VERTEX,
-            buffer: { type: 'read-only-storage' as const },
-          })),
-        ],
+    // The uniform block (read in the vertex stage only), then read-only storage:
+    // records (particles, groups); live (particles, life, lists, counters).
+    const source = (name: string, storageBuffers: number, code: string): DrawShader =>
+      createDrawShader(device, {
+        name: `ParticlePass.${name}`,
+        file: `render/particles.wgsl + ${name}.wgsl`,
+        code,
+        storageBuffers,
+        uniformVisibility: GPUShaderStage.VERTEX,
       });
-      return {
-        layout,
-        pipelineLayout: device.createPipelineLayout({
-          label: `ParticlePass.${name}.pipelineLayout`,
-          bindGroupLayouts: [layout],
-        }),
-        module: device.createShaderModule({ label: `render/particles.wgsl + ${name}.wgsl`, code }),
-      };
-    };
     this.sources = {
       records: source('records', 2, shaders.renderParticles(DRAW_PARAMS)),
       live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
@@ -241,19 +206,18 @@ export class ParticlePass {
         constants.SHAPE = SHAPE[look.mode];
         constants.INSTANCED = this.quads === 'instanced' ? 1 : 0;
       }
-      const { pipelineLayout, module } = this.sources[source];
-      pipeline = this.device.createRenderPipeline({
+      pipeline = createDrawPipeline(this.device, this.sources[source], {
         label: `ParticlePass.pipeline(${key})`,
-        layout: pipelineLayout,
-        vertex: { module, entryPoint: points ? 'pointVertex' : 'spriteVertex', constants },
-        fragment: {
-          module,
-          entryPoint: points ? 'pointFragment' : 'spriteFragment',
-          targets: [{ format: this.format, blend: BLEND[look.blend] }],
-        },
-        primitive: { topology: points ? 'point-list' : 'triangle-list' },
+        vertexEntry: points ? 'pointVertex' : 'spriteVertex',
+        fragmentEntry: points ? 'pointFragment' : 'spriteFragment',
+        constants,
+        format: this.format,
+        blend: BLEND[look.blend],
+        topology: points ? 'point-list' : 'triangle-list',
         // Tested against the scene's depth, never written: particles are light or soft matter.
-        depthStencil: { format: this.depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
+        depthFormat: this.depthFormat,
+        depthWriteEnabled: false,
+        depthCompare: 'less',
       });
       this.pipelines.set(key, pipeline);
     }
@@ -300,9 +264,7 @@ export class ParticlePass {
       .set('count', count)
       .set('groupSize', range?.groupSize ?? 1)
       .set('sampleStride', range?.sampleStride ?? 1);
-    this.device.queue.writeBuffer(binding.uniform, 0, d.bytes);
-    pass.setPipeline(this.prepare(look, binding.source));
-    pass.setBindGroup(0, binding.bindGroup);
+    binding.record(pass, this.prepare(look, binding.source));
     const points = look.mode === 'points';
     const instanced = !points && this.quads === 'instanced';
     if (live) {

@@ -130,9 +130,9 @@ export const shaders = {
     ),
   renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),
   renderLines: (params: Declared) => compose(params.wgsl(), s.renderColor, s.renderSegment, s.renderLines),
-  /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl). */
-  renderLinks: (params: Declared) =>
-    compose(wgslParticleStruct(), params.wgsl(), s.renderColor, s.renderSegment, s.renderLinks),
+  /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record. */
+  renderLinks: (params: Declared, link: Declared) =>
+    compose(wgslParticleStruct(), link.wgsl(), params.wgsl(), s.renderColor, s.renderSegment, s.renderLinks),
 
   // The benchmark's own kernels (src/bench/): never used by the library's passes.
   copy: () => compose(s.dispatch, COPY_PARAMS.wgsl(), s.copy),

@@ -8,6 +8,10 @@ import { COLLIDER } from '../../src/core/collisions/colliders';
 import { LINK } from '../../src/core/collisions/links';
 import { LIFE, PARTICLE } from '../../src/core/layout';
 import { PASS_PARAMS } from '../../src/gpu/passParams';
+import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../../src/render/gridPass';
+import { LINE_PARAMS } from '../../src/render/linePass';
+import { LINK_PARAMS, LINK_RECORD } from '../../src/render/linkPass';
+import { DRAW_PARAMS } from '../../src/render/particleLook';
 
 const example = defineStruct('SchemaExample', { a: 'vec2f', b: 'vec3f', c: 'f32', d: 'u32', e: 'i32' });
 
@@ -18,5 +22,10 @@ export const ALL_STRUCTS: readonly StructDef[] = [
   COLLIDER,
   LINK,
   ...PASS_PARAMS,
+  DRAW_PARAMS,
+  RENDER_GRID_PARAMS,
+  LINE_PARAMS,
+  LINK_PARAMS,
+  LINK_RECORD,
   defineStruct('SchemaNested', { first: 'u32', inner: example, list: arrayOf(example, 3), matrix: 'mat4x4f' }),
 ];

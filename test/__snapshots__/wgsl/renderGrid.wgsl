@@ -1,4 +1,4 @@
-// Generated from src/render (UniformLayout): 160 bytes.
+// Generated from src/core/schema.ts: 160 bytes
 struct GridParams {
   viewProjection: mat4x4f, // offset 0
   origin: vec4f, // offset 64: centre xyz, w: half the side

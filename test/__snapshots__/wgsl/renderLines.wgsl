@@ -1,4 +1,4 @@
-// Generated from src/render (UniformLayout): 112 bytes.
+// Generated from src/core/schema.ts: 112 bytes
 struct LineParams {
   viewProjection: mat4x4f, // offset 0
   viewport: vec4f, // offset 64: width, height (device px), unused, unused

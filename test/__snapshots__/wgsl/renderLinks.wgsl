@@ -20,7 +20,13 @@ fn getForceAccum(p: Particle) -> vec3f { return p.forceAccumSpare.xyz; }
 fn setForceAccum(p: ptr<function, Particle>, value: vec3f) { (*p).forceAccumSpare = vec4f(value.x, value.y, value.z, (*p).forceAccumSpare.w); }
 fn getRadius(p: Particle) -> f32 { return p.accelerationRadius.w; }
 fn setRadius(p: ptr<function, Particle>, value: f32) { (*p).accelerationRadius = vec4f((*p).accelerationRadius.x, (*p).accelerationRadius.y, (*p).accelerationRadius.z, value); }
-// Generated from src/render (UniformLayout): 128 bytes.
+// Generated from src/core/schema.ts: 12 bytes
+struct Link {
+  a: u32, // offset 0
+  b: u32, // offset 4
+  restLength: f32, // offset 8: 0: no rest length known, the link keeps its colour
+}
+// Generated from src/core/schema.ts: 128 bytes
 struct LinkParams {
   viewProjection: mat4x4f, // offset 0
   viewport: vec4f, // offset 64: width, height (device px), unused, unused
@@ -86,15 +92,8 @@ fn segmentCoverage(width: f32, across: f32) -> f32 {
 // Coloured by stretch: the link's colour at its rest length or shorter, turning
 // to stretchColor as its strain (length / rest length - 1) reaches stretchRange.
 // Prepended: the Particle struct and accessors generated from src/core/layout.ts,
-// the LinkParams struct generated from src/render/linkPass.ts, and
+// the Link and LinkParams structs generated from src/render/linkPass.ts, and
 // shaders/render/color.wgsl and shaders/render/segment.wgsl.
-
-struct Link {
-  a: u32,
-  b: u32,
-  // 0: no rest length known, the link keeps its colour.
-  restLength: f32,
-}
 
 @group(0) @binding(0) var<uniform> params: LinkParams;
 @group(0) @binding(1) var<storage, read> particles: array<Particle>;

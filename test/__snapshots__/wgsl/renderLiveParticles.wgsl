@@ -147,7 +147,7 @@ const SHAPE_DISC: u32 = 4u;
 const SHAPE_CONE: u32 = 5u;
 const VELOCITY_CONE: u32 = 0u;
 const VELOCITY_BOX: u32 = 1u;
-// Generated from src/render (UniformLayout): 192 bytes.
+// Generated from src/core/schema.ts: 192 bytes
 struct DrawParams {
   viewProjection: mat4x4f, // offset 0
   viewport: vec4f, // offset 64: width, height (device px), focal length (px at clip w = 1), unused

@@ -20,7 +20,7 @@ fn getForceAccum(p: Particle) -> vec3f { return p.forceAccumSpare.xyz; }
 fn setForceAccum(p: ptr<function, Particle>, value: vec3f) { (*p).forceAccumSpare = vec4f(value.x, value.y, value.z, (*p).forceAccumSpare.w); }
 fn getRadius(p: Particle) -> f32 { return p.accelerationRadius.w; }
 fn setRadius(p: ptr<function, Particle>, value: f32) { (*p).accelerationRadius = vec4f((*p).accelerationRadius.x, (*p).accelerationRadius.y, (*p).accelerationRadius.z, value); }
-// Generated from src/render (UniformLayout): 192 bytes.
+// Generated from src/core/schema.ts: 192 bytes
 struct DrawParams {
   viewProjection: mat4x4f, // offset 0
   viewport: vec4f, // offset 64: width, height (device px), focal length (px at clip w = 1), unused
