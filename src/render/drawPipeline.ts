@@ -2,10 +2,11 @@
  * What every render pass shares (GridPass, LinePass, LinkPass, ParticlePass),
  * so that each declares only what differs: the blend states; the shader and
  * bind group 0 (the pass's uniform block at binding 0, then read-only storage
- * buffers read in the vertex shader); the pipeline (entry points, blending,
- * topology, depth test); and DrawBinding, a binding's uniform block (a
- * StructValue of the pass's schema struct, src/core/schema.ts) and bind group,
- * written and bound before each draw call.
+ * buffers read in the vertex shader), which DrawPass makes for a pass with
+ * one shader; the pipeline (entry points, blending, topology, depth test); and
+ * DrawBinding, a binding's uniform block (a StructValue of the pass's schema
+ * struct, src/core/schema.ts) and bind group, written and bound before each
+ * draw call.
  */
 import type { FieldSpecs, StructDef, StructValue } from '../core/schema';
 
@@ -23,6 +24,8 @@ export const ADDITIVE: GPUBlendState = {
 
 /** A render pass's shader and bind group 0: what all its pipelines and bindings share. */
 export interface DrawShader {
+  /** Labels its pipelines: `${name}.pipeline`. */
+  readonly name: string;
   readonly layout: GPUBindGroupLayout;
   readonly pipelineLayout: GPUPipelineLayout;
   readonly module: GPUShaderModule;
@@ -59,14 +62,42 @@ export function createDrawShader(device: GPUDevice, options: DrawShaderOptions):
     ],
   });
   return {
+    name,
     layout,
     pipelineLayout: device.createPipelineLayout({ label: `${name}.pipelineLayout`, bindGroupLayouts: [layout] }),
     module: device.createShaderModule({ label: options.file, code: options.code }),
   };
 }
 
+/**
+ * A render pass with one shader: its module and bind group 0, made from
+ * `shader`; the subclass creates its pipeline from `this.shader` and its
+ * bindings with `this.layout`. Pipelines need no freeing and bindings are
+ * their owners', so `destroy()` only stops further draws. Safe twice.
+ */
+export class DrawPass {
+  protected readonly shader: DrawShader;
+  protected destroyed = false;
+
+  constructor(
+    protected readonly device: GPUDevice,
+    shader: DrawShaderOptions,
+  ) {
+    this.shader = createDrawShader(device, shader);
+  }
+
+  protected get layout(): GPUBindGroupLayout {
+    return this.shader.layout;
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
 export interface DrawPipelineOptions {
-  label: string;
+  /** Default: `${shader.name}.pipeline`. */
+  label?: string;
   vertexEntry: string;
   fragmentEntry: string;
   /** Override constants of the vertex stage. */
@@ -89,7 +120,7 @@ export function createDrawPipeline(
   const { module } = shader;
   const { format, blend, constants } = options;
   return device.createRenderPipeline({
-    label: options.label,
+    label: options.label ?? `${shader.name}.pipeline`,
     layout: shader.pipelineLayout,
     vertex: { module, entryPoint: options.vertexEntry, ...(constants && { constants }) },
     fragment: { module, entryPoint: options.fragmentEntry, targets: [blend ? { format, blend } : { format }] },
@@ -103,8 +134,6 @@ export function createDrawPipeline(
 }
 
 export interface OverlayPipelineOptions {
-  /** The pass's name: labels the pipeline. */
-  name: string;
   vertexEntry: string;
   fragmentEntry: string;
   format: GPUTextureFormat;
@@ -124,7 +153,6 @@ export function createOverlayPipeline(
 ): GPURenderPipeline {
   return createDrawPipeline(device, shader, {
     ...options,
-    label: `${options.name}.pipeline`,
     blend: PREMULTIPLIED_OVER,
     topology: 'triangle-list',
     depthWriteEnabled: false,

@@ -4,7 +4,7 @@
  * GridBinding holds one uniform block; `draw` records into the caller's pass.
  */
 import { defineStruct } from '../core/schema';
-import { createDrawPipeline, createDrawShader, DrawBinding } from './drawPipeline';
+import { createDrawPipeline, DrawBinding, DrawPass } from './drawPipeline';
 import type { DrawView, Rgb } from './particleLook';
 import { shaders } from '../shaders';
 
@@ -39,26 +39,18 @@ export class GridBinding extends DrawBinding<typeof GRID_PARAMS.fields> {
   }
 }
 
-export class GridPass {
-  private readonly layout: GPUBindGroupLayout;
+export class GridPass extends DrawPass {
   private readonly pipeline: GPURenderPipeline;
-  private destroyed = false;
 
-  constructor(
-    private readonly device: GPUDevice,
-    format: GPUTextureFormat,
-    depthFormat: GPUTextureFormat,
-  ) {
-    const shader = createDrawShader(device, {
+  constructor(device: GPUDevice, format: GPUTextureFormat, depthFormat: GPUTextureFormat) {
+    super(device, {
       name: 'GridPass',
       file: 'render/grid.wgsl',
       code: shaders.renderGrid(GRID_PARAMS),
       storageBuffers: 0,
     });
-    this.layout = shader.layout;
     // Opaque, and written to the depth buffer: the particles are tested against it.
-    this.pipeline = createDrawPipeline(device, shader, {
-      label: 'GridPass.pipeline',
+    this.pipeline = createDrawPipeline(device, this.shader, {
       vertexEntry: 'gridVertex',
       fragmentEntry: 'gridFragment',
       format,
@@ -88,9 +80,5 @@ export class GridPass {
       .set('fadeColor', [...grid.fadeColor, 1]);
     binding.record(pass, this.pipeline);
     pass.draw(4);
-  }
-
-  destroy(): void {
-    this.destroyed = true;
   }
 }

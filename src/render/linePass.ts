@@ -5,7 +5,7 @@
  * records into the caller's pass.
  */
 import { defineStruct } from '../core/schema';
-import { createDrawShader, createOverlayPipeline, DrawBinding } from './drawPipeline';
+import { createOverlayPipeline, DrawBinding, DrawPass } from './drawPipeline';
 import type { DrawView } from './particleLook';
 import { shaders } from '../shaders';
 
@@ -77,25 +77,17 @@ export class LineBinding extends DrawBinding<typeof LINE_PARAMS.fields> {
   }
 }
 
-export class LinePass {
-  private readonly layout: GPUBindGroupLayout;
+export class LinePass extends DrawPass {
   private readonly pipeline: GPURenderPipeline;
-  private destroyed = false;
 
-  constructor(
-    private readonly device: GPUDevice,
-    format: GPUTextureFormat,
-    depthFormat: GPUTextureFormat,
-  ) {
-    const shader = createDrawShader(device, {
+  constructor(device: GPUDevice, format: GPUTextureFormat, depthFormat: GPUTextureFormat) {
+    super(device, {
       name: 'LinePass',
       file: 'render/lines.wgsl',
       code: shaders.renderLines(LINE_PARAMS),
       storageBuffers: 1,
     });
-    this.layout = shader.layout;
-    this.pipeline = createOverlayPipeline(device, shader, {
-      name: 'LinePass',
+    this.pipeline = createOverlayPipeline(device, this.shader, {
       vertexEntry: 'lineVertex',
       fragmentEntry: 'lineFragment',
       format,
@@ -123,9 +115,5 @@ export class LinePass {
       .set('strips', binding.strips);
     binding.record(pass, this.pipeline);
     pass.draw(6 * binding.segments);
-  }
-
-  destroy(): void {
-    this.destroyed = true;
   }
 }

@@ -7,7 +7,7 @@
  * each with an optional rest length for the stretch colours), uploaded with
  * `setLinks`, and a uniform block; `draw` records into the caller's pass.
  */
-import { createDrawShader, createOverlayPipeline, DrawBinding } from './drawPipeline';
+import { createOverlayPipeline, DrawBinding, DrawPass } from './drawPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import { defineStruct } from '../core/schema';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
@@ -170,25 +170,17 @@ function createLinkBuffer(device: GPUDevice, label: string, count: number): GPUB
   });
 }
 
-export class LinkPass {
-  private readonly layout: GPUBindGroupLayout;
+export class LinkPass extends DrawPass {
   private readonly pipeline: GPURenderPipeline;
-  private destroyed = false;
 
-  constructor(
-    private readonly device: GPUDevice,
-    format: GPUTextureFormat,
-    depthFormat: GPUTextureFormat,
-  ) {
-    const shader = createDrawShader(device, {
+  constructor(device: GPUDevice, format: GPUTextureFormat, depthFormat: GPUTextureFormat) {
+    super(device, {
       name: 'LinkPass',
       file: 'render/links.wgsl',
       code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD),
       storageBuffers: 2,
     });
-    this.layout = shader.layout;
-    this.pipeline = createOverlayPipeline(device, shader, {
-      name: 'LinkPass',
+    this.pipeline = createOverlayPipeline(device, this.shader, {
       vertexEntry: 'linkVertex',
       fragmentEntry: 'linkFragment',
       format,
@@ -223,10 +215,5 @@ export class LinkPass {
     binding.record(pass, this.pipeline);
     // Vertex pulling: 6 vertices a link (see links.wgsl).
     pass.draw(6 * binding.count);
-  }
-
-  /** Pipelines need no freeing; bindings are their owners'. Safe twice. */
-  destroy(): void {
-    this.destroyed = true;
   }
 }
