@@ -6,12 +6,12 @@
 // Coloured by stretch: the link's colour at its rest length or shorter, turning
 // to stretchColor as its strain (length / rest length - 1) reaches stretchRange.
 // Prepended: the Particle struct and accessors generated from src/core/layout.ts,
-// the Link and LinkParams structs generated from src/render/linkPass.ts, and
+// the DrawnLink and LinkParams structs generated from src/render/linkPass.ts, and
 // shaders/render/color.wgsl and shaders/render/segment.wgsl.
 
 @group(0) @binding(0) var<uniform> params: LinkParams;
 @group(0) @binding(1) var<storage, read> particles: array<Particle>;
-@group(0) @binding(2) var<storage, read> links: array<Link>;
+@group(0) @binding(2) var<storage, read> links: array<DrawnLink>;
 
 struct LinkOut {
   @builtin(position) clip: vec4f,

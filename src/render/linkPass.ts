@@ -26,7 +26,7 @@ export const LINK_PARAMS = defineStruct('LinkParams', {
 });
 
 /** One link in the buffer links.wgsl reads (a storage array of them). */
-export const LINK_RECORD = defineStruct('Link', {
+export const LINK_RECORD = defineStruct('DrawnLink', {
   a: 'u32',
   b: 'u32',
   restLength: { type: 'f32', doc: '0: no rest length known, the link keeps its colour' },

@@ -40,17 +40,17 @@ fn particleIndex(invocation: Invocation) -> u32 {
   return flatIndex(invocation);
 }
 
-// Generated from src/core/collisions: 80 bytes a record.
+// Generated from src/core/schema.ts: 80 bytes
 struct Collider {
   center: vec3f, // offset 0
   kind: u32, // offset 12
-  axis0: vec3f, // offset 16
+  axis0: vec3f, // offset 16: plane: the unit normal; box: its x axis in world space
   flags: u32, // offset 28
   axis1: vec3f, // offset 32
   restitution: f32, // offset 44
   axis2: vec3f, // offset 48
   friction: f32, // offset 60
-  size: vec3f, // offset 64
+  size: vec3f, // offset 64: plane: (offset, 0, 0); sphere: (radius, 0, 0); box: half extents
   pad: f32, // offset 76
 }
 // Generated from src/core/schema.ts: 16 bytes

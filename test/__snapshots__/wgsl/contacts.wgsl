@@ -40,12 +40,12 @@ fn particleIndex(invocation: Invocation) -> u32 {
   return flatIndex(invocation);
 }
 
-// Generated from src/core/collisions: 32 bytes a record.
+// Generated from src/core/schema.ts: 32 bytes
 struct Link {
   a: u32, // offset 0
   b: u32, // offset 4
   kind: u32, // offset 8
-  length: f32, // offset 12
+  length: f32, // offset 12: a cable's maxLength, a rod's length
   anchor: vec3f, // offset 16
   restitution: f32, // offset 28
 }

@@ -21,7 +21,7 @@ fn setForceAccum(p: ptr<function, Particle>, value: vec3f) { (*p).forceAccumSpar
 fn getRadius(p: Particle) -> f32 { return p.accelerationRadius.w; }
 fn setRadius(p: ptr<function, Particle>, value: f32) { (*p).accelerationRadius = vec4f((*p).accelerationRadius.x, (*p).accelerationRadius.y, (*p).accelerationRadius.z, value); }
 // Generated from src/core/schema.ts: 12 bytes
-struct Link {
+struct DrawnLink {
   a: u32, // offset 0
   b: u32, // offset 4
   restLength: f32, // offset 8: 0: no rest length known, the link keeps its colour
@@ -92,12 +92,12 @@ fn segmentCoverage(width: f32, across: f32) -> f32 {
 // Coloured by stretch: the link's colour at its rest length or shorter, turning
 // to stretchColor as its strain (length / rest length - 1) reaches stretchRange.
 // Prepended: the Particle struct and accessors generated from src/core/layout.ts,
-// the Link and LinkParams structs generated from src/render/linkPass.ts, and
+// the DrawnLink and LinkParams structs generated from src/render/linkPass.ts, and
 // shaders/render/color.wgsl and shaders/render/segment.wgsl.
 
 @group(0) @binding(0) var<uniform> params: LinkParams;
 @group(0) @binding(1) var<storage, read> particles: array<Particle>;
-@group(0) @binding(2) var<storage, read> links: array<Link>;
+@group(0) @binding(2) var<storage, read> links: array<DrawnLink>;
 
 struct LinkOut {
   @builtin(position) clip: vec4f,
