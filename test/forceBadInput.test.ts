@@ -47,7 +47,7 @@ const cases: Case[] = [
   ['infinite rest length', bad({ ...spring, restLength: Infinity }), /generator\.restLength = Infinity is invalid/],
   ['a float32 overflow', bad({ type: 'wind', force: [1e39, 0, 0] }), /generator\.force\[0\] = 1e\+39 is invalid/],
   ['negative drag', bad({ type: 'drag', k1: -0.1, k2: 0 }), /generator\.k1 = -0.1 is invalid: must be finite and >= 0/],
-  ['a missing parameter', bad({ type: 'drag', k1: 0.1 }), /generator\.k2 = undefined is invalid/],
+  ['a missing parameter', bad({ type: 'drag', k1: 0.1 }), /generator\.k2 = nothing is invalid/],
   [
     'an unknown type',
     bad({ type: 'magnet', strength: 1 }),

@@ -3,6 +3,7 @@
  * of) the one layout. Nothing here knows about the GPU.
  */
 import { SparkworksInputError } from './errors';
+import { isFiniteFloat32, validator, type Validator } from './validation';
 import { ATTRIBUTES, ATTRIBUTE_NAMES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from './layout';
 
 export type Vec3Like = ArrayLike<number>;
@@ -42,31 +43,28 @@ export const SETTABLE_FIELDS = {
 } as const satisfies Record<string, AttributeName>;
 export type SettableField = keyof typeof SETTABLE_FIELDS;
 
-function refuse(what: string, value: unknown, rule: string): never {
-  throw new SparkworksInputError(`${what} = ${String(value)} is invalid: ${rule}`, what, value);
-}
+const check: Validator = validator();
 
 export function checkTimeStep(dt: number): void {
   // The GPU steps with float32(dt): a dt that rounds to 0 there would be a silent no-op.
-  if (typeof dt !== 'number' || !Number.isFinite(dt) || !(Math.fround(dt) > 0) || !Number.isFinite(Math.fround(dt))) {
-    refuse('dt', dt, 'the time step must be finite and > 0 as a float32 (Cyclone asserts duration > 0)');
-  }
+  const rule = 'the time step must be finite and > 0 as a float32 (Cyclone asserts duration > 0)';
+  check.finite('dt', dt, rule, (x) => Number.isFinite(x) && Math.fround(x) > 0);
 }
 
 export function checkStepCount(steps: number): void {
-  if (!Number.isInteger(steps) || steps < 0) refuse('steps', steps, 'must be an integer >= 0');
+  check.integer('steps', steps, 0, Infinity);
 }
 
 export function checkCapacity(capacity: number, maxParticles: number, limitName: string): void {
-  if (!Number.isInteger(capacity) || capacity < 1) refuse('capacity', capacity, 'must be an integer >= 1');
+  check.integer('capacity', capacity, 1, Infinity);
   if (capacity > maxParticles) {
-    refuse('capacity', capacity, `exceeds ${maxParticles} particles, the most that ${limitName} allows`);
+    check.refuse('capacity', capacity, `exceeds ${maxParticles} particles, the most that ${limitName} allows`);
   }
 }
 
 export function checkRange(start: number, count: number, capacity: number): void {
-  if (!Number.isInteger(start) || start < 0) refuse('start', start, 'must be an integer >= 0');
-  if (!Number.isInteger(count) || count < 0) refuse('count', count, 'must be an integer >= 0');
+  check.integer('start', start, 0, Infinity);
+  check.integer('count', count, 0, Infinity);
   if (start + count > capacity) {
     throw new SparkworksInputError(
       `particle range [${start}, ${start + count}) exceeds the capacity of ${capacity}`,
@@ -79,10 +77,7 @@ export function checkRange(start: number, count: number, capacity: number): void
 /** The smallest normal float32. GPUs may flush anything smaller to zero. */
 export const FLOAT32_MIN_NORMAL = 2 ** -126;
 
-/** Finite once stored as float32 (|x| below about 3.4e38). */
-export function isFiniteFloat32(x: number): boolean {
-  return typeof x === 'number' && Number.isFinite(Math.fround(x));
-}
+export { isFiniteFloat32 };
 
 /**
  * A stored inverse mass is 0 (immovable) or a normal float32: a subnormal one
@@ -124,29 +119,23 @@ const INVERSE_MASS_RULE = RULES.inverseMass;
 const DAMPING_RULE = RULES.damping;
 
 function checkVector(what: string, v: Vec3Like | undefined): void {
-  if (v === undefined || v === null || typeof v.length !== 'number' || v.length !== 3) {
-    refuse(what, v === undefined ? v : JSON.stringify(Array.from(v ?? [])), 'must be 3 finite numbers');
-  }
-  for (let c = 0; c < 3; c++) {
-    const x = v[c];
-    if (!isFiniteFloat32(x as number)) refuse(`${what}[${c}]`, x, RULES.vector);
-  }
+  check.vector(what, v, 'must be 3 finite numbers', { componentRule: RULES.vector });
 }
 
 /** Converts and validates one user field value into the stored attribute's value. */
 function storedScalar(field: 'mass' | 'inverseMass' | 'damping' | 'radius', what: string, value: number): number {
   switch (field) {
     case 'mass':
-      if (!isValidMass(value)) refuse(what, value, MASS_RULE);
+      if (!isValidMass(value)) check.refuse(what, value, MASS_RULE);
       return 1 / value;
     case 'inverseMass':
-      if (!isValidInverseMass(value)) refuse(what, value, INVERSE_MASS_RULE);
+      if (!isValidInverseMass(value)) check.refuse(what, value, INVERSE_MASS_RULE);
       return value;
     case 'damping':
-      if (!isValidDamping(value)) refuse(what, value, DAMPING_RULE);
+      if (!isValidDamping(value)) check.refuse(what, value, DAMPING_RULE);
       return value;
     case 'radius':
-      if (!isValidRadius(value)) refuse(what, value, RULES.radius);
+      if (!isValidRadius(value)) check.refuse(what, value, RULES.radius);
       return value;
   }
 }
@@ -160,7 +149,7 @@ export function packParticles(particles: readonly ParticleInit[], what = 'partic
   const packed = new Float32Array(particles.length * FLOATS_PER_PARTICLE);
   particles.forEach((particle, i) => {
     const at = `${what}[${i}]`;
-    if (particle === null || typeof particle !== 'object') refuse(at, particle, 'must be an object');
+    check.object(at, particle);
     const base = i * FLOATS_PER_PARTICLE;
     const zero = [0, 0, 0];
     const vectors = [
@@ -173,7 +162,7 @@ export function packParticles(particles: readonly ParticleInit[], what = 'partic
       packed.set(Array.from(value), base + attributeOffset(name));
     }
     if (particle.mass !== undefined && particle.inverseMass !== undefined) {
-      refuse(`${at}.mass`, particle.mass, 'give mass or inverseMass, not both');
+      check.refuse(`${at}.mass`, particle.mass, 'give mass or inverseMass, not both');
     }
     packed[base + attributeOffset('inverseMass')] =
       particle.inverseMass !== undefined
@@ -193,13 +182,11 @@ export function prepareFieldValues(
   field: SettableField,
   values: ArrayLike<number>,
 ): { attribute: AttributeName; count: number; values: Float32Array } {
-  if (!(field in SETTABLE_FIELDS)) {
-    refuse('field', field, `must be one of ${Object.keys(SETTABLE_FIELDS).join(', ')}`);
-  }
+  check.oneOf('field', field, Object.keys(SETTABLE_FIELDS));
   const attribute = SETTABLE_FIELDS[field];
   const size = ATTRIBUTES[attribute].size;
   if (values.length % size !== 0) {
-    refuse(`${field}.length`, values.length, `must be a multiple of ${size}`);
+    check.refuse(`${field}.length`, values.length, `must be a multiple of ${size}`);
   }
   const out = new Float32Array(values.length);
   for (let i = 0; i < values.length; i++) {
@@ -208,7 +195,7 @@ export function prepareFieldValues(
     if (field === 'mass' || field === 'inverseMass' || field === 'damping' || field === 'radius') {
       out[i] = storedScalar(field, what, value);
     } else if (!isFiniteFloat32(value)) {
-      refuse(what, value, RULES.vector);
+      check.refuse(what, value, RULES.vector);
     } else {
       out[i] = value;
     }
@@ -218,11 +205,11 @@ export function prepareFieldValues(
 
 /** Validates forces to add (xyz per particle); returns them as float32. */
 export function prepareForces(forces: ArrayLike<number>): Float32Array {
-  if (forces.length % 3 !== 0) refuse('forces.length', forces.length, 'must be a multiple of 3');
+  if (forces.length % 3 !== 0) check.refuse('forces.length', forces.length, 'must be a multiple of 3');
   const out = new Float32Array(forces.length);
   for (let i = 0; i < forces.length; i++) {
     const value = forces[i] as number;
-    if (!isFiniteFloat32(value)) refuse(`forces[${i}]`, value, RULES.vector);
+    if (!isFiniteFloat32(value)) check.refuse(`forces[${i}]`, value, RULES.vector);
     out[i] = value;
   }
   return out;

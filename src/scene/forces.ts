@@ -23,58 +23,51 @@ import {
   checkGenerator,
   checkLink,
   checkTarget,
-  refuse,
   type ForceGenerator,
   type ForceTarget,
   type SpringLink,
   type StoredGenerator,
 } from '../core/forces/generators';
 import { MAX_FORCE_GENERATORS } from '../core/forces/records';
+import { validator, type Validator } from '../core/validation';
 
 export interface SceneForces {
   generators: { generator: StoredGenerator; target: ForceTarget }[];
   links: SpringLink[];
 }
 
+/** Refusals as the core's force checks make them (ForceInputError), so the scene reports them with their path. */
+const check: Validator = validator((message, what, value, rule) => new ForceInputError(message, what, value, rule));
+
 const TARGET_KEYS = ['particle', 'particles', 'range'] as const;
-const LINK_KEYS = ['type', 'a', 'b', 'restLength', 'stiffness'];
+const LINK_KEYS = ['a', 'b', 'restLength', 'stiffness'];
 
 /** Validates the scene's forces against its particle count; throws ForceInputError naming `forces[k]...`. */
 export function sceneForces(forces: readonly unknown[] | undefined, particleCount: number): SceneForces {
   const out: SceneForces = { generators: [], links: [] };
   (forces ?? []).forEach((entry, k) => {
     const at = `forces[${k}]`;
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      refuse(at, JSON.stringify(entry), 'must be an object {"type": ..., ...}');
-    }
-    const { type, ...rest } = entry as Record<string, unknown>;
+    const { type, ...rest } = check.object(at, entry, undefined, 'must be an object {"type": ..., ...}');
     if (type === 'spring' || type === 'bungee') {
-      for (const key of Object.keys(entry)) {
-        if (!LINK_KEYS.includes(key)) {
-          refuse(`${at}.${key}`, rest[key], `unknown ${type} field (known: ${LINK_KEYS.slice(1).join(', ')})`);
-        }
-      }
+      check.keys(at, rest, LINK_KEYS, { kind: type });
       out.links.push(checkLink({ ...(rest as unknown as SpringLink), kind: type }, particleCount, at));
       return;
     }
     const given = TARGET_KEYS.filter((key) => key in rest);
     if (given.length > 1)
-      refuse(`${at}.${given[1]}`, rest[given[1] as string], `give one of ${TARGET_KEYS.join(', ')}`);
+      check.refuse(`${at}.${given[1]}`, rest[given[1] as string], `give one of ${TARGET_KEYS.join(', ')}`);
     const { particle, particles, range, ...parameters } = rest;
     let target: ForceTarget = 'all';
     if (particle !== undefined) {
-      const index = particle as number;
-      if (!Number.isInteger(index) || index < 0 || index >= particleCount) {
-        refuse(`${at}.particle`, particle, FORCE_RULES.index(particleCount));
-      }
-      target = { indices: [particle as number] };
+      const index = check.integer(`${at}.particle`, particle, 0, particleCount - 1, FORCE_RULES.index(particleCount));
+      target = { indices: [index] };
     } else if (particles !== undefined) {
       target = { indices: particles as number[] };
     } else if (range !== undefined) {
-      if (range === null || typeof range !== 'object' || Array.isArray(range)) {
-        refuse(`${at}.range`, JSON.stringify(range), 'must be an object {"start": i, "count": n}');
-      }
-      target = range as { start: number; count: number };
+      target = check.object(`${at}.range`, range, undefined, 'must be an object {"start": i, "count": n}') as {
+        start: number;
+        count: number;
+      };
     }
     const names =
       particle !== undefined
@@ -84,18 +77,10 @@ export function sceneForces(forces: readonly unknown[] | undefined, particleCoun
     const generator = checkGenerator({ type, ...parameters } as ForceGenerator, at);
     out.generators.push({ generator, target });
     if (out.generators.length > MAX_FORCE_GENERATORS) {
-      refuse(at, type, `a scene holds at most ${MAX_FORCE_GENERATORS} generators besides its springs`);
+      check.refuse(at, type, `a scene holds at most ${MAX_FORCE_GENERATORS} generators besides its springs`);
     }
   });
   return out;
-}
-
-/** A core input name (`forces[2].anchor[1]`) as a JSON path's keys. */
-export function pathOf(what: string): PropertyKey[] {
-  return what
-    .split(/\.|\[|\]/)
-    .filter((key) => key !== '')
-    .map((key) => (/^\d+$/.test(key) ? Number(key) : key));
 }
 
 export { ForceInputError };

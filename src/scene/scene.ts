@@ -14,7 +14,8 @@ import { EmitterInputError } from '../core/emitters/params';
 import { prepareLifecycle, type LifecycleOptions } from '../core/emitters/options';
 import type { EmitterInit, FireworkRuleInit } from '../core/emitters/params';
 import { SparkworksInputError } from '../core/errors';
-import { ForceInputError, pathOf, sceneForces, type SceneForces } from './forces';
+import { pathOf, showValue } from '../core/validation';
+import { ForceInputError, sceneForces, type SceneForces } from './forces';
 import {
   RULES,
   isFiniteFloat32,
@@ -110,13 +111,10 @@ function jsonPath(path: readonly PropertyKey[]): string {
     .reduce((out, part) => out + part, '$');
 }
 
-function shown(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value);
-}
-
+/** A refusal in the scene file's words, `scene.json: $.particles[1].mass: <rule>; got <value>` (values shown as the core shows them). */
 function refuse(sourceName: string, path: readonly PropertyKey[], rule: string, value: unknown): never {
   const where = jsonPath(path);
-  throw new SparkworksInputError(`${sourceName}: ${where}: ${rule}; got ${shown(value)}`, where, value);
+  throw new SparkworksInputError(`${sourceName}: ${where}: ${rule}; got ${showValue(value)}`, where, value);
 }
 
 /** Parses and validates a scene; throws SparkworksInputError naming the first bad field. */
@@ -145,14 +143,6 @@ export function parseScene(text: string, sourceName: string): Scene {
   refuse(sourceName, issue.path, issue.message, issue.input);
 }
 
-/** `colliders[2].normal[1]` (a core input name) as a JSON path's keys. */
-function keysOf(what: string): PropertyKey[] {
-  return what
-    .split(/\.|\[|\]/)
-    .filter((key) => key !== '')
-    .map((key) => (/^\d+$/.test(key) ? Number(key) : key));
-}
-
 /** Runs the core's collision checks, reporting a refusal with its JSON path. */
 function checkCollisions(scene: Scene, sourceName: string): void {
   try {
@@ -161,7 +151,7 @@ function checkCollisions(scene: Scene, sourceName: string): void {
     if (scene.collisions) resolveContactSettings(scene.collisions as CollisionOptions, 'collisions');
   } catch (error) {
     if (!(error instanceof CollisionInputError)) throw error;
-    refuse(sourceName, keysOf(error.what), error.rule, error.value);
+    refuse(sourceName, pathOf(error.what), error.rule, error.value);
   }
   for (const key of ['colliders', 'links']) {
     if (scene.collisions && key in scene.collisions) {
@@ -189,7 +179,7 @@ function checkLifecycle(scene: Scene, sourceName: string): void {
   try {
     prepareLifecycle(sceneToLifecycle(scene), capacity);
   } catch (error) {
-    if (error instanceof EmitterInputError) refuse(sourceName, keysOf(error.what), error.rule, error.value);
+    if (error instanceof EmitterInputError) refuse(sourceName, pathOf(error.what), error.rule, error.value);
     // The other refusals are the capacity's (too many slots for emitters).
     if (error instanceof SparkworksInputError) refuse(sourceName, ['capacity'], error.message, capacity);
     throw error;

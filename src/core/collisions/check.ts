@@ -1,10 +1,10 @@
 /**
- * Input checks shared by the collision inputs (colliders, links, options).
- * Every refusal is a SparkworksInputError naming the value and the limit,
- * thrown before anything is changed.
+ * Input checks shared by the collision inputs (colliders, links, options):
+ * the shared vocabulary (src/core/validation.ts) throwing CollisionInputError,
+ * which names the value and the limit, before anything is changed.
  */
 import { SparkworksInputError } from '../errors';
-import { isFiniteFloat32 } from '../particles';
+import { isFiniteFloat32, validator, type Validator } from '../validation';
 
 /** A refused collision input; `rule` is the limit alone, so the scene file can word it its own way. */
 export class CollisionInputError extends SparkworksInputError {
@@ -18,14 +18,11 @@ export class CollisionInputError extends SparkworksInputError {
   }
 }
 
+/** The collisions' refusals: CollisionInputError, in the shared wording (src/core/validation.ts). */
+const check: Validator = validator((message, what, value, rule) => new CollisionInputError(message, what, value, rule));
+
 export function refuse(what: string, value: unknown, rule: string): never {
-  const shown =
-    value === undefined
-      ? 'nothing'
-      : typeof value === 'object' && value !== null
-        ? JSON.stringify(value)
-        : String(value);
-  throw new CollisionInputError(`${what} = ${shown} is invalid: ${rule}`, what, value, rule);
+  return check.refuse(what, value, rule);
 }
 
 /** The rules, worded once for the API and the scene file. */
@@ -43,9 +40,12 @@ export const COLLISION_RULES = {
   flag: 'must be true or false',
 } as const;
 
+/**
+ * A number passing `ok`. The collision callers still argue `(what, value, ok,
+ * rule)`; the shared order is `check.number(what, value, rule, ok)`.
+ */
 export function checkNumber(what: string, value: unknown, ok: (x: number) => boolean, rule: string): number {
-  if (typeof value !== 'number' || !ok(value)) refuse(what, value, rule);
-  return value;
+  return check.number(what, value, rule, ok);
 }
 
 export const isFinite32 = (x: number): boolean => isFiniteFloat32(x);
@@ -53,34 +53,21 @@ export const isUnitInterval = (x: number): boolean => x >= 0 && x <= 1;
 export const isPositiveFinite32 = (x: number): boolean => isFiniteFloat32(x) && Math.fround(x) > 0;
 export const isNonNegativeFinite32 = (x: number): boolean => isFiniteFloat32(x) && x >= 0;
 
+/** `length` numbers, each finite as a float32. */
 export function checkVec3(what: string, value: unknown, length = 3): number[] {
-  const v = value as ArrayLike<number> | undefined;
-  if (v === null || typeof v !== 'object' || typeof v.length !== 'number' || v.length !== length) {
-    refuse(what, value, COLLISION_RULES.vector.replace('3', String(length)));
-  }
-  const out: number[] = [];
-  for (let c = 0; c < length; c++) {
-    const x = v[c];
-    if (typeof x !== 'number' || !isFiniteFloat32(x)) refuse(`${what}[${c}]`, x, COLLISION_RULES.vector);
-    out.push(x);
-  }
-  return out;
+  const rule = COLLISION_RULES.vector.replace('3', String(length));
+  return check.vector(what, value, rule, { length, componentRule: COLLISION_RULES.vector });
 }
 
 export function checkFlag(what: string, value: unknown): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') refuse(what, value, COLLISION_RULES.flag);
-  return value;
+  return check.flag(what, value, COLLISION_RULES.flag);
 }
 
 export function checkObject(what: string, value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) refuse(what, value, 'must be an object');
-  return value as Record<string, unknown>;
+  return check.object(what, value);
 }
 
 /** Refuses keys outside `known`, so a typo ("restitusion") is not silently ignored. */
 export function checkKeys(what: string, value: Record<string, unknown>, known: readonly string[]): void {
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) refuse(`${what}.${key}`, value[key], `unknown field (known: ${known.join(', ')})`);
-  }
+  check.keys(what, value, known);
 }

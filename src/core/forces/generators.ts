@@ -12,7 +12,8 @@
  * the type's comment says so.
  */
 import { SparkworksInputError } from '../errors';
-import { RULES, isFiniteFloat32, type Vec3Like } from '../particles';
+import { RULES, type Vec3Like } from '../particles';
+import { isFiniteFloat32, validator, type Validator } from '../validation';
 
 /** Cyclone's ParticleGravity: `f = g * mass`, the same acceleration `g` for every mass. */
 export interface GravityForce {
@@ -274,24 +275,17 @@ export class ForceInputError extends SparkworksInputError {
   }
 }
 
+/** The forces' refusals: ForceInputError, in the shared wording (src/core/validation.ts). */
+const check: Validator = validator((message, what, value, rule) => new ForceInputError(message, what, value, rule));
+
 export function refuse(what: string, value: unknown, rule: string): never {
-  const shown = Array.isArray(value) || typeof value === 'string' ? JSON.stringify(value) : String(value);
-  throw new ForceInputError(`${what} = ${shown} is invalid: ${rule}`, what, value, rule);
+  return check.refuse(what, value, rule);
 }
 
 function storedVector(what: string, value: unknown, rule: 'vector' | 'axis'): [number, number, number] {
-  const v = value as ArrayLike<number> | null | undefined;
-  if (v === null || typeof v !== 'object' || typeof v.length !== 'number' || v.length !== 3) {
-    refuse(what, v === undefined || v === null ? v : Array.from(v as ArrayLike<unknown>), FORCE_RULES[rule]);
-  }
-  const out: [number, number, number] = [0, 0, 0];
-  for (let c = 0; c < 3; c++) {
-    const x = v[c];
-    if (typeof x !== 'number' || !isFiniteFloat32(x)) refuse(`${what}[${c}]`, x, FORCE_RULES.vector);
-    out[c] = x;
-  }
-  if (rule === 'axis' && out.every((x) => Math.fround(x) === 0)) refuse(what, out, FORCE_RULES.axis);
-  return out;
+  const out = check.vector(what, value, FORCE_RULES[rule], { componentRule: FORCE_RULES.vector });
+  if (rule === 'axis' && out.every((x) => Math.fround(x) === 0)) check.refuse(what, out, FORCE_RULES.axis);
+  return out as [number, number, number];
 }
 
 /**
@@ -300,30 +294,19 @@ function storedVector(what: string, value: unknown, rule: 'vector' | 'axis'): [n
  * unknown types and unknown fields are refused too, so a typo is not ignored.
  */
 export function checkGenerator(generator: ForceGenerator, what = 'generator'): StoredGenerator {
-  if (generator === null || typeof generator !== 'object') refuse(what, generator, 'must be an object');
-  const type = (generator as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(type in FORCE_PARAMETERS)) {
-    refuse(`${what}.type`, type, `must be one of ${FORCE_TYPES.join(', ')}`);
-  }
-  const specs: Record<string, ParameterSpec> = FORCE_PARAMETERS[type as ForceType];
-  for (const key of Object.keys(generator)) {
-    if (key !== 'type' && !(key in specs)) {
-      refuse(
-        `${what}.${key}`,
-        (generator as unknown as Record<string, unknown>)[key],
-        `unknown ${type} field (known: ${Object.keys(specs).join(', ')})`,
-      );
-    }
-  }
+  const input = check.object(what, generator);
+  const type = check.oneOf(`${what}.type`, input.type, FORCE_TYPES);
+  const specs: Record<string, ParameterSpec> = FORCE_PARAMETERS[type];
+  check.keys(what, input, Object.keys(specs), { kind: type, ignore: ['type'] });
   const stored: Record<string, unknown> = { type };
   for (const [name, spec] of Object.entries(specs)) {
-    let value = (generator as unknown as Record<string, unknown>)[name];
+    let value = input[name];
     if (value === undefined && spec.default !== undefined) value = spec.default;
     const at = `${what}.${name}`;
     if (spec.rule === 'vector' || spec.rule === 'axis') {
       stored[name] = Object.freeze(storedVector(at, value, spec.rule));
     } else {
-      if (!passesRule(spec.rule, value)) refuse(at, value, FORCE_RULES[spec.rule]);
+      if (!passesRule(spec.rule, value)) check.refuse(at, value, FORCE_RULES[spec.rule]);
       stored[name] = value;
     }
   }
@@ -336,10 +319,14 @@ function checkDerived(g: StoredGenerator, what: string): void {
   if (g.type === 'buoyancy') {
     const full = g.liquidDensity * g.volume * g.gravity;
     if (!isFiniteFloat32(full)) {
-      refuse(`${what}.volume`, g.volume, `liquidDensity * volume * gravity = ${full} must be finite as a float32`);
+      check.refuse(
+        `${what}.volume`,
+        g.volume,
+        `liquidDensity * volume * gravity = ${full} must be finite as a float32`,
+      );
     }
     if (!isFiniteFloat32(g.waterHeight + g.maxDepth) || Math.fround(1 / (2 * g.maxDepth)) === 0) {
-      refuse(
+      check.refuse(
         `${what}.maxDepth`,
         g.maxDepth,
         'waterHeight + maxDepth and 1/(2 maxDepth) must be finite, nonzero float32s',
@@ -360,36 +347,29 @@ export function checkTarget(
   names: { indices: string; start: string; count: string } = { indices: 'indices', start: 'start', count: 'count' },
 ): { first: number; end: number; indices: readonly number[] | null } {
   if (target === undefined || target === 'all') return { first: 0, end: capacity, indices: null };
-  if (target === null || typeof target !== 'object') {
-    refuse(what, target, "must be 'all', {start, count} or {indices}");
-  }
+  if (target === null || typeof target !== 'object')
+    check.refuse(what, target, "must be 'all', {start, count} or {indices}");
   if ('indices' in target) {
     const list = target.indices;
     if (!Array.isArray(list) || list.length === 0) {
-      refuse(`${what}.${names.indices}`, list, 'must be a nonempty array of particle indices');
+      check.refuse(`${what}.${names.indices}`, list, 'must be a nonempty array of particle indices');
     }
     const sorted: number[] = [];
     list.forEach((index, k) => {
-      if (!Number.isInteger(index) || index < 0 || index >= capacity) {
-        refuse(`${what}.${names.indices}[${k}]`, index, FORCE_RULES.index(capacity));
-      }
-      sorted.push(index);
+      sorted.push(check.integer(`${what}.${names.indices}[${k}]`, index, 0, capacity - 1, FORCE_RULES.index(capacity)));
     });
     sorted.sort((a, b) => a - b);
     for (let k = 1; k < sorted.length; k++) {
       if (sorted[k] === sorted[k - 1]) {
-        refuse(`${what}.${names.indices}`, sorted[k], 'lists the same particle twice (a target is a set)');
+        check.refuse(`${what}.${names.indices}`, sorted[k], 'lists the same particle twice (a target is a set)');
       }
     }
     return { first: sorted[0] as number, end: (sorted[sorted.length - 1] as number) + 1, indices: sorted };
   }
   const { start, count } = target as { start: number; count: number };
-  if (!Number.isInteger(start) || start < 0 || start >= capacity) {
-    refuse(`${what}.${names.start}`, start, FORCE_RULES.index(capacity));
-  }
-  if (!Number.isInteger(count) || count < 1 || start + count > capacity) {
-    refuse(`${what}.${names.count}`, count, `must be an integer >= 1 with start + count <= ${capacity} (the capacity)`);
-  }
+  check.integer(`${what}.${names.start}`, start, 0, capacity - 1, FORCE_RULES.index(capacity));
+  const countRule = `must be an integer >= 1 with start + count <= ${capacity} (the capacity)`;
+  check.integer(`${what}.${names.count}`, count, 1, capacity - start, countRule);
   return { first: start, end: start + count, indices: null };
 }
 
@@ -413,32 +393,25 @@ export const SPRING_KINDS = ['spring', 'bungee'] as const;
 
 /** Validates every link before anything is stored; returns stored copies. */
 export function checkLinks(links: readonly SpringLink[], capacity: number, what = 'links'): Required<SpringLink>[] {
-  if (!Array.isArray(links)) refuse(what, links, 'must be an array of {a, b, restLength, stiffness, kind?}');
+  if (!Array.isArray(links)) check.refuse(what, links, 'must be an array of {a, b, restLength, stiffness, kind?}');
   return links.map((link, k) => checkLink(link, capacity, `${what}[${k}]`));
 }
 
 /** Validates one link, named `at` in errors. */
 export function checkLink(link: SpringLink, capacity: number, at: string): Required<SpringLink> {
-  if (link === null || typeof link !== 'object') refuse(at, link, 'must be an object');
-  for (const key of Object.keys(link)) {
-    if (!['a', 'b', 'restLength', 'stiffness', 'kind'].includes(key)) {
-      const value = (link as unknown as Record<string, unknown>)[key];
-      refuse(`${at}.${key}`, value, 'unknown spring field (known: a, b, restLength, stiffness, kind)');
-    }
-  }
+  check.object(at, link);
+  check.keys(at, link as unknown as Record<string, unknown>, ['a', 'b', 'restLength', 'stiffness', 'kind'], {
+    kind: 'spring',
+  });
   for (const end of ['a', 'b'] as const) {
-    const index = link[end];
-    if (!Number.isInteger(index) || index < 0 || index >= capacity) {
-      refuse(`${at}.${end}`, index, FORCE_RULES.index(capacity));
-    }
+    check.integer(`${at}.${end}`, link[end], 0, capacity - 1, FORCE_RULES.index(capacity));
   }
   if (link.a === link.b) {
-    refuse(`${at}.b`, link.b, `joins particle ${link.a} to itself (a spring needs two particles)`);
+    check.refuse(`${at}.b`, link.b, `joins particle ${link.a} to itself (a spring needs two particles)`);
   }
   for (const name of ['restLength', 'stiffness'] as const) {
-    if (!passesRule('nonNegative', link[name])) refuse(`${at}.${name}`, link[name], FORCE_RULES.nonNegative);
+    if (!passesRule('nonNegative', link[name])) check.refuse(`${at}.${name}`, link[name], FORCE_RULES.nonNegative);
   }
-  const kind = link.kind ?? 'spring';
-  if (!SPRING_KINDS.includes(kind)) refuse(`${at}.kind`, kind, "must be 'spring' or 'bungee'");
+  const kind = check.oneOf(`${at}.kind`, link.kind ?? 'spring', SPRING_KINDS, "must be 'spring' or 'bungee'");
   return { a: link.a, b: link.b, restLength: link.restLength, stiffness: link.stiffness, kind };
 }
