@@ -1,7 +1,7 @@
 /**
  * Every shader the system composes (src/shaders/index.ts), as text and on the
  * adapter: each composition is snapshot as a .wgsl file under
- * test/__snapshots__/wgsl/, so a change to generated WGSL shows in review as a
+ * test/__snapshots__/wgsl/ (as <name>.wgsl.snap: snapshots, not sources), so a change to generated WGSL shows in review as a
  * diff, and each is compiled with no error message; compute shaders are also
  * built into pipelines for every entry point and every set of override
  * constants their pass uses (each step variant, each contact mode, ...).
@@ -154,7 +154,7 @@ describe('composed WGSL', () => {
   it.each(COMPOSED.map((c): [string, Composed] => [c.name, c]))(
     '%s: the text is the reviewed snapshot',
     async (name, c) => {
-      await expect(c.code).toMatchFileSnapshot(`./__snapshots__/wgsl/${name}.wgsl`);
+      await expect(c.code).toMatchFileSnapshot(`./__snapshots__/wgsl/${name}.wgsl.snap`);
     },
   );
 
