@@ -20,7 +20,7 @@
  * (src/bench/roofline.ts). No timing is asserted anywhere: this only prints.
  */
 import { acquireDevice } from '../src/gpu/device';
-import type { EmitterInit } from '../src/core/emitters/params';
+import type { EmitterInit } from '../src/core/emitters/types';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import {
   advance,

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Emission } from '../src/core/emitters/lifecycle';
-import type { EmitterInit } from '../src/core/emitters/params';
+import type { EmitterInit } from '../src/core/emitters/types';
 import { floatIndex } from '../src/core/layout';
 import { DEFAULT_VARIANT, ALL_VARIANTS, variantName, type Variant } from '../src/core/variants';
 import { StepErrorBound } from './support/errorBound';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from '../src/core/emitters/cyclone';
 import { fixedPointIncrement } from '../src/core/emitters/emitterSet';
-import type { EmitterInit } from '../src/core/emitters/params';
+import type { EmitterInit } from '../src/core/emitters/types';
 import { useDevice } from './support/gpu';
 import { generations, lifecycleInvariantFailure } from './support/lifecycleChecks';
 import { cpuRig, gpuRig, type LifeRig, type RigOptions } from './support/lifecycleRig';

@@ -8,7 +8,9 @@ import { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from '../src/core/emitters/c
 import { EmitterSet, fixedPointIncrement } from '../src/core/emitters/emitterSet';
 import { MAX_EMITTERS, MAX_LIFECYCLE_CAPACITY } from '../src/core/emitters/gpuRecords';
 import { prepareLifecycle } from '../src/core/emitters/options';
-import { packColor, prepareSpawnRules, type EmitterInit, type FireworkRuleInit } from '../src/core/emitters/params';
+import { packColor } from '../src/core/emitters/params';
+import { prepareSpawnRules } from '../src/core/emitters/spawnRules';
+import type { EmitterInit, FireworkRuleInit } from '../src/core/emitters/types';
 import { SparkworksInputError } from '../src/core/errors';
 
 function refusal(run: () => unknown): SparkworksInputError {

@@ -42,7 +42,7 @@
  * Steady (scripts/bench-emitters.ts only): one burst of particles that outlive
  * the run; nothing is born or dies after the first step.
  */
-import type { EmitterInit } from '../core/emitters/params';
+import type { EmitterInit } from '../core/emitters/types';
 import type { LifecycleStats } from '../core/emitters/stats';
 import type { ParticleSystem } from '../gpu/particleSystem';
 import { seededRandom } from './state';

@@ -12,7 +12,7 @@ import { prepareLinks, type LinkInit } from '../core/collisions/links';
 import { resolveContactSettings, type CollisionOptions } from '../core/collisions/world';
 import { EmitterInputError } from '../core/emitters/params';
 import { prepareLifecycle, type LifecycleOptions } from '../core/emitters/options';
-import type { EmitterInit, FireworkRuleInit } from '../core/emitters/params';
+import type { EmitterInit, FireworkRuleInit } from '../core/emitters/types';
 import { SparkworksInputError } from '../core/errors';
 import { pathOf, showValue } from '../core/validation';
 import { ForceInputError, sceneForces, type SceneForces } from './forces';

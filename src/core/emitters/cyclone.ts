@@ -8,7 +8,7 @@
  * {-5, 0, 5} when a key is pressed; `cycloneLaunchers` gives one emitter per
  * type, rate 0, so `emitters.burst(type - 1, 1)` is that key press.
  */
-import type { EmitterInit, FireworkRuleInit } from './params';
+import type { EmitterInit, FireworkRuleInit } from './types';
 
 const COLORS: Record<number, [number, number, number]> = {
   1: [1, 0, 0],

@@ -16,7 +16,8 @@
  * recorded twice, or reused from the uniform ring, never repeats one.
  */
 import { EMITTER_FRAME, FRAME_PARAMS } from './gpuRecords';
-import { checkBurst, checkEmitterVector, checkRate, type EmitterRuntime, type PreparedSpawnRules } from './params';
+import { checkBurst, checkEmitterVector, checkRate, type EmitterRuntime } from './params';
+import type { PreparedSpawnRules } from './spawnRules';
 import { WordRecords } from './records';
 import { SparkworksInputError } from '../errors';
 

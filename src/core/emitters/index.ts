@@ -3,7 +3,6 @@ export {
   GRAVITY,
   MAX_BURST,
   MAX_RATE,
-  prepareSpawnRules,
   type EmitterInit,
   type FireworkRuleInit,
   type PayloadInit,
@@ -11,7 +10,8 @@ export {
   type ShapeInit,
   type SpawnInit,
   type VelocityInit,
-} from './params';
+} from './types';
+export { prepareSpawnRules } from './spawnRules';
 export { EmitterSet, type EmitterUpdate } from './emitterSet';
 export { EmitterInputError } from './params';
 export { prepareLifecycle, type LifecycleOptions, type PreparedLifecycle } from './options';

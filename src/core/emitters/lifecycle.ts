@@ -25,7 +25,7 @@ import {
   MAX_SPAWN_RULES,
   RULE_STATS_WORDS,
 } from './gpuRecords';
-import type { PreparedSpawnRules } from './params';
+import type { PreparedSpawnRules } from './spawnRules';
 import { streamKey } from './random';
 import { WordRecords } from './records';
 import { sampleScalar, samplePosition, sampleVelocity, type Vec3 } from './sampling';

@@ -6,7 +6,8 @@
 import { SparkworksInputError } from '../errors';
 import { EmitterSet } from './emitterSet';
 import { MAX_LIFECYCLE_CAPACITY } from './gpuRecords';
-import { prepareSpawnRules, type EmitterInit, type FireworkRuleInit, type PreparedSpawnRules } from './params';
+import { prepareSpawnRules, type PreparedSpawnRules } from './spawnRules';
+import type { EmitterInit, FireworkRuleInit } from './types';
 
 export interface LifecycleOptions {
   /** Emitters: rates, bursts, shapes, velocities, lifetimes (src/core/emitters/params.ts). */

@@ -5,7 +5,7 @@
  */
 import type { LifeRecords } from '../layout';
 import { COUNTER_HEADER_WORDS, LIFE_COUNTERS, MAX_SPAWN_RULES } from './gpuRecords';
-import type { PreparedSpawnRules } from './params';
+import type { PreparedSpawnRules } from './spawnRules';
 
 export interface RuleStats {
   /** Particles born with this rule (an emitter's, or a firework type's: launched and spawned as payload). */

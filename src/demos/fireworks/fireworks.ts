@@ -18,7 +18,7 @@
  * instead of on a key press (one type alone is Cyclone's key 1 to 9 held down).
  */
 import { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from '../../core/emitters/cyclone';
-import type { FireworkRuleInit } from '../../core/emitters/params';
+import type { FireworkRuleInit } from '../../core/emitters/types';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/app';

@@ -24,7 +24,7 @@
  * and the live count is read back for the status line without stalling a frame.
  */
 import type { ColliderInit } from '../../core/collisions/colliders';
-import type { EmitterInit } from '../../core/emitters/params';
+import type { EmitterInit } from '../../core/emitters/types';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/app';
