@@ -186,7 +186,7 @@ describe('links', () => {
       [{ type: 'rod', a: 0, b: 1, length: 1, restitution: 0.5 }],
       /links\[0\]\.restitution = 0\.5 .*unknown field/,
     ],
-    ['an unknown type', [{ type: 'spring', a: 0, b: 1 }], /links\[0\]\.type = spring .*cable, rod/],
+    ['an unknown type', [{ type: 'spring', a: 0, b: 1 }], /links\[0\]\.type = "spring" .*cable, rod/],
     [
       'an anchor of NaN',
       [{ type: 'cable', a: 0, anchor: [0, Number.NaN, 0], maxLength: 1 }],

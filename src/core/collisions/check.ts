@@ -19,7 +19,9 @@ export class CollisionInputError extends SparkworksInputError {
 }
 
 /** The collisions' refusals: CollisionInputError, in the shared wording (src/core/validation.ts). */
-const check: Validator = validator((message, what, value, rule) => new CollisionInputError(message, what, value, rule));
+export const check: Validator = validator(
+  (message, what, value, rule) => new CollisionInputError(message, what, value, rule),
+);
 
 export function refuse(what: string, value: unknown, rule: string): never {
   return check.refuse(what, value, rule);
@@ -39,14 +41,6 @@ export const COLLISION_RULES = {
   skin: 'skin must be finite and in [0, 1] (a distance)',
   flag: 'must be true or false',
 } as const;
-
-/**
- * A number passing `ok`. The collision callers still argue `(what, value, ok,
- * rule)`; the shared order is `check.number(what, value, rule, ok)`.
- */
-export function checkNumber(what: string, value: unknown, ok: (x: number) => boolean, rule: string): number {
-  return check.number(what, value, rule, ok);
-}
 
 export const isFinite32 = (x: number): boolean => isFiniteFloat32(x);
 export const isUnitInterval = (x: number): boolean => x >= 0 && x <= 1;

@@ -12,7 +12,6 @@ import {
   COLLISION_RULES,
   checkFlag,
   checkKeys,
-  checkNumber,
   checkObject,
   checkVec3,
   isFinite32,
@@ -20,6 +19,7 @@ import {
   isPositiveFinite32,
   isUnitInterval,
   refuse,
+  check,
 } from './check';
 import { defineStruct, type StructArray } from '../schema';
 
@@ -138,17 +138,17 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
     if (!COLLIDER_TYPES.includes(type))
       refuse(`${at}.type`, collider.type, `must be one of ${COLLIDER_TYPES.join(', ')}`);
     checkKeys(at, collider, KNOWN_KEYS[type]);
-    const restitution = checkNumber(
+    const restitution = check.number(
       `${at}.restitution`,
       collider.restitution ?? 0,
-      isUnitInterval,
       COLLISION_RULES.restitution,
+      isUnitInterval,
     );
-    const friction = checkNumber(
+    const friction = check.number(
       `${at}.friction`,
       collider.friction ?? 0,
-      isNonNegativeFinite32,
       COLLISION_RULES.friction,
+      isNonNegativeFinite32,
     );
     const kill = checkFlag(`${at}.kill`, collider.kill);
     const inside = type === 'plane' ? false : checkFlag(`${at}.inside`, collider.inside);
@@ -162,7 +162,7 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
       if (!(length > 0) || !Number.isFinite(length) || unit.every((x) => x === 0)) {
         refuse(`${at}.normal`, normal, COLLISION_RULES.normal);
       }
-      const offset = checkNumber(`${at}.offset`, collider.offset ?? 0, isFinite32, `offset ${COLLISION_RULES.offset}`);
+      const offset = check.number(`${at}.offset`, collider.offset ?? 0, `offset ${COLLISION_RULES.offset}`, isFinite32);
       packed.set(i, 'kind', KIND_PLANE);
       packed.set(i, 'axis0', unit);
       packed.set(i, 'size', [offset, 0, 0]);
@@ -171,11 +171,11 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
     const center = checkVec3(`${at}.center`, collider.center);
     packed.set(i, 'center', center);
     if (type === 'sphere') {
-      const radius = checkNumber(
+      const radius = check.number(
         `${at}.radius`,
         collider.radius,
-        isPositiveFinite32,
         `radius ${COLLISION_RULES.positive}`,
+        isPositiveFinite32,
       );
       packed.set(i, 'kind', KIND_SPHERE);
       packed.set(i, 'size', [radius, 0, 0]);

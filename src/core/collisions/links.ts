@@ -10,12 +10,12 @@
 import {
   COLLISION_RULES,
   checkKeys,
-  checkNumber,
   checkObject,
   checkVec3,
   isPositiveFinite32,
   isUnitInterval,
   refuse,
+  check,
 } from './check';
 import { defineStruct, type StructArray } from '../schema';
 
@@ -120,15 +120,15 @@ export function prepareLinks(links: readonly LinkInit[], capacity: number, what 
       anchor = checkVec3(`${at}.anchor`, link.anchor);
     }
     const lengthKey = type === 'cable' ? 'maxLength' : 'length';
-    const length = checkNumber(
+    const length = check.number(
       `${at}.${lengthKey}`,
       link[lengthKey],
-      isPositiveFinite32,
       `${lengthKey} ${COLLISION_RULES.positive}`,
+      isPositiveFinite32,
     );
     const restitution =
       type === 'cable'
-        ? checkNumber(`${at}.restitution`, link.restitution ?? 0, isUnitInterval, COLLISION_RULES.restitution)
+        ? check.number(`${at}.restitution`, link.restitution ?? 0, COLLISION_RULES.restitution, isUnitInterval)
         : 0;
     records.set(i, 'a', a);
     records.set(i, 'b', b);

@@ -13,7 +13,7 @@
 import type { Rounding } from '../integrate';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
 import type { FloatArray } from '../particles';
-import { COLLISION_RULES, checkFlag, checkKeys, checkNumber, checkObject, isUnitInterval } from './check';
+import { COLLISION_RULES, checkFlag, checkKeys, checkObject, isUnitInterval, check } from './check';
 import { collide, prepareColliders, type ColliderInit, type PackedColliders } from './colliders';
 import { CpuContacts, MODE_COUNT, MODE_RESOLVE, type ContactParams } from './contacts';
 import { CpuGrid, gridSpacing } from './grid';
@@ -66,19 +66,19 @@ export function resolveContactSettings(options: CollisionOptions | undefined, wh
       o.particleCollisions === undefined
         ? d.particleCollisions
         : checkFlag(`${what}.particleCollisions`, o.particleCollisions),
-    restitution: checkNumber(
+    restitution: check.number(
       `${what}.restitution`,
       o.restitution ?? d.restitution,
-      isUnitInterval,
       COLLISION_RULES.restitution,
+      isUnitInterval,
     ),
-    iterations: checkNumber(
+    iterations: check.number(
       `${what}.iterations`,
       o.iterations ?? d.iterations,
-      (x) => Number.isInteger(x) && x >= 1 && x <= MAX_ITERATIONS,
       COLLISION_RULES.iterations,
+      (x) => Number.isInteger(x) && x >= 1 && x <= MAX_ITERATIONS,
     ),
-    skin: checkNumber(`${what}.skin`, o.skin ?? d.skin, (x) => x >= 0 && x <= 1, COLLISION_RULES.skin),
+    skin: check.number(`${what}.skin`, o.skin ?? d.skin, COLLISION_RULES.skin, (x) => x >= 0 && x <= 1),
   };
 }
 
