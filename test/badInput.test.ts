@@ -86,7 +86,7 @@ describe.each(backends)('%s', (_, make) => {
     const options = { capacity: 4, integrator: 'verlet' as never };
     await expect(
       (async () => (_ === 'GPU' ? ParticleSystem.create(gpu.get().device, options) : new CpuParticleSystem(options)))(),
-    ).rejects.toThrow(/integrator "verlet" is not one of explicit, semi-implicit/);
+    ).rejects.toThrow(/integrator = "verlet" is invalid: must be one of explicit, semi-implicit/);
   });
 });
 

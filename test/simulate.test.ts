@@ -169,12 +169,12 @@ describe('simulate: flag validation', () => {
     [
       '--integrator foo',
       [...base, '--integrator', 'foo'],
-      /--integrator: integrator "foo" is not one of explicit, semi/,
+      /--integrator: integrator = "foo" is invalid: must be one of explicit, semi/,
     ],
     [
       '--damping bar',
       [...base, '--damping', 'bar'],
-      /--damping: damping mode "bar" is not one of per-second, per-step/,
+      /--damping: damping = "bar" is invalid: must be one of per-second, per-step/,
     ],
     ['no --dt', ['--scene', BALLISTIC, '--steps', '10'], /required option '--dt <seconds>' not specified/],
   ])('refuses %s naming the value: one line on stderr, exit code 1', async (_, argv, message) => {

@@ -1,4 +1,6 @@
-import { SparkworksInputError } from './errors';
+import { validator, type Validator } from './validation';
+
+const check: Validator = validator();
 
 /**
  * `explicit`: Cyclone and Lander, position advances with the old velocity.
@@ -40,18 +42,10 @@ export function resolveVariant(
   const integrator = (partial.integrator ?? DEFAULT_VARIANT.integrator) as IntegrationOrder;
   const damping = (partial.damping ?? DEFAULT_VARIANT.damping) as DampingMode;
   if (!INTEGRATION_ORDERS.includes(integrator)) {
-    throw new SparkworksInputError(
-      `integrator ${JSON.stringify(integrator)} is not one of ${INTEGRATION_ORDERS.join(', ')}`,
-      'integrator',
-      integrator,
-    );
+    check.refuse('integrator', integrator, `must be one of ${INTEGRATION_ORDERS.join(', ')}`);
   }
   if (!DAMPING_MODES.includes(damping)) {
-    throw new SparkworksInputError(
-      `damping mode ${JSON.stringify(damping)} is not one of ${DAMPING_MODES.join(', ')}`,
-      'damping',
-      damping,
-    );
+    check.refuse('damping', damping, `must be one of ${DAMPING_MODES.join(', ')}`);
   }
   return { integrator, damping };
 }

@@ -19,7 +19,9 @@ import { EMITTER_FRAME, FRAME_PARAMS } from './gpuRecords';
 import { checkBurst, checkEmitterVector, checkRate, type EmitterRuntime } from './params';
 import type { PreparedSpawnRules } from './spawnRules';
 import { WordRecords } from './records';
-import { SparkworksInputError } from '../errors';
+import { validator, type Validator } from '../validation';
+
+const check: Validator = validator();
 
 export interface EmitterUpdate {
   /** Particles per second, >= 0. */
@@ -52,13 +54,8 @@ export class EmitterSet {
   }
 
   private checkIndex(emitter: number): EmitterRuntime {
-    if (!Number.isInteger(emitter) || emitter < 0 || emitter >= this.count) {
-      throw new SparkworksInputError(
-        `emitter = ${emitter} is invalid: must be an integer in [0, ${this.count - 1}] (this system has ${this.count} emitters)`,
-        'emitter',
-        emitter,
-      );
-    }
+    const rule = `must be an integer in [0, ${this.count - 1}] (this system has ${this.count} emitters)`;
+    check.integer('emitter', emitter, 0, this.count - 1, rule);
     return this.state[emitter] as EmitterRuntime;
   }
 

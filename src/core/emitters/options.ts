@@ -3,11 +3,13 @@
  * backends. A system has a lifecycle when it is given emitters or firework
  * rules; without them nothing here runs and every slot is live, as before.
  */
-import { SparkworksInputError } from '../errors';
+import { validator, type Validator } from '../validation';
 import { EmitterSet } from './emitterSet';
 import { MAX_LIFECYCLE_CAPACITY } from './gpuRecords';
 import { prepareSpawnRules, type PreparedSpawnRules } from './spawnRules';
 import type { EmitterInit, FireworkRuleInit } from './types';
+
+const check: Validator = validator();
 
 export interface LifecycleOptions {
   /** Emitters: rates, bursts, shapes, velocities, lifetimes (src/core/emitters/params.ts). */
@@ -32,29 +34,19 @@ export interface PreparedLifecycle {
 export function prepareLifecycle(options: LifecycleOptions, capacity: number): PreparedLifecycle | null {
   if (options.emitters === undefined && options.fireworks === undefined) {
     if (options.permanent !== undefined) {
-      throw new SparkworksInputError(
-        `permanent = ${options.permanent} is invalid: only a system with emitters or fireworks has non-permanent slots`,
-        'permanent',
-        options.permanent,
-      );
+      check.refuse('permanent', options.permanent, 'only a system with emitters or fireworks has non-permanent slots');
     }
     return null;
   }
   if (capacity > MAX_LIFECYCLE_CAPACITY) {
-    throw new SparkworksInputError(
-      `capacity = ${capacity} is invalid: a system with emitters has at most ${MAX_LIFECYCLE_CAPACITY} slots (the children of one step must sum below 2^32)`,
+    check.refuse(
       'capacity',
       capacity,
+      `a system with emitters has at most ${MAX_LIFECYCLE_CAPACITY} slots (the children of one step must sum below 2^32)`,
     );
   }
   const permanent = options.permanent ?? 0;
-  if (!Number.isInteger(permanent) || permanent < 0 || permanent > capacity) {
-    throw new SparkworksInputError(
-      `permanent = ${permanent} is invalid: must be an integer in [0, ${capacity}] (the capacity)`,
-      'permanent',
-      permanent,
-    );
-  }
+  check.integer('permanent', permanent, 0, capacity, `must be an integer in [0, ${capacity}] (the capacity)`);
   const rules = prepareSpawnRules(options.emitters ?? [], options.fireworks ?? []);
   return { rules, emitters: new EmitterSet(rules), permanent };
 }
