@@ -5,6 +5,7 @@
  */
 import { Kernel } from '../gpu/kernel';
 import { COPY_PARAMS } from '../gpu/passParams';
+import { UniformBlock } from '../gpu/uniformBlock';
 import { shaders } from '../shaders';
 
 /** Bytes one invocation of copy.wgsl copies: four vec4s, today's particle record. */
@@ -13,7 +14,7 @@ export const COPY_BYTES_PER_INVOCATION = 64;
 export class CopyPass {
   readonly source: GPUBuffer;
   readonly destination: GPUBuffer;
-  private readonly params: GPUBuffer;
+  private readonly params: UniformBlock<typeof COPY_PARAMS.fields>;
   private readonly bindGroup: GPUBindGroup;
   private readonly invocations: number;
   private destroyed = false;
@@ -28,13 +29,10 @@ export class CopyPass {
     this.source = device.createBuffer({ label: 'CopyPass.source', size: bytes, usage });
     this.destination = device.createBuffer({ label: 'CopyPass.destination', size: bytes, usage });
     this.invocations = bytes / COPY_BYTES_PER_INVOCATION;
-    this.params = device.createBuffer({
-      label: 'CopyPass.params',
-      size: COPY_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    device.queue.writeBuffer(this.params, 0, COPY_PARAMS.value().set('invocations', this.invocations).bytes);
-    this.bindGroup = kernel.bindGroup(0, [this.source, this.destination, this.params], 'CopyPass.bindGroup');
+    this.params = new UniformBlock(device, 'CopyPass.params', COPY_PARAMS);
+    this.params.value.set('invocations', this.invocations);
+    this.params.write();
+    this.bindGroup = kernel.bindGroup(0, [this.source, this.destination, this.params.buffer], 'CopyPass.bindGroup');
   }
 
   /** Creates the pipeline and two buffers of `bytes` (a multiple of 64). Call inside the caller's error scopes. */

@@ -8,6 +8,7 @@ import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } 
 import type { Variant } from '../core/variants';
 import { Kernel } from '../gpu/kernel';
 import { STEP_PARAMS } from '../gpu/passParams';
+import { UniformBlock } from '../gpu/uniformBlock';
 import { stepConstants } from '../gpu/stepParams';
 import { shaders } from '../shaders';
 
@@ -30,7 +31,7 @@ export const SOA_BYTES_WRITTEN = (['position', 'velocity', 'forceAccum'] as cons
 
 export class SoAStepPass {
   readonly buffers: readonly GPUBuffer[];
-  private readonly params: GPUBuffer;
+  private readonly params: UniformBlock<typeof STEP_PARAMS.fields>;
   private readonly stateBindGroup: GPUBindGroup;
   private readonly paramsBindGroup: GPUBindGroup;
   private destroyed = false;
@@ -47,13 +48,9 @@ export class SoAStepPass {
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
       }),
     );
-    this.params = device.createBuffer({
-      label: 'SoAStepPass.params',
-      size: STEP_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
+    this.params = new UniformBlock(device, 'SoAStepPass.params', STEP_PARAMS);
     this.stateBindGroup = kernel.bindGroup(0, this.buffers, 'SoAStepPass.stateBindGroup');
-    this.paramsBindGroup = kernel.bindGroup(1, [this.params], 'SoAStepPass.paramsBindGroup');
+    this.paramsBindGroup = kernel.bindGroup(1, [this.params.buffer], 'SoAStepPass.paramsBindGroup');
   }
 
   /** Creates the buffers and pipeline for `variant`. Call inside the caller's error scopes. */
@@ -103,7 +100,8 @@ export class SoAStepPass {
 
   /** Records `steps` steps of `dt` over every particle; the caller submits before changing `dt`. */
   encode(encoder: GPUCommandEncoder, dt: number, steps = 1): void {
-    this.device.queue.writeBuffer(this.params, 0, STEP_PARAMS.value().set('dt', dt).set('count', this.capacity).bytes);
+    this.params.value.set('dt', dt).set('count', this.capacity);
+    this.params.write();
     const pass = encoder.beginComputePass({ label: 'SoAStepPass' });
     this.kernel.record(pass, [this.stateBindGroup, this.paramsBindGroup], { count: this.capacity }, steps);
     pass.end();

@@ -8,11 +8,12 @@ import type { Variant } from '../core/variants';
 import { Kernel } from '../gpu/kernel';
 import type { ParticleBuffer } from '../gpu/particleBuffer';
 import { UNIFORM_STEP_PARAMS } from '../gpu/passParams';
+import { UniformBlock } from '../gpu/uniformBlock';
 import { stepConstants } from '../gpu/stepParams';
 import { shaders } from '../shaders';
 
 export class UniformAccelerationPass {
-  private readonly params: GPUBuffer;
+  private readonly params: UniformBlock<typeof UNIFORM_STEP_PARAMS.fields>;
   private readonly paramsBindGroup: GPUBindGroup;
   private destroyed = false;
 
@@ -20,12 +21,8 @@ export class UniformAccelerationPass {
     private readonly device: GPUDevice,
     private readonly kernel: Kernel,
   ) {
-    this.params = device.createBuffer({
-      label: 'UniformAccelerationPass.params',
-      size: UNIFORM_STEP_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.paramsBindGroup = kernel.bindGroup(0, [this.params], 'UniformAccelerationPass.paramsBindGroup');
+    this.params = new UniformBlock(device, 'UniformAccelerationPass.params', UNIFORM_STEP_PARAMS);
+    this.paramsBindGroup = kernel.bindGroup(0, [this.params.buffer], 'UniformAccelerationPass.paramsBindGroup');
   }
 
   /** Creates the pipeline for `variant`. Call inside the caller's error scopes. */
@@ -50,11 +47,11 @@ export class UniformAccelerationPass {
    * [0, count); the caller submits before changing the parameters.
    */
   encode(encoder: GPUCommandEncoder, acceleration: ArrayLike<number>, dt: number, count: number, steps = 1): void {
-    const params = UNIFORM_STEP_PARAMS.value()
+    this.params.value
       .set('acceleration', [acceleration[0] ?? 0, acceleration[1] ?? 0, acceleration[2] ?? 0])
       .set('dt', dt)
       .set('count', count);
-    this.device.queue.writeBuffer(this.params, 0, params.bytes);
+    this.params.write();
     const pass = encoder.beginComputePass({ label: 'UniformAccelerationPass' });
     this.kernel.record(pass, [this.paramsBindGroup], { count }, steps);
     pass.end();

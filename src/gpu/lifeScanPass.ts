@@ -8,11 +8,12 @@ import type { LifeBuffers } from './lifeBuffers';
 import { shaders } from '../shaders';
 import { Kernel } from './kernel';
 import { SCAN_LEVEL } from './passParams';
+import { UniformBlock } from './uniformBlock';
 
 export class LifeScanPass {
   private readonly scanGroups: GPUBindGroup[] = [];
   private readonly addGroups: GPUBindGroup[] = [];
-  private readonly owned: GPUBuffer[] = [];
+  private readonly owned: UniformBlock[] = [];
   private destroyed = false;
 
   private constructor(
@@ -38,17 +39,14 @@ export class LifeScanPass {
     const inputOf = (l: number) => (l === 0 ? buffers.flags : (buffers.levelInputs[l - 1] as GPUBuffer));
     const outputOf = (l: number) => buffers.levelOutputs[l] as GPUBufferBinding;
     for (let l = 0; l < L; l++) {
-      const level = device.createBuffer({
-        label: `LifeScanPass.level${l}`,
-        size: SCAN_LEVEL.size,
-        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-      });
-      device.queue.writeBuffer(level, 0, SCAN_LEVEL.value().set('level', l).bytes);
+      const level = new UniformBlock(device, `LifeScanPass.level${l}`, SCAN_LEVEL);
+      level.value.set('level', l);
+      level.write();
       scan.owned.push(level);
       const group = (label: string, sums: GPUBufferBinding) =>
         scanBlocks.bindGroup(
           0,
-          [inputOf(l), outputOf(l), sums, buffers.counters, level],
+          [inputOf(l), outputOf(l), sums, buffers.counters, level.buffer],
           `LifeScanPass.${label}[${l}]`,
         );
       // Scanning level l writes its block sums into level l + 1's input (the last: the total).

@@ -6,6 +6,7 @@
  */
 import { Kernel } from './kernel';
 import { SCAN_PARAMS } from './passParams';
+import { UniformBlock } from './uniformBlock';
 import { shaders } from '../shaders';
 
 const BLOCK = 1024;
@@ -18,7 +19,7 @@ interface Level {
 
 export class ScanPass {
   private readonly levels: Level[] = [];
-  private readonly owned: GPUBuffer[] = [];
+  private readonly owned: { destroy(): void }[] = [];
   private destroyed = false;
 
   private constructor(
@@ -50,14 +51,11 @@ export class ScanPass {
         size: Math.max(blocks, 4) * 4,
         usage: GPUBufferUsage.STORAGE,
       });
-      const params = device.createBuffer({
-        label: `${label}.params[${level}]`,
-        size: SCAN_PARAMS.size,
-        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-      });
-      device.queue.writeBuffer(params, 0, SCAN_PARAMS.value().set('count', levelCount).set('blocks', blocks).bytes);
+      const params = new UniformBlock(device, `${label}.params[${level}]`, SCAN_PARAMS);
+      params.value.set('count', levelCount).set('blocks', blocks);
+      params.write();
       scan.owned.push(sums, params);
-      const bindGroup = scanBlocks.bindGroup(0, [levelData, sums, params], `${label}.bindGroup[${level}]`);
+      const bindGroup = scanBlocks.bindGroup(0, [levelData, sums, params.buffer], `${label}.bindGroup[${level}]`);
       scan.levels.push({ count: levelCount, blocks, bindGroup });
       if (blocks === 1) break;
       levelData = sums;

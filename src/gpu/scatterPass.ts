@@ -6,10 +6,11 @@ import { ATTRIBUTES, PARTICLE, type AttributeName } from '../core/layout';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { SCATTER_PARAMS } from './passParams';
+import { UniformBlock } from './uniformBlock';
 import { shaders } from '../shaders';
 
 export class ScatterPass {
-  private readonly params: GPUBuffer;
+  private readonly params: UniformBlock<typeof SCATTER_PARAMS.fields>;
   private values: GPUBuffer | null = null;
   private valuesBindGroup: GPUBindGroup | null = null;
   private destroyed = false;
@@ -20,11 +21,7 @@ export class ScatterPass {
     private readonly writeKernel: Kernel,
     private readonly addKernel: Kernel,
   ) {
-    this.params = device.createBuffer({
-      label: 'ScatterPass.params',
-      size: SCATTER_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
+    this.params = new UniformBlock(device, 'ScatterPass.params', SCATTER_PARAMS);
   }
 
   static async create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): Promise<ScatterPass> {
@@ -48,7 +45,11 @@ export class ScatterPass {
         size: Math.max(bytes, 256),
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
       });
-      this.valuesBindGroup = this.writeKernel.bindGroup(0, [this.params, this.values], 'ScatterPass.valuesBindGroup');
+      this.valuesBindGroup = this.writeKernel.bindGroup(
+        0,
+        [this.params.buffer, this.values],
+        'ScatterPass.valuesBindGroup',
+      );
     }
     return this.valuesBindGroup as GPUBindGroup;
   }
@@ -78,12 +79,8 @@ export class ScatterPass {
     const bindGroup = this.valuesBuffer(lanes.byteLength);
     const mask = [0, 0, 0, 0];
     for (let c = 0; c < size; c++) mask[component + c] = 1;
-    const params = SCATTER_PARAMS.value()
-      .set('start', start)
-      .set('count', count)
-      .set('lane', laneIndex)
-      .set('mask', mask);
-    this.device.queue.writeBuffer(this.params, 0, params.bytes);
+    this.params.value.set('start', start).set('count', count).set('lane', laneIndex).set('mask', mask);
+    this.params.write();
     this.device.queue.writeBuffer(this.values as GPUBuffer, 0, lanes);
 
     const pass = encoder.beginComputePass({ label: add ? 'ScatterPass.add' : 'ScatterPass.write' });

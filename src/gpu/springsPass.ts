@@ -6,6 +6,7 @@ import type { SpringNetwork } from '../core/forces/registry';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { SPRING_LINK, SPRING_PARAMS } from './passParams';
+import { UniformBlock } from './uniformBlock';
 import { shaders } from '../shaders';
 
 const MIN_BYTES = 16;
@@ -13,7 +14,7 @@ const MIN_BYTES = 16;
 type Storage = 'offsets' | 'ends' | 'links';
 
 export class SpringsPass {
-  private readonly params: GPUBuffer;
+  private readonly params: UniformBlock<typeof SPRING_PARAMS.fields>;
   private readonly buffers: Record<Storage, GPUBuffer>;
   private bindGroup: GPUBindGroup;
   private version = -1;
@@ -27,11 +28,7 @@ export class SpringsPass {
     private readonly particles: ParticleBuffer,
     private readonly kernel: Kernel,
   ) {
-    this.params = device.createBuffer({
-      label: 'SpringsPass.params',
-      size: SPRING_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
+    this.params = new UniformBlock(device, 'SpringsPass.params', SPRING_PARAMS);
     this.buffers = {
       offsets: this.createStorage('offsets', MIN_BYTES),
       ends: this.createStorage('ends', MIN_BYTES),
@@ -63,7 +60,7 @@ export class SpringsPass {
 
   private createBindGroup(): GPUBindGroup {
     const { offsets, ends, links } = this.buffers;
-    return this.kernel.bindGroup(0, [this.params, offsets, ends, links], 'SpringsPass.bindGroup');
+    return this.kernel.bindGroup(0, [this.params.buffer, offsets, ends, links], 'SpringsPass.bindGroup');
   }
 
   /** Uploads the rows if the links changed since the last call. */
@@ -92,11 +89,8 @@ export class SpringsPass {
       if (data.byteLength > 0) this.device.queue.writeBuffer(this.buffers[name], 0, data);
     }
     if (grown) this.bindGroup = this.createBindGroup();
-    this.device.queue.writeBuffer(
-      this.params,
-      0,
-      SPRING_PARAMS.value().set('first', rows.first).set('count', rows.count).bytes,
-    );
+    this.params.value.set('first', rows.first).set('count', rows.count);
+    this.params.write();
     this.rowCount = rows.count;
     this.version = network.version;
   }
