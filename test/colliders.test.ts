@@ -8,7 +8,8 @@
  * bad collider parameters are refused with the state unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import { prepareColliders, collide, type ColliderInit } from '../src/core/collisions/colliders';
+import { collide } from '../src/core/collisions/collide';
+import { prepareColliders, type ColliderInit } from '../src/core/collisions/colliders';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SparkworksInputError } from '../src/core/errors';
 import { integrate } from '../src/core/integrate';

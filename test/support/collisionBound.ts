@@ -43,8 +43,8 @@ import {
   FLAG_KILL,
   KIND_PLANE,
   KIND_SPHERE,
-  type CollideParams,
 } from '../../src/core/collisions/colliders';
+import type { CollideParams } from '../../src/core/collisions/collide';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../../src/core/layout';
 import { UNIT_ROUNDOFF, type StepErrorBound } from './errorBound';
 

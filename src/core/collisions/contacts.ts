@@ -9,7 +9,7 @@
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
 import type { Rounding } from '../integrate';
 import type { FloatArray } from '../particles';
-import { dot3 } from './colliders';
+import { dot3 } from './collide';
 import { CpuGrid, bucketOf } from './grid';
 import { LINK_CABLE, LINK_AT, LINK_WORDS, NO_PARTICLE, type PackedLinks } from './links';
 
