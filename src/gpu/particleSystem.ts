@@ -34,12 +34,12 @@ import {
 import { resolveVariant, type Variant } from '../core/variants';
 import { GpuCollisions } from './collisions';
 import { DeviceLossWatch, withErrorScopes } from './errors';
-import { ForcesPass, type FusedForces, type PreparedForces } from './forcesPass';
+import { GpuForces, type RecordForces } from './forces';
+import type { FusedForces } from './forcesPass';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import { ParticleBuffer } from './particleBuffer';
 import { ScatterPass } from './scatterPass';
-import { SpringsPass } from './springsPass';
 import { StepPlan, type Stage } from './stepPlan';
 
 export interface GpuParticleSystemOptions extends ParticleSystemOptions {
@@ -65,8 +65,8 @@ export class ParticleSystem implements ParticleSystemApi {
   /** Force registry and pair springs (src/core/forces); their passes are created on first use. */
   readonly forces: ForceRegistry;
   readonly springs: SpringNetwork;
-  private forcesPass: ForcesPass | null = null;
-  private springsPass: SpringsPass | null = null;
+  /** The force passes (field forces and springs), created on first use. */
+  private readonly forcePasses: GpuForces;
   /** Colliders, links and particle contacts (src/gpu/collisions.ts), created on first use. */
   private collisions: GpuCollisions | null = null;
   private collisionSettings: ContactSettings = DEFAULT_CONTACT_SETTINGS;
@@ -92,6 +92,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.lost = loss.lost;
     this.forces = new ForceRegistry(this.capacity);
     this.springs = new SpringNetwork(this.capacity);
+    this.forcePasses = new GpuForces(device, particles, this.forces, this.springs, integratePass.workgroupSize);
   }
 
   /** Creates a system on `device` (which stays the caller's to destroy). */
@@ -300,7 +301,7 @@ export class ParticleSystem implements ParticleSystemApi {
       stages.push({
         name: 'integrate+forces',
         kind: 'compute',
-        prepare: (dt) => (forces = this.prepareFusedForces(dt)),
+        prepare: (dt) => (forces = this.forcePasses.prepareFused(dt)),
         record: (pass, dt, repeat) => {
           const prepared = forces as FusedForces;
           if (lifecycle) lifecycle.recordIntegrateWithForces(pass, dt, prepared);
@@ -308,12 +309,13 @@ export class ParticleSystem implements ParticleSystemApi {
         },
       });
     } else {
-      let forces: ((pass: GPUComputePassEncoder) => void) | null = null;
+      let forces: RecordForces | null = null;
       if (this.forces.size > 0 || this.springs.size > 0) {
         stages.push({
           name: 'forces',
           kind: 'compute',
-          prepare: (dt) => (forces = this.prepareForces(dt, lifecycle !== null)),
+          // With emitters, the field forces run over the live list (only inside a step, after planStep has sized it).
+          prepare: (dt) => (forces = this.forcePasses.prepare(dt, lifecycle?.buffers.live ?? null)),
           record: (pass) => forces?.(pass),
         });
       }
@@ -340,12 +342,6 @@ export class ParticleSystem implements ParticleSystemApi {
     return new StepPlan(key, stages);
   }
 
-  /** Uploads what changed in the registry and returns what the fused step binds. */
-  private prepareFusedForces(dt: number): FusedForces {
-    this.forcesPass ??= ForcesPass.create(this.device, this.particles, this.integratePass.workgroupSize);
-    return this.forcesPass.prepareFused(this.forces, dt, this.capacity);
-  }
-
   async accumulateForces(dt: number): Promise<void> {
     this.checkUsable();
     checkTimeStep(dt);
@@ -364,39 +360,11 @@ export class ParticleSystem implements ParticleSystemApi {
   }
 
   private recordForces(encoder: GPUCommandEncoder, dt: number): void {
-    const forces = this.prepareForces(dt);
+    const forces = this.forcePasses.prepare(dt);
     if (!forces) return;
     const pass = encoder.beginComputePass({ label: 'ParticleSystem.forces' });
     forces(pass);
     pass.end();
-  }
-
-  /**
-   * Uploads what changed in the registry and the links (creating their
-   * pipelines on first use) and returns what records the force passes of one
-   * step, or null when there are none.
-   */
-  private prepareForces(dt: number, overLiveList = false): ((pass: GPUComputePassEncoder) => void) | null {
-    const fields = this.forces.size > 0;
-    const pairs = this.springs.size > 0;
-    if (!fields && !pairs) return null;
-    const workgroupSize = this.integratePass.workgroupSize;
-    let prepared: PreparedForces | null = null;
-    // With emitters, the field forces run over the live list (only inside a step, after planStep has sized it).
-    const live = overLiveList ? (this.lifecyclePasses?.buffers.live ?? null) : null;
-    if (fields) {
-      this.forcesPass ??= ForcesPass.create(this.device, this.particles, workgroupSize);
-      prepared = this.forcesPass.prepare(this.forces, dt, this.capacity, live ?? undefined);
-    }
-    if (pairs) {
-      this.springsPass ??= SpringsPass.create(this.device, this.particles, workgroupSize);
-      this.springsPass.prepare(this.springs);
-    }
-    return (pass) => {
-      if (prepared && live) this.forcesPass?.recordLive(pass, prepared, live);
-      else if (prepared) this.forcesPass?.record(pass, prepared, this.capacity);
-      if (pairs) this.springsPass?.record(pass);
-    };
   }
 
   /** The colliders pass and contact resolver, created on first use inside the caller's error scopes. */
@@ -469,8 +437,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.destroyed = true;
     this.integratePass.destroy();
     this.scatterPass.destroy();
-    this.forcesPass?.destroy();
-    this.springsPass?.destroy();
+    this.forcePasses.destroy();
     this.collisions?.destroy();
     this.lifecyclePasses?.destroy();
     this.particles.destroy();
