@@ -45,7 +45,7 @@
 import type { EmitterInit } from '../core/emitters/types';
 import type { LifecycleStats } from '../core/emitters/stats';
 import type { ParticleSystem } from '../gpu/particleSystem';
-import { seededRandom } from './state';
+import { seededRandom } from '../core/random';
 
 /** Where emitted particles start, and how they move: a sphere of radius 10, speeds in [0, 1] in every direction. */
 export const EMITTER_SHAPE = {

@@ -6,21 +6,10 @@
  * same thing as the per-particle lane.
  */
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../core/layout';
+import { seededRandom } from '../core/random';
 
 /** Gravity, Cyclone's usual constant acceleration; the uniform-acceleration case reads it from its uniform. */
 export const BENCH_ACCELERATION: readonly [number, number, number] = [0, -9.81, 0];
-
-/** Mulberry32: a small seeded generator in [0, 1), the same in every runtime. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const POSITION = attributeOffset('position');
 const INVERSE_MASS = attributeOffset('inverseMass');

@@ -1,11 +1,2 @@
-/** A small seeded generator (mulberry32) so test scenes are the same every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The tests' seeded generator is the library's (mulberry32), so test scenes are the same every run. */
+export { seededRandom } from '../../src/core/random';

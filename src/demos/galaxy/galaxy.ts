@@ -42,10 +42,11 @@
  */
 import { vec3 } from 'gl-matrix';
 import type { ForceHandle } from '../../core/forces/registry';
+import { seededRandom } from '../../core/random';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
-import { ParticleRecords, seededRandom } from '../shared/packing';
+import { ParticleRecords } from '../shared/packing';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { GALAXY_PARAMS } from './params';

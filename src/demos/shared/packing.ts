@@ -64,18 +64,6 @@ export class ParticleRecords {
   }
 }
 
-/** A small seeded generator (mulberry32), so a demo's URL gives the same show every time. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A uniformly random unit vector into `out` (Marsaglia). */
 export function randomDirection(random: () => number, out: [number, number, number]): [number, number, number] {
   let x = 0;
