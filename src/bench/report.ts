@@ -7,7 +7,8 @@ import { BYTES_PER_PARTICLE } from '../core/layout';
 import { DEFAULT_VARIANT, variantName } from '../core/variants';
 import { DEFAULT_WORKGROUP_SIZE } from '../gpu/particleSystem';
 import { LIVE_TOLERANCE } from './emitters';
-import { WORKGROUP_SIZES, type BenchRun, type CaseResult } from './harness';
+import { WORKGROUP_SIZES } from './options';
+import type { BenchRun, CaseResult } from './results';
 
 export interface Contender {
   label: string;

@@ -1,0 +1,413 @@
+/**
+ * The bench's cases: what each one measures (its group, layout, bytes a
+ * particle-step and the memory it holds) and how it opens, runs `units`
+ * steps (copies, calls) timed, and closes. src/bench/runner.ts runs them;
+ * the order here is the order they run and are reported in.
+ */
+import { CpuParticleSystem } from '../core/cpuParticleSystem';
+import type { LifecycleStats } from '../core/emitters/stats';
+import { BYTES_PER_LIFE, BYTES_PER_PARTICLE } from '../core/layout';
+import { ALL_VARIANTS, DEFAULT_VARIANT, variantName, type Variant } from '../core/variants';
+import { DEFAULT_WORKGROUP_SIZE, ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
+import { CopyPass } from './copyPass';
+import {
+  advance,
+  CHURN_LIFETIME,
+  churningEmitters,
+  churnRate,
+  FILL_STEPS,
+  frameCounts,
+  LIVE_FRACTIONS,
+  liveTarget,
+  shuffleFreeList,
+  steadyRate,
+} from './emitters';
+import { WORKGROUP_SIZES, type BenchOptions } from './options';
+import type { CaseGroup, LifecycleFigures, ParticleStepUnit } from './results';
+import { BYTES, lifecycleBytes, totalBytes, type ByteCount } from './roofline';
+import { WARM_UP_RUNS } from './runner';
+import { SoAStepPass } from './soaPass';
+import { BENCH_ACCELERATION, benchForces } from './state';
+import { timeHost, type GpuTimer, type Sample } from './timing';
+import { TYPICAL_EFFECT } from './typicalEffect';
+import { UniformAccelerationPass } from './uniformAccelerationPass';
+
+/** A case opened: what the runner drives. */
+export interface OpenCase {
+  /** Runs `units` steps (copies, calls) and times them. */
+  run(units: number): Promise<Sample>;
+  /** After the warm-up, right before the first timed run (an emitter case reads its counters back). */
+  beforeTiming?(): Promise<void>;
+  /** After the last timed run: what the case measured beside the time (an emitter case's live count and churn). */
+  afterTiming?(): Promise<MeasuredFigures>;
+  close(): void;
+}
+
+/** Figures an open case found out while running, which replace its spec's. */
+export interface MeasuredFigures {
+  particlesPerStep: number;
+  bytes: ByteCount;
+  lifecycle: Omit<LifecycleFigures, 'slotStepsPerSecond'>;
+}
+
+export interface CaseSpec {
+  name: string;
+  particles: number;
+  group: CaseGroup;
+  backend: 'gpu' | 'cpu';
+  variant: Variant | null;
+  layout: string;
+  workgroupSize: number | null;
+  bytes: ByteCount;
+  /** 'slot' unless said. */
+  particleStep?: ParticleStepUnit;
+  /** Roughly what the case holds while open, host and device, to decide on interleaving. */
+  memoryBytes: number;
+  note?: string;
+  open(): Promise<OpenCase>;
+}
+
+export const NOT_MEASURED = [
+  'particle-particle contacts (the grid and the Jacobi resolver) are not a case of this harness: on a software ' +
+    'adapter they cost hundreds of steps, past any --quick budget; npm run bench:collisions times them against ' +
+    'the step in one run.',
+];
+
+/** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */
+export const BENCH_PLANE = { type: 'plane', normal: [0, 1, 0], offset: 0 } as const;
+
+const PACKED = 'packed vec4 records (AoS)';
+
+/** What a case spec says about itself; `particles` and `backend` come from the count and `open` from the case. */
+type CaseFields = Omit<CaseSpec, 'particles' | 'backend' | 'open'>;
+
+/** The cases at one count, in the order they run. */
+export function casesAt(
+  device: GPUDevice,
+  timer: GpuTimer,
+  options: BenchOptions,
+  particles: number,
+  state: () => Float32Array<ArrayBuffer>,
+): CaseSpec[] {
+  const { dt } = options;
+  const base = { particles, backend: 'gpu' as const };
+  /** A system of `particles` slots holding the bench state, then `setup`; destroyed if either fails. */
+  const openSystem = async (
+    init: Omit<GpuParticleSystemOptions, 'capacity'>,
+    setup?: (system: ParticleSystem) => void | Promise<void>,
+  ): Promise<ParticleSystem> => {
+    const system = await ParticleSystem.create(device, { capacity: particles, ...init });
+    try {
+      system.particles.write(0, state());
+      await setup?.(system);
+    } catch (error) {
+      system.destroy();
+      throw error;
+    }
+    return system;
+  };
+  /** A case that times `encodeSteps` of a system opened from `init` and `setup`. */
+  const steppedCase = (
+    fields: CaseFields,
+    init: Omit<GpuParticleSystemOptions, 'capacity'>,
+    setup?: (system: ParticleSystem) => void | Promise<void>,
+  ): CaseSpec => ({
+    ...base,
+    ...fields,
+    open: async () => {
+      const system = await openSystem(init, setup);
+      return {
+        run: (units) => timer.time((encoder) => system.encodeSteps(encoder, dt, units), fields.name),
+        close: () => system.destroy(),
+      };
+    },
+  });
+  const stepCase = (variant: Variant, workgroupSize: number, name: string, group: CaseGroup): CaseSpec =>
+    steppedCase(
+      {
+        name,
+        group,
+        variant,
+        layout: PACKED,
+        workgroupSize,
+        bytes: BYTES.step,
+        memoryBytes: particles * BYTES_PER_PARTICLE,
+      },
+      { ...variant, workgroupSize },
+    );
+  const copyCase = (name: string, kernel: boolean): CaseSpec => ({
+    ...base,
+    name,
+    group: 'roofline',
+    variant: null,
+    layout: kernel ? 'copy.wgsl, 4 vec4 an invocation' : 'copyBufferToBuffer',
+    workgroupSize: kernel ? DEFAULT_WORKGROUP_SIZE : null,
+    bytes: BYTES.copy,
+    memoryBytes: 2 * particles * BYTES_PER_PARTICLE,
+    open: async () => {
+      const pass = CopyPass.create(device, particles * BYTES.copy.read, DEFAULT_WORKGROUP_SIZE);
+      device.queue.writeBuffer(pass.source, 0, state());
+      return {
+        run: (units) =>
+          timer.time((encoder) => (kernel ? pass.encode(encoder, units) : pass.encodeBufferCopy(encoder, units)), name),
+        close: () => pass.destroy(),
+      };
+    },
+  });
+  const addTypicalEffect = (system: ParticleSystem) => {
+    for (const generator of TYPICAL_EFFECT) system.forces.add(generator);
+  };
+  const variantTail = variantName(DEFAULT_VARIANT);
+
+  const cases: CaseSpec[] = [copyCase('copy', true), copyCase('buffer-copy', false)];
+  for (const variant of ALL_VARIANTS) {
+    cases.push(stepCase(variant, DEFAULT_WORKGROUP_SIZE, `step/${variantName(variant)}`, 'step'));
+  }
+  for (const size of WORKGROUP_SIZES) {
+    if (size === DEFAULT_WORKGROUP_SIZE || size > device.limits.maxComputeInvocationsPerWorkgroup) continue;
+    cases.push(stepCase(DEFAULT_VARIANT, size, `step-wg${size}/${variantTail}`, 'workgroup'));
+  }
+  cases.push({
+    ...base,
+    name: `step-soa/${variantTail}`,
+    group: 'layout',
+    variant: DEFAULT_VARIANT,
+    layout: 'structure of arrays, 6 buffers, xyz packed',
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: BYTES.soa,
+    memoryBytes: particles * totalBytes(BYTES.soa),
+    open: async () => {
+      const pass = SoAStepPass.create(device, particles, DEFAULT_VARIANT, DEFAULT_WORKGROUP_SIZE);
+      pass.write(state());
+      return {
+        run: (units) => timer.time((encoder) => pass.encode(encoder, dt, units), 'step-soa'),
+        close: () => pass.destroy(),
+      };
+    },
+  });
+  cases.push({
+    ...base,
+    name: `step-uniform-acceleration/${variantTail}`,
+    group: 'layout',
+    variant: DEFAULT_VARIANT,
+    layout: `${PACKED}, acceleration from the uniform`,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: BYTES.uniformAcceleration,
+    memoryBytes: particles * BYTES_PER_PARTICLE,
+    open: async () => {
+      const system = await openSystem(DEFAULT_VARIANT);
+      let pass: UniformAccelerationPass | undefined;
+      try {
+        pass = UniformAccelerationPass.create(device, system.particles, DEFAULT_VARIANT, DEFAULT_WORKGROUP_SIZE);
+      } catch (error) {
+        system.destroy();
+        throw error;
+      }
+      const created = pass;
+      return {
+        run: (units) =>
+          timer.time(
+            (encoder) => created.encode(encoder, BENCH_ACCELERATION, dt, particles, units),
+            'step-uniform-acceleration',
+          ),
+        close: () => {
+          created.destroy();
+          system.destroy();
+        },
+      };
+    },
+  });
+  cases.push({
+    ...base,
+    name: 'scatter-add-forces',
+    group: 'force',
+    variant: null,
+    layout: PACKED,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: BYTES.scatterAdd,
+    memoryBytes: particles * (BYTES_PER_PARTICLE + 16 + 12),
+    note: 'ParticleSystem.addForces end to end: host validation and packing, upload, scatter.wgsl; wall time',
+    open: async () => {
+      const system = await openSystem(DEFAULT_VARIANT);
+      const forces = benchForces(particles);
+      return {
+        run: (units) =>
+          timeHost(async () => {
+            for (let u = 0; u < units; u++) await system.addForces(0, forces);
+            await device.queue.onSubmittedWorkDone();
+          }),
+        close: () => system.destroy(),
+      };
+    },
+  });
+  cases.push({
+    ...base,
+    name: 'forces-typical',
+    group: 'force',
+    variant: null,
+    layout: PACKED,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: BYTES.forces,
+    memoryBytes: particles * BYTES_PER_PARTICLE,
+    note: 'the force pass of a typical effect (gravity, drag, an attractor, turbulence): one forces.wgsl dispatch',
+    open: async () => {
+      const system = await openSystem(DEFAULT_VARIANT, addTypicalEffect);
+      return {
+        run: (units) =>
+          timer.time((encoder) => {
+            for (let u = 0; u < units; u++) system.encodeForces(encoder, dt);
+          }, 'forces-typical'),
+        close: () => system.destroy(),
+      };
+    },
+  });
+  cases.push(
+    steppedCase(
+      {
+        name: 'collisions-plane',
+        group: 'collisions',
+        variant: DEFAULT_VARIANT,
+        layout: PACKED,
+        workgroupSize: DEFAULT_WORKGROUP_SIZE,
+        bytes: BYTES.stepPlane,
+        memoryBytes: particles * BYTES_PER_PARTICLE,
+        note:
+          'a step with one plane collider (y = 0, under about half the particles): integrate.wgsl then collide.wgsl ' +
+          'over every slot, no particle-particle contacts (radius 0)',
+      },
+      DEFAULT_VARIANT,
+      (system) => system.setColliders([BENCH_PLANE]),
+    ),
+  );
+  cases.push(
+    steppedCase(
+      {
+        name: 'step-with-typical-forces',
+        group: 'force',
+        variant: null,
+        layout: PACKED,
+        workgroupSize: DEFAULT_WORKGROUP_SIZE,
+        // Fused: the step's own loads and stores, the forces computed in between.
+        bytes: BYTES.step,
+        memoryBytes: particles * BYTES_PER_PARTICLE,
+        note: 'the default step with the typical effect fused into it (integrateForces.wgsl): one dispatch a step',
+      },
+      DEFAULT_VARIANT,
+      addTypicalEffect,
+    ),
+  );
+  for (const { fraction, name } of LIVE_FRACTIONS) {
+    cases.push(emitterCase(device, timer, dt, particles, fraction, name));
+  }
+  // The CPU reference for every variant: `cpu-reference` is the default one, the GPU/CPU target's.
+  for (const variant of ALL_VARIANTS) {
+    const isDefault = variantName(variant) === variantTail;
+    cases.push({
+      ...base,
+      name: isDefault ? 'cpu-reference' : `cpu-reference/${variantName(variant)}`,
+      group: 'cpu',
+      backend: 'cpu',
+      variant,
+      layout: `${PACKED}, Float32Array`,
+      workgroupSize: null,
+      bytes: BYTES.cpu,
+      memoryBytes: particles * BYTES_PER_PARTICLE,
+      note: 'CpuParticleSystem (float32, Math.fround), one thread, in this process',
+      open: async () => {
+        const cpu = new CpuParticleSystem({ capacity: particles, ...variant, precision: 'float32' });
+        cpu.state.set(state());
+        return { run: (units) => timeHost(() => cpu.stepMany(dt, units)), close: () => cpu.destroy() };
+      },
+    });
+  }
+  return cases;
+}
+
+/**
+ * A system with emitters churning at `fraction` live of `particles` slots
+ * (src/bench/emitters.ts): started at its steady state by bursts on the
+ * first step, into slots in shuffled order, its counters read back after FILL_STEPS steps, right before
+ * the timed runs, and after them. A particle-step is a live particle's: the
+ * rate counts the live particles (the mean of the two readbacks), and the
+ * bytes are a whole frame's (LIFECYCLE_BYTES in src/bench/roofline.ts) over
+ * that live count, with the births and deaths a step the counters saw
+ * during the timed runs.
+ */
+function emitterCase(
+  device: GPUDevice,
+  timer: GpuTimer,
+  dt: number,
+  particles: number,
+  fraction: number,
+  name: string,
+): CaseSpec {
+  const targetLive = liveTarget(particles, fraction);
+  const rate = churnRate(targetLive, particles, dt);
+  // The warm-up's steps are the fill's last ones.
+  const steps = Math.max(0, FILL_STEPS - WARM_UP_RUNS);
+  // Expected before measuring: deaths (= births) a step at the steady state.
+  const expectedDeaths = steadyRate(targetLive, dt) * dt;
+  return {
+    name,
+    particles,
+    group: 'emitters',
+    backend: 'gpu',
+    variant: DEFAULT_VARIANT,
+    layout: `${PACKED}, life records, live and free lists`,
+    workgroupSize: DEFAULT_WORKGROUP_SIZE,
+    bytes: lifecycleBytes(targetLive, expectedDeaths, expectedDeaths),
+    particleStep: 'live particle',
+    // Particles 64, life 32, two live lists 8, free list 4, flags 8, scan 8 (bytes a slot).
+    memoryBytes: particles * (BYTES_PER_PARTICLE + BYTES_PER_LIFE + 28),
+    note:
+      `an emitter of ${rate.toFixed(0)} particles/s living ${CHURN_LIFETIME.join('-')} s, started at its ` +
+      `steady state by bursts into shuffled slots, ${steps + WARM_UP_RUNS} steps before timing; ` +
+      'a frame: planStep, the step over the live list, age, scan, compact, planEmit, emit (indirect dispatches)',
+    open: async () => {
+      const system = await ParticleSystem.create(device, {
+        capacity: particles,
+        ...DEFAULT_VARIANT,
+        emitters: churningEmitters(targetLive, particles, dt),
+      });
+      let before: LifecycleStats | null = null;
+      try {
+        shuffleFreeList(system);
+        await advance(system, dt, steps);
+      } catch (error) {
+        system.destroy();
+        throw error;
+      }
+      return {
+        run: (units) => timer.time((encoder) => system.encodeSteps(encoder, dt, units), name),
+        beforeTiming: async () => {
+          before = await system.readStats();
+        },
+        afterTiming: async () => {
+          if (!before) throw new Error(`${name}: no readback before the timed runs`);
+          const counts = frameCounts(before, await system.readStats());
+          const live = (counts.liveBefore + counts.liveAfter) / 2;
+          return {
+            particlesPerStep: live,
+            bytes: lifecycleBytes(live, counts.births, counts.deaths),
+            lifecycle: {
+              capacity: particles,
+              targetFraction: fraction,
+              targetLive,
+              rate,
+              lifetime: CHURN_LIFETIME,
+              fillSteps: steps + WARM_UP_RUNS,
+              liveBeforeTiming: counts.liveBefore,
+              liveAfterTiming: counts.liveAfter,
+              liveError: (counts.liveBefore - targetLive) / targetLive,
+              timedSteps: counts.steps,
+              birthsPerStep: counts.births,
+              deathsPerStep: counts.deaths,
+              shortfallPerStep: counts.shortfall,
+            },
+          };
+        },
+        close: () => system.destroy(),
+      };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * What a bench run returns: one record a case (the JSON contract's fields
+ * first, then how the case was measured) and the run around them. The JSON
+ * report (src/bench/report.ts) is these records plus what it derives.
+ */
+import type { AdapterDescription } from '../gpu/device';
+import type { ForceRatioResult } from './forceRatio';
+import type { BenchOptions } from './options';
+import type { TimingMethod } from './timing';
+
+export type CaseGroup = 'roofline' | 'step' | 'layout' | 'workgroup' | 'force' | 'collisions' | 'emitters' | 'cpu';
+
+/**
+ * What one particle-step is: one of the `particles` slots advanced one step
+ * ('slot', every case but the emitters'), or one live particle of a system
+ * with emitters advanced one whole lifecycle frame ('live particle').
+ */
+export type ParticleStepUnit = 'slot' | 'live particle';
+
+/** The lifecycle of an emitter case: the live level aimed at, the level read back, and what its timed frames did. */
+export interface LifecycleFigures {
+  /** Slots in the pool (= `particles`). */
+  capacity: number;
+  /** The live fraction asked for, and the live count it means. */
+  targetFraction: number;
+  targetLive: number;
+  /** Particles a second the emitter asks for, and the seconds a particle lives. */
+  rate: number;
+  lifetime: readonly [number, number];
+  /** Steps from creation to the readback before timing (the bursts' step first; the warm-up's last). */
+  fillSteps: number;
+  /** Live particles read back right before the first timed run, and after the last. */
+  liveBeforeTiming: number;
+  liveAfterTiming: number;
+  /** (liveBeforeTiming - targetLive) / targetLive. */
+  liveError: number;
+  /** Steps timed, and births, deaths and shortfall a step over them, from the counters. */
+  timedSteps: number;
+  birthsPerStep: number;
+  deathsPerStep: number;
+  shortfallPerStep: number;
+  /** Slots a second (`particles` / median frame time): the same unit as the step cases, to compare frames. */
+  slotStepsPerSecond: number;
+}
+
+/** One measured case: the contract fields first, then how it was measured. */
+export interface CaseResult {
+  name: string;
+  particles: number;
+  particleStepsPerSecond: number;
+  bytesPerParticleStep: number;
+  gigabytesPerSecond: number;
+  /** This case's GB/s over the compute copy kernel's at the same count. */
+  fractionOfCopy: number;
+  /** This case's GB/s over copyBufferToBuffer's at the same count. */
+  fractionOfBufferCopy: number;
+  /** What `particleStepsPerSecond` counts. */
+  particleStep: ParticleStepUnit;
+  /** Particle-steps one step is: `particles`, or for an emitter case the live count (the mean of the readbacks before and after the timed runs). */
+  particlesPerStep: number;
+  group: CaseGroup;
+  backend: 'gpu' | 'cpu';
+  /** The integration variant, `explicit/per-second` style, or null (copies). */
+  variant: string | null;
+  /** `packed vec4 records`, `structure of arrays`, ... */
+  layout: string;
+  workgroupSize: number | null;
+  bytesRead: number;
+  bytesWritten: number;
+  /** Steps (or copies, or addForces calls) recorded in one timed run. */
+  stepsPerRun: number;
+  runs: number;
+  /** Median milliseconds of one step over all `particles`. */
+  medianMs: number;
+  /** Per-step milliseconds over the runs: extremes and quartiles. */
+  spread: { minMs: number; q1Ms: number; q3Ms: number; maxMs: number };
+  /** Median per-step wall time around submit and onSubmittedWorkDone (equals medianMs when that is the method). */
+  wallMedianMs: number;
+  timing: TimingMethod;
+  note?: string;
+  /** Emitter cases only. */
+  lifecycle?: LifecycleFigures;
+}
+
+export interface BenchRun {
+  adapter: AdapterDescription & { timing: TimingMethod };
+  options: BenchOptions;
+  startedAt: string;
+  elapsedMs: number;
+  cases: CaseResult[];
+  /** Sizes left out, and why. */
+  skipped: string[];
+  /** What the issue asks for that does not exist yet, so it is not measured. */
+  notMeasured: string[];
+  /**
+   * The forces issue's ratio at the largest size measured, the typical effect's
+   * force pass, fused step and bare step timed in alternating rounds
+   * (src/bench/forceRatio.ts); null when that size could not hold it.
+   */
+  forceRatio?: ForceRatioResult | null;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  /** The case about to run, `name @ particles`; empty when finished. */
+  current: string;
+}
