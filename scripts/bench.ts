@@ -12,7 +12,7 @@ import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { acquireDevice, NoAdapterError } from '../src/gpu/device';
-import { fullOptions, quickOptions, runBench, type Progress } from '../src/bench/harness';
+import { fullOptions, quickOptions, runBench, sizesFromExponents, type Progress } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
 import { buildReport, reportJson, summaryLines, tableRows } from '../src/bench/report';
 
@@ -38,20 +38,13 @@ function positiveInteger(flag: string) {
 
 /** `16,18,20` or `16-20`: powers of two given by their exponents. */
 function parseSizes(text: string): number[] {
-  const exponents = text.split(',').flatMap((part) => {
-    const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(part);
-    if (range) {
-      const [from, to] = [Number(range[1]), Number(range[2])];
-      return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-    }
-    return [part.trim() === '' ? Number.NaN : Number(part)];
-  });
-  if (exponents.length === 0 || exponents.some((e) => !Number.isInteger(e) || e < 0 || e > 30)) {
+  const sizes = sizesFromExponents(text);
+  if (!sizes || sizes.length === 0) {
     throw new InvalidArgumentError(
       `--sizes takes exponents of two in [0, 30], e.g. 16,18,20 or 16-24; got ${JSON.stringify(text)}`,
     );
   }
-  return [...new Set(exponents)].sort((a, b) => a - b).map((e) => 2 ** e);
+  return sizes;
 }
 
 function parseFlags(argv: string[]): Flags {

@@ -20,7 +20,15 @@ import { GpuTimer } from './timing';
 
 // The harness's vocabulary, for its callers (scripts/bench.ts, the bench page, the tests).
 export { BENCH_PLANE, NOT_MEASURED } from './cases';
-export { FULL_SIZES, QUICK_SIZES, WORKGROUP_SIZES, fullOptions, quickOptions, type BenchOptions } from './options';
+export {
+  FULL_SIZES,
+  QUICK_SIZES,
+  WORKGROUP_SIZES,
+  fullOptions,
+  quickOptions,
+  sizesFromExponents,
+  type BenchOptions,
+} from './options';
 export type { BenchRun, CaseGroup, CaseResult, LifecycleFigures, ParticleStepUnit, Progress } from './results';
 export { caseLabel } from './runner';
 

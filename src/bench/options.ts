@@ -42,3 +42,20 @@ export function fullOptions(): BenchOptions {
     interleaveBudgetBytes: 2 ** 31,
   };
 }
+
+/**
+ * `16,18,20` or `16-24`: particle counts given as exponents of two, sorted and
+ * without repeats; null when an exponent is not an integer in [0, 30].
+ */
+export function sizesFromExponents(text: string): number[] | null {
+  const exponents = text.split(',').flatMap((part) => {
+    const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(part);
+    if (range) {
+      const [from, to] = [Number(range[1]), Number(range[2])];
+      return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+    }
+    return [part.trim() === '' ? Number.NaN : Number(part)];
+  });
+  if (exponents.some((e) => !Number.isInteger(e) || e < 0 || e > 30)) return null;
+  return [...new Set(exponents)].sort((a, b) => a - b).map((e) => 2 ** e);
+}

@@ -4,7 +4,7 @@
  * targets, and the SVG plot, with the JSON and SVG offered for download.
  */
 import { acquireDevice } from '../gpu/device';
-import { fullOptions, quickOptions, runBench, type BenchOptions } from './harness';
+import { fullOptions, quickOptions, runBench, sizesFromExponents, type BenchOptions } from './harness';
 import { benchSvg } from './plot';
 import { buildReport, reportJson, summaryLines, tableRows, type BenchReport } from './report';
 
@@ -35,18 +35,11 @@ function say(text: string, error = false): void {
 /** `16,18,20` or `16-24` as particle counts; empty: the mode's default. */
 function parseSizes(text: string): number[] | null {
   if (text.trim() === '') return null;
-  const exponents = text.split(',').flatMap((part) => {
-    const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(part);
-    if (range) {
-      const [from, to] = [Number(range[1]), Number(range[2])];
-      return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-    }
-    return [part.trim() === '' ? Number.NaN : Number(part)];
-  });
-  if (exponents.some((e) => !Number.isInteger(e) || e < 0 || e > 30)) {
+  const sizes = sizesFromExponents(text);
+  if (!sizes) {
     throw new Error(`sizes: exponents of two in [0, 30], e.g. 16,18,20 or 16-24; got ${JSON.stringify(text)}`);
   }
-  return [...new Set(exponents)].sort((a, b) => a - b).map((e) => 2 ** e);
+  return sizes;
 }
 
 function options(): BenchOptions {
