@@ -14,6 +14,7 @@ import { CONTACT_MODES } from '../src/gpu/contactPass';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
 import { LINK_PARAMS, LINK_RECORD } from '../src/render/linkPass';
+import { GROUP_LIFE } from '../src/render/groupTimeline';
 import { DRAW_PARAMS } from '../src/render/particleLook';
 import { shaders } from '../src/shaders';
 import { withErrorScopes } from '../src/gpu/errors';
@@ -129,7 +130,7 @@ const COMPOSED: readonly Composed[] = [
       constants: { CAPACITY, WORKGROUP_SIZE, MAX_PER_DIMENSION: 65535, SCAN_LEVELS: 1 },
     })),
   },
-  { name: 'renderParticles', code: shaders.renderParticles(DRAW_PARAMS) },
+  { name: 'renderParticles', code: shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE) },
   { name: 'renderLiveParticles', code: shaders.renderLiveParticles(DRAW_PARAMS) },
   { name: 'renderGrid', code: shaders.renderGrid(RENDER_GRID_PARAMS) },
   { name: 'renderLines', code: shaders.renderLines(LINE_PARAMS) },

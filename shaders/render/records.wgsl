@@ -3,8 +3,8 @@
 // of a history of it; life colours from a GroupTimeline (src/render/groupTimeline.ts).
 // Composed after shaders/render/particles.wgsl, whose bindings and Look it uses.
 
-// Per group: birth time, lifetime, hue, kind (0 hidden, 1 rocket, 2 burst).
-@group(0) @binding(2) var<storage, read> groups: array<vec4f>;
+// Per group (GroupLife, generated from src/render/groupTimeline.ts): birth time, lifetime, hue, kind.
+@group(0) @binding(2) var<storage, read> groups: array<GroupLife>;
 
 // The record behind the n-th particle drawn: every sampleStride-th sample of
 // `count` particles (a history buffer holds samples of `count` records one after another).
@@ -20,8 +20,8 @@ fn lookOf(drawn: u32) -> Look {
   if (COLOR_MODE == 2u) {
     let groupSize = max(params.groupSize, 1u);
     let group = groups[member / groupSize];
-    let age = (params.time - group.x) / max(group.y, 1e-6);
-    let kind = u32(group.w);
+    let age = (params.time - group.birth) / max(group.lifetime, 1e-6);
+    let kind = u32(group.kind);
     // A rocket's particles all share one state until it bursts: draw the first only.
     let drawn = kind == 2u || (kind == 1u && member % groupSize == 0u);
     out.visible = out.visible && drawn && age >= 0.0 && age <= 1.0;
@@ -30,7 +30,7 @@ fn lookOf(drawn: u32) -> Look {
       out.size = params.size * 1.5;
     } else {
       let hot = select(1.0, smoothstep(0.0, params.hotTime, age), params.hotTime > 0.0);
-      out.color = hsv(group.z, params.saturation * hot, 1.0);
+      out.color = hsv(group.hue, params.saturation * hot, 1.0);
       out.alpha = 1.0 - smoothstep(params.fadeStart, 1.0, age);
       out.size = params.size * mix(1.0, params.endSize, age);
     }

@@ -9,13 +9,22 @@
  * until the emitters issue lands, launches are the host's.
  */
 
+import { defineStruct, type StructArray } from '../core/schema';
+
 export const GROUP_KINDS = { hidden: 0, rocket: 1, burst: 2 } as const;
 export type GroupKind = keyof typeof GROUP_KINDS;
 
+/** One group's record, declared with the schema (shaders/render/records.wgsl reads `array<GroupLife>`). */
+export const GROUP_LIFE = defineStruct('GroupLife', {
+  birth: { type: 'f32', doc: 'seconds, the time of the (re)launch' },
+  lifetime: 'f32',
+  hue: { type: 'f32', doc: 'in [0, 1)' },
+  kind: { type: 'f32', doc: '0 hidden, 1 rocket, 2 burst (GROUP_KINDS)' },
+});
+
 export class GroupTimeline {
   readonly buffer: GPUBuffer;
-  /** Per group: birth time, lifetime, hue, kind. */
-  private readonly data: Float32Array<ArrayBuffer>;
+  private readonly data: StructArray<typeof GROUP_LIFE.fields>;
   private dirtyFrom = Infinity;
   private dirtyTo = -1;
   private destroyed = false;
@@ -26,32 +35,33 @@ export class GroupTimeline {
     readonly groupSize: number,
     label = 'GroupTimeline',
   ) {
-    this.data = new Float32Array(groups * 4);
+    this.data = GROUP_LIFE.array(groups);
     this.buffer = device.createBuffer({
       label: `${label}.buffer`,
-      size: Math.max(16, this.data.byteLength),
+      size: this.data.bytes.byteLength,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
   }
 
   /** Records group `group`'s (re)launch. Uploaded by the next `upload()`. */
   set(group: number, kind: GroupKind, birth: number, lifetime: number, hue: number): void {
-    this.data.set([birth, lifetime, hue, GROUP_KINDS[kind]], group * 4);
+    this.data.set(group, 'birth', birth).set(group, 'lifetime', lifetime).set(group, 'hue', hue);
+    this.data.set(group, 'kind', GROUP_KINDS[kind]);
     this.dirtyFrom = Math.min(this.dirtyFrom, group);
     this.dirtyTo = Math.max(this.dirtyTo, group);
   }
 
   kind(group: number): GroupKind {
-    const value = this.data[group * 4 + 3];
+    const value = this.data.get(group, 'kind');
     return value === GROUP_KINDS.rocket ? 'rocket' : value === GROUP_KINDS.burst ? 'burst' : 'hidden';
   }
 
   birth(group: number): number {
-    return this.data[group * 4] as number;
+    return this.data.get(group, 'birth');
   }
 
   lifetime(group: number): number {
-    return this.data[group * 4 + 1] as number;
+    return this.data.get(group, 'lifetime');
   }
 
   /** Writes the groups changed since the last upload through the queue. */
@@ -59,10 +69,10 @@ export class GroupTimeline {
     if (this.destroyed || this.dirtyTo < 0) return;
     this.device.queue.writeBuffer(
       this.buffer,
-      this.dirtyFrom * 16,
-      this.data,
-      this.dirtyFrom * 4,
-      (this.dirtyTo - this.dirtyFrom + 1) * 4,
+      this.dirtyFrom * GROUP_LIFE.size,
+      this.data.floats,
+      this.dirtyFrom * GROUP_LIFE.words,
+      (this.dirtyTo - this.dirtyFrom + 1) * GROUP_LIFE.words,
     );
     this.dirtyFrom = Infinity;
     this.dirtyTo = -1;

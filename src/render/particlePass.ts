@@ -31,7 +31,7 @@ import {
 } from './drawPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import { ARGS } from '../gpu/indirectArgs';
-import type { GroupTimeline } from './groupTimeline';
+import { GROUP_LIFE, type GroupTimeline } from './groupTimeline';
 import {
   DRAW_PARAMS,
   type BlendMode,
@@ -152,7 +152,7 @@ export class ParticlePass {
         uniformVisibility: GPUShaderStage.VERTEX,
       });
     this.sources = {
-      records: source('records', 2, shaders.renderParticles(DRAW_PARAMS)),
+      records: source('records', 2, shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE)),
       live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
     };
     this.noGroups = device.createBuffer({

@@ -115,8 +115,8 @@ export const shaders = {
 
   // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
   /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */
-  renderParticles: (params: Declared) =>
-    compose(wgslParticleStruct(), params.wgsl(), s.renderColor, s.renderParticles, s.renderRecords),
+  renderParticles: (params: Declared, groupLife: Declared) =>
+    compose(wgslParticleStruct(), params.wgsl(), groupLife.wgsl(), s.renderColor, s.renderParticles, s.renderRecords),
   /** The live list of a system with emitters, coloured from the life records (shaders/render/liveRecords.wgsl). */
   renderLiveParticles: (params: Declared) =>
     compose(

@@ -8,6 +8,7 @@ import { COLLIDER } from '../../src/core/collisions/colliders';
 import { LINK } from '../../src/core/collisions/links';
 import { LIFE, PARTICLE } from '../../src/core/layout';
 import { PASS_PARAMS } from '../../src/gpu/passParams';
+import { GROUP_LIFE } from '../../src/render/groupTimeline';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../../src/render/gridPass';
 import { LINE_PARAMS } from '../../src/render/linePass';
 import { LINK_PARAMS, LINK_RECORD } from '../../src/render/linkPass';
@@ -22,6 +23,7 @@ export const ALL_STRUCTS: readonly StructDef[] = [
   COLLIDER,
   LINK,
   ...PASS_PARAMS,
+  GROUP_LIFE,
   DRAW_PARAMS,
   RENDER_GRID_PARAMS,
   LINE_PARAMS,
