@@ -4,7 +4,7 @@
  * reference, so comparing their speed is comparing like with like. No timing
  * is asserted here: the figures belong to `npm run bench`.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles } from '../src/core/particles';
@@ -21,9 +21,9 @@ import {
   shuffleFreeList,
 } from '../src/bench/emitters';
 import type { ForceRatioResult } from '../src/bench/forceRatio';
-import { quickOptions, runBench } from '../src/bench/harness';
+import { quickOptions, runBench, type Progress } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
-import { buildReport, reportJson } from '../src/bench/report';
+import { buildReport, reportJson, type BenchReport } from '../src/bench/report';
 import { SoAStepPass, readBuffer } from '../src/bench/soaPass';
 import { LIFECYCLE_BYTES, lifecycleBytes, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
@@ -66,19 +66,82 @@ interface EmitterCaseJson {
   >;
 }
 
-describe('benchmark harness', () => {
-  it('keeps the JSON contract at 2^12 particles, one repeat', async () => {
-    const { device, adapterInfo } = gpu.get();
-    const options = { ...quickOptions(), sizes: [2 ** 12], repeats: 1, targetMs: 1, maxStepsPerRun: 2 };
-    const report = buildReport(await runBench(device, adapterInfo, options));
-    const json = JSON.parse(reportJson(report)) as {
-      adapter: Record<string, unknown>;
-      cases: Record<string, unknown>[];
-      targets: { met: boolean | null }[];
-    };
+interface TargetJson {
+  target: string;
+  met: boolean | null;
+  figure: string;
+}
 
+interface ReportJson {
+  adapter: Record<string, unknown>;
+  cases: (Record<string, unknown> & { name: string })[];
+  targets: TargetJson[];
+  forceRatio: ForceRatioResult;
+}
+
+/** The targets the report states, each found by how its wording starts. */
+const TARGETS = {
+  bandwidth: 'step at >= 2^20 particles',
+  bytes: 'particle state <= 64 bytes',
+  cpu: 'GPU step >= 2x the CPU reference',
+  forces: 'typical forces',
+} as const;
+
+describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
+  const COUNT = 2 ** 12;
+  const OPTIONS = { ...quickOptions(), sizes: [COUNT], repeats: 1, targetMs: 1, maxStepsPerRun: 2 };
+  let report: BenchReport;
+  let json: ReportJson;
+  const progress: Progress[] = [];
+
+  beforeAll(async () => {
+    const { device, adapterInfo } = gpu.get();
+    report = buildReport(await runBench(device, adapterInfo, OPTIONS, (p) => progress.push(p)));
+    json = JSON.parse(reportJson(report)) as ReportJson;
+  });
+
+  const names = () => json.cases.map((c) => c.name);
+  const caseNamed = (name: string) => {
+    const found = json.cases.find((c) => c.name === name);
+    if (!found) throw new Error(`no ${name} case in ${names().join(', ')}`);
+    return found;
+  };
+  const targetStarting = (start: string): TargetJson => {
+    const found = json.targets.filter((t) => t.target.startsWith(start));
+    expect(
+      found.map((t) => t.target),
+      `targets starting "${start}"`,
+    ).toHaveLength(1);
+    return found[0] as TargetJson;
+  };
+
+  it('names the adapter and how it timed', () => {
     expect(json.adapter.description).toBeTypeOf('string');
     expect(json.adapter.timing).toBeTypeOf('string');
+  });
+
+  it('has the roofline, step, layout, force, collision, emitter and CPU cases, each once', () => {
+    const expected = [
+      'copy',
+      'buffer-copy',
+      ...ALL_VARIANTS.map((v) => `step/${variantName(v)}`),
+      'step-soa/explicit/per-second',
+      'step-uniform-acceleration/explicit/per-second',
+      'scatter-add-forces',
+      'forces-typical',
+      'collisions-plane',
+      'step-with-typical-forces',
+      ...LIVE_FRACTIONS.map((f) => f.name),
+      'cpu-reference',
+    ];
+    for (const name of expected)
+      expect(
+        names().filter((n) => n === name),
+        name,
+      ).toHaveLength(1);
+  });
+
+  it('gives every case a name and positive, finite contract figures at the count asked for', () => {
     expect(json.cases.length).toBeGreaterThan(0);
     for (const c of json.cases) {
       expect(c.name, JSON.stringify(c)).toBeTypeOf('string');
@@ -88,78 +151,118 @@ describe('benchmark harness', () => {
           true,
         );
       }
-      expect(c.particles).toBe(2 ** 12);
+      expect(c.particles, c.name).toBe(COUNT);
     }
-    const names = json.cases.map((c) => c.name);
-    expect(names).toContain('copy');
-    expect(names).toContain('buffer-copy');
-    expect(names).toContain('cpu-reference');
-    expect(names).toContain('scatter-add-forces');
-    expect(names).toContain('step-soa/explicit/per-second');
-    expect(names).toContain('collisions-plane');
-    expect(names).toContain('forces-typical');
-    expect(names).toContain('step-with-typical-forces');
-    for (const variant of ALL_VARIANTS) expect(names).toContain(`step/${variantName(variant)}`);
+  });
+
+  it('counts a slot as a particle-step in every case but the emitters', () => {
     for (const c of json.cases) {
       if (c.group === 'emitters') continue;
-      expect(c.particleStep, c.name as string).toBe('slot');
-      expect(c.particlesPerStep, c.name as string).toBe(c.particles);
+      expect(c.particleStep, c.name).toBe('slot');
+      expect(c.particlesPerStep, c.name).toBe(c.particles);
     }
-    // The emitter cases: a live particle-step, the pool filled to its target before timing.
-    for (const { name, fraction } of LIVE_FRACTIONS) {
-      const c = json.cases.find((k) => k.name === name) as EmitterCaseJson | undefined;
-      if (!c) throw new Error(`no ${name} case in ${names.join(', ')}`);
-      const l = c.lifecycle;
-      expect(c.particleStep, name).toBe('live particle');
-      expect(l.capacity).toBe(2 ** 12);
-      expect(l.targetFraction).toBe(fraction);
-      expect(l.targetLive).toBe(liveTarget(2 ** 12, fraction));
+  });
+
+  describe.each(LIVE_FRACTIONS)('the emitter case $name', ({ name, fraction }) => {
+    const emitterCase = () => caseNamed(name) as unknown as EmitterCaseJson;
+
+    it('counts a live particle as a particle-step, with positive lifecycle figures', () => {
+      const c = emitterCase();
+      expect(c.particleStep).toBe('live particle');
       for (const field of LIFECYCLE_POSITIVE) {
-        const value = l[field];
+        const value = c.lifecycle[field];
         expect(Number.isFinite(value) && value > 0, `${name}.lifecycle.${field} = ${value}`).toBe(true);
       }
+    });
+
+    it('filled the pool to its target before timing, and kept it there', () => {
+      const l = emitterCase().lifecycle;
+      expect(l.capacity).toBe(COUNT);
+      expect(l.targetFraction).toBe(fraction);
+      expect(l.targetLive).toBe(liveTarget(COUNT, fraction));
+      // The fill outlasts every particle of its first step.
+      expect(l.fillSteps).toBeGreaterThanOrEqual(FILL_STEPS);
       for (const live of [l.liveBeforeTiming, l.liveAfterTiming]) {
         expect(Math.abs(live - l.targetLive), `${name}: live ${live}, target ${l.targetLive}`).toBeLessThanOrEqual(
           LIVE_TOLERANCE * l.targetLive,
         );
       }
       expect(l.liveError).toBeCloseTo((l.liveBeforeTiming - l.targetLive) / l.targetLive, 12);
+    });
+
+    it('derives its particle-steps, timed steps and slot rate from the readbacks', () => {
+      const c = emitterCase();
+      const l = c.lifecycle;
       expect(c.particlesPerStep).toBe((l.liveBeforeTiming + l.liveAfterTiming) / 2);
       expect(l.timedSteps).toBe(c.runs * c.stepsPerRun);
-      // The fill outlasts every particle of its first step.
-      expect(l.fillSteps).toBeGreaterThanOrEqual(FILL_STEPS);
-      // At least the bytes every live particle costs, plus the churn's.
+      expect(l.slotStepsPerSecond / c.particleStepsPerSecond).toBeCloseTo(l.capacity / c.particlesPerStep, 9);
+    });
+
+    it("counts the bytes every live particle costs, plus the churn's", () => {
+      const c = emitterCase();
+      const l = c.lifecycle;
       expect(c.bytesPerParticleStep).toBeCloseTo(
         totalBytes(lifecycleBytes(c.particlesPerStep, l.birthsPerStep, l.deathsPerStep)),
         9,
       );
       expect(c.bytesPerParticleStep).toBeGreaterThan(totalBytes(LIFECYCLE_BYTES.live));
-      expect(l.slotStepsPerSecond / c.particleStepsPerSecond).toBeCloseTo(l.capacity / c.particlesPerStep, 9);
-    }
-    // Bandwidth, bytes a particle, GPU/CPU, and the forces issue's typical effect against the step.
+    });
+  });
+
+  it('states four targets: bandwidth, bytes a particle, GPU/CPU, and typical forces against the step', () => {
     expect(json.targets).toHaveLength(4);
-    // Measured (a figure), but not judged below 2^20: the target is stated at 1,048,576 particles.
-    const forceTarget = report.targets[3]!;
-    expect(forceTarget.target).toMatch(/typical forces/);
-    expect(forceTarget.figure).toMatch(
+    for (const start of Object.values(TARGETS)) targetStarting(start);
+  });
+
+  it('measures the forces target below 2^20 but does not judge it (it is stated at 1,048,576 particles)', () => {
+    const forces = targetStarting(TARGETS.forces);
+    expect(forces.figure).toMatch(
       /fused into the step \(the default\) they add -?\d+\.\d\dx the step; as a pass of their own \d+\.\d\dx/,
     );
-    expect(forceTarget.met).toBeNull();
-    // The figure judged comes from the alternating rounds at the largest size, kept in the JSON.
-    const ratio = (json as unknown as { forceRatio: ForceRatioResult }).forceRatio;
-    expect(ratio.count).toBe(2 ** 12);
+    expect(forces.met).toBeNull();
+  });
+
+  it('keeps the force ratio of the alternating rounds at the largest size, which the forces target quotes', () => {
+    const ratio = json.forceRatio;
+    expect(ratio.count).toBe(COUNT);
     expect(ratio.fusedRatios.length).toBe(ratio.ratios.length);
     expect(ratio.fusedRatios.length).toBeGreaterThan(0);
-    for (const x of [ratio.forceMs, ratio.stepMs, ratio.fusedMs]) expect(x > 0 && Number.isFinite(x)).toBe(true);
-    expect(forceTarget.figure).toContain(`median of ${ratio.fusedRatios.length} alternating rounds`);
-    expect(forceTarget.figure).toContain(`they add ${ratio.fusedRatio.toFixed(2)}x`);
-    // The plot is a standalone SVG naming every variant.
+    for (const [field, x] of Object.entries({ forceMs: ratio.forceMs, stepMs: ratio.stepMs, fusedMs: ratio.fusedMs })) {
+      expect(x > 0 && Number.isFinite(x), `forceRatio.${field} = ${x}`).toBe(true);
+    }
+    const forces = targetStarting(TARGETS.forces);
+    expect(forces.figure).toContain(`median of ${ratio.fusedRatios.length} alternating rounds`);
+    expect(forces.figure).toContain(`they add ${ratio.fusedRatio.toFixed(2)}x`);
+  });
+
+  it('plots a standalone SVG naming every variant', () => {
     const svg = benchSvg(report);
     expect(svg.startsWith('<svg')).toBe(true);
     for (const variant of ALL_VARIANTS) expect(svg).toContain(`step/${variantName(variant)}`);
-    expect(gpu.uncaptured).toEqual([]);
   });
 
+  it('reports progress run by run, each warm-up and repeat once, then done', () => {
+    const last = progress.at(-1);
+    const total = json.cases.length * (1 + OPTIONS.repeats);
+    expect(last).toEqual({ done: total, total, current: '' });
+    const runs = progress.filter((p) => p.current !== '' && !p.current.startsWith('forces vs step'));
+    expect(runs.map((p) => p.done)).toEqual(Array.from({ length: total }, (_, i) => i));
+  });
+
+  it('runs the same cases in the same order case by case (interleaving off)', async () => {
+    const { device, adapterInfo } = gpu.get();
+    const apart = await runBench(device, adapterInfo, { ...OPTIONS, interleave: false });
+    expect(apart.cases.map((c) => c.name)).toEqual(names());
+    expect(apart.skipped).toEqual([]);
+    for (const c of apart.cases) expect(c.runs, c.name).toBe(OPTIONS.repeats);
+  });
+
+  it('reported no uncaptured GPU error', () => {
+    expect(gpu.uncaptured).toEqual([]);
+  });
+});
+
+describe('benchmark harness', () => {
   it('a shuffled free list keeps every slot once, and the bursts start the pool at its target', async () => {
     const { device } = gpu.get();
     const capacity = 1000;
@@ -216,6 +319,18 @@ function packedScene(count: number, uniformAcceleration: boolean): Float32Array<
   return packed;
 }
 
+/** A `stepGpu` for checkAgainstReference: records `steps` steps with `encode` into a new encoder and submits it. */
+function submitting(
+  device: GPUDevice,
+  encode: (encoder: GPUCommandEncoder, steps: number) => void,
+): (steps: number) => Promise<void> {
+  return async (steps) => {
+    const encoder = device.createCommandEncoder();
+    encode(encoder, steps);
+    device.queue.submit([encoder.finish()]);
+  };
+}
+
 /**
  * Steps `packed` on the CPU reference to each checkpoint and checks the GPU
  * state read by `readGpu` there, within the carried float32 bound.
@@ -259,11 +374,7 @@ describe.each(ALL_VARIANTS.map((v) => [variantName(v), v] as const))(
           variant,
           packed,
           [1, 3],
-          async (steps) => {
-            const encoder = device.createCommandEncoder();
-            pass.encode(encoder, DT, steps);
-            device.queue.submit([encoder.finish()]);
-          },
+          submitting(device, (encoder, steps) => pass.encode(encoder, DT, steps)),
           () => pass.readPacked(),
           `SoA ${name}`,
         );
@@ -287,11 +398,7 @@ describe.each(ALL_VARIANTS.map((v) => [variantName(v), v] as const))(
             variant,
             packed,
             [1, 3],
-            async (steps) => {
-              const encoder = device.createCommandEncoder();
-              pass.encode(encoder, BENCH_ACCELERATION, DT, COUNT, steps);
-              device.queue.submit([encoder.finish()]);
-            },
+            submitting(device, (encoder, steps) => pass.encode(encoder, BENCH_ACCELERATION, DT, COUNT, steps)),
             () => system.readPacked(),
             `uniform acceleration ${name}`,
           );
