@@ -1,10 +1,9 @@
 /** GPU validation errors and device loss reach the caller as thrown errors. */
 import { describe, expect, it } from 'vitest';
-import { acquireDevice } from '../src/gpu/device';
 import { DeviceLostError, GpuOutOfMemoryError, GpuValidationError } from '../src/gpu/errors';
 import { ParticleBuffer } from '../src/gpu/particleBuffer';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { useDevice } from './support/gpu';
+import { uncapturedFailure, useDevice } from './support/gpu';
 
 const gpu = useDevice();
 
@@ -16,11 +15,10 @@ describe('GPU errors', () => {
     await expect(s.step(0.01)).rejects.toThrow(GpuValidationError);
     await expect(s.step(0.01)).rejects.toThrow(/step\(dt = 0.01\)/);
     s.destroy();
-    expect(gpu.uncaptured).toEqual([]);
   });
 
   it('surfaces device loss: `lost` resolves and later calls throw', async () => {
-    const { device } = await acquireDevice();
+    const { device } = await gpu.acquireAnother();
     const s = await ParticleSystem.create(device, { capacity: 8 });
     device.destroy();
     const lost = await s.lost;
@@ -43,7 +41,7 @@ describe('GPU errors', () => {
     // The limits allow 2^24 particles (1 GiB) on SwiftShader, whose memory cannot back it: the
     // invalid buffer the failed allocation leaves must not hide the out-of-memory error behind
     // the validation errors it causes. A device that has the memory must simply make the system.
-    const { device } = await acquireDevice();
+    const { device } = await gpu.acquireAnother();
     try {
       const capacity = ParticleBuffer.maxParticles(device);
       let outcome: ParticleSystem | unknown;
@@ -64,4 +62,81 @@ describe('GPU errors', () => {
       device.destroy();
     }
   }, 120_000);
+
+  it('an error another call makes while stepMany awaits is not reported against stepMany', async () => {
+    const { device } = gpu.get();
+    const s = await ParticleSystem.create(device, { capacity: 8 });
+    try {
+      const stepping = s.stepMany(0.01, 3);
+      // A render loop's frame, submitted while stepMany is still pending, that fails validation.
+      submitInvalidFrame(device);
+      await expect(stepping).resolves.toBeUndefined();
+      // The frame's error is its own: no scope of stepMany caught it, so it arrives uncaptured.
+      gpu.expectUncapturedErrors(INVALID_FRAME);
+    } finally {
+      s.destroy();
+    }
+  });
+
+  it('an error another call makes while read awaits its mapping is not reported against read', async () => {
+    const { device } = gpu.get();
+    const s = await ParticleSystem.create(device, { capacity: 8 });
+    try {
+      const reading = s.read();
+      submitInvalidFrame(device);
+      const snapshot = await reading;
+      expect(snapshot.count).toBe(8);
+      gpu.expectUncapturedErrors(INVALID_FRAME);
+    } finally {
+      s.destroy();
+    }
+  });
+
+  it('a frame with an error scope of its own gets its own error while stepMany awaits, and stepMany none', async () => {
+    const { device } = gpu.get();
+    const s = await ParticleSystem.create(device, { capacity: 8 });
+    try {
+      const stepping = s.stepMany(0.01, 3);
+      device.pushErrorScope('validation');
+      submitInvalidFrame(device);
+      const frameError = device.popErrorScope();
+      await expect(stepping).resolves.toBeUndefined();
+      expect((await frameError)?.message).toMatch(INVALID_FRAME);
+    } finally {
+      s.destroy();
+    }
+  });
 });
+
+describe('the check after each test for uncaptured GPU errors', () => {
+  it('names every message, and holds a test that expects errors to what it expects', () => {
+    expect(uncapturedFailure([], null)).toBeNull();
+    expect(uncapturedFailure(['first', 'second'], null)).toBe(
+      '2 uncaptured GPU error(s) during this test:\n  1. first\n  2. second',
+    );
+    expect(uncapturedFailure([], /x/)).toMatch(/expected uncaptured GPU errors matching \/x\/, but none came/);
+    expect(uncapturedFailure(['x1', 'y'], /x/)).toMatch(/not matching \/x\/[^]*2\. y/);
+    expect(uncapturedFailure(['x1', 'x2'], /x/)).toBeNull();
+  });
+
+  it('sees an error from work submitted at the end of a test', () => {
+    submitInvalidFrame(gpu.get().device);
+    gpu.expectUncapturedErrors(INVALID_FRAME);
+  });
+});
+
+/** What the invalid frame's errors say: its copy, or the command buffer that copy left invalid. */
+const INVALID_FRAME = /gpuErrors\.invalidFrame/;
+
+/** Submits a frame that fails validation (a buffer copied onto itself), outside any error scope. */
+function submitInvalidFrame(device: GPUDevice): void {
+  const buffer = device.createBuffer({
+    label: 'gpuErrors.invalidFrame',
+    size: 16,
+    usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
+  const encoder = device.createCommandEncoder({ label: 'gpuErrors.invalidFrame' });
+  encoder.copyBufferToBuffer(buffer, 0, buffer, 0, 16);
+  device.queue.submit([encoder.finish({ label: 'gpuErrors.invalidFrame' })]);
+  buffer.destroy();
+}

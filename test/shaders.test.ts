@@ -170,12 +170,17 @@ describe('composed WGSL', () => {
         .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
       expect(errors).toEqual([]);
       for (const pipeline of c.pipelines ?? []) {
-        await withErrorScopes(device, `${name} (${pipeline.name})`, () =>
-          device.createComputePipelineAsync({
-            label: `shaders.test(${name}, ${pipeline.name})`,
-            layout: 'auto',
-            compute: { module, entryPoint: pipeline.entryPoint ?? 'main', constants: pipeline.constants },
+        await withErrorScopes(
+          device,
+          `${name} (${pipeline.name})`,
+          () => ({
+            building: device.createComputePipelineAsync({
+              label: `shaders.test(${name}, ${pipeline.name})`,
+              layout: 'auto',
+              compute: { module, entryPoint: pipeline.entryPoint ?? 'main', constants: pipeline.constants },
+            }),
           }),
+          ({ building }) => building,
         );
       }
     },

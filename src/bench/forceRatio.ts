@@ -8,7 +8,7 @@
  * benchmark for the forces issue's target.
  */
 import type { ParticleInit } from '../core/particles';
-import { withErrorScopes } from '../gpu/errors';
+import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { TYPICAL_EFFECT } from './typicalEffect';
 
@@ -101,16 +101,16 @@ export async function measureForceToStepRatio(
     // Round 0 warms up: pipelines, the table upload, the driver's first dispatches.
     for (let round = 0; round <= rounds; round++) {
       for (const generator of TYPICAL_EFFECT) system.forces.add(generator);
-      const force = await withErrorScopes(device, 'timing the force pass', () =>
+      const force = await withHeldErrorScopes(device, 'timing the force pass', () =>
         timePasses(device, passes, (encoder) => system.encodeForces(encoder, dt)),
       );
       // With field forces only, encodeSteps runs them fused into the step.
-      const fused = await withErrorScopes(device, 'timing the fused step', () =>
+      const fused = await withHeldErrorScopes(device, 'timing the fused step', () =>
         timePasses(device, passes, (encoder) => system.encodeSteps(encoder, dt, 1)),
       );
       // The same system without generators: encodeSteps records the bare step.
       system.forces.clear();
-      const step = await withErrorScopes(device, 'timing the step', () =>
+      const step = await withHeldErrorScopes(device, 'timing the step', () =>
         timePasses(device, passes, (encoder) => system.encodeSteps(encoder, dt, 1)),
       );
       if (round === 0) continue;

@@ -8,7 +8,7 @@
  * records.
  */
 import type { AdapterDescription } from '../gpu/device';
-import { GpuOutOfMemoryError, withErrorScopes } from '../gpu/errors';
+import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
 import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
@@ -88,7 +88,7 @@ export async function runBench(
     const largest = groups.at(-1)?.[0]?.particles;
     if (largest !== undefined) {
       onProgress({ done, total, current: caseLabel('forces vs step, alternating rounds', largest) });
-      forceRatio = await withErrorScopes(device, caseLabel('force ratio', largest), () =>
+      forceRatio = await withHeldErrorScopes(device, caseLabel('force ratio', largest), () =>
         measureForceToStepRatio(device, largest),
       ).catch((error: unknown) => {
         if (!(error instanceof GpuOutOfMemoryError)) throw error;

@@ -6,7 +6,7 @@
  * for is skipped rather than the run. Each measured case becomes one record.
  */
 import { variantName } from '../core/variants';
-import { GpuOutOfMemoryError, withErrorScopes } from '../gpu/errors';
+import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import type { CaseSpec, MeasuredFigures, OpenCase } from './cases';
 import type { BenchOptions } from './options';
 import type { CaseResult } from './results';
@@ -71,7 +71,7 @@ async function prepareOrSkip(context: RunContext, spec: CaseSpec): Promise<Runni
   const { device, options } = context;
   let opened: Running | undefined;
   try {
-    await withErrorScopes(device, caseLabel(spec.name, spec.particles), async () => {
+    await withHeldErrorScopes(device, caseLabel(spec.name, spec.particles), async () => {
       opened = await prepare(spec, options);
     });
   } catch (error) {
@@ -129,7 +129,7 @@ export async function runCount(context: RunContext, group: readonly CaseSpec[]):
   const first = group[0] as CaseSpec;
   const together =
     options.interleave && group.reduce((sum, c) => sum + c.memoryBytes, 0) <= options.interleaveBudgetBytes;
-  return withErrorScopes(device, `cases at ${first.particles} particles`, async () => {
+  return withHeldErrorScopes(device, `cases at ${first.particles} particles`, async () => {
     if (together) return runRounds(context, group, (spec) => prepare(spec, options));
     const results: Measured[] = [];
     for (const spec of group) {

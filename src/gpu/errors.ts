@@ -25,16 +25,113 @@ export class DeviceLostError extends Error {
   }
 }
 
-/**
- * Runs `work` inside validation, out-of-memory and internal error scopes and
- * throws what they caught, naming `operation`: an out-of-memory error first
- * (as GpuOutOfMemoryError), since the validation errors that follow it (an
- * invalid buffer used later) are only its consequences.
- */
-export async function withErrorScopes<T>(device: GPUDevice, operation: string, work: () => T | Promise<T>): Promise<T> {
+/** The three scopes popped, innermost first: validation, out-of-memory, internal. */
+type Popped = [Promise<GPUError | null>, Promise<GPUError | null>, Promise<GPUError | null>];
+
+function pushScopes(device: GPUDevice): void {
   device.pushErrorScope('internal');
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
+}
+
+function popScopes(device: GPUDevice): Popped {
+  return [device.popErrorScope(), device.popErrorScope(), device.popErrorScope()];
+}
+
+/** What the scopes caught, as the error to throw: out-of-memory first, since what follows it only echoes it. */
+async function scopedError(operation: string, popped: Popped): Promise<GpuValidationError | null> {
+  const [validation, outOfMemory, internal] = await Promise.all(popped);
+  if (outOfMemory) return new GpuOutOfMemoryError(operation, outOfMemory);
+  const first = internal ?? validation;
+  return first ? new GpuValidationError(operation, first) : null;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** A synchronous result: a `record` that returns a promise would leave work outside its scopes. */
+export type Recorded<T> = T extends PromiseLike<unknown> ? never : T;
+
+/**
+ * Runs `record` inside validation, out-of-memory and internal error scopes
+ * and throws what they caught, naming `operation`: an out-of-memory error
+ * first (as GpuOutOfMemoryError), since the validation errors that follow it
+ * (an invalid buffer used later) are only its consequences.
+ *
+ * The scopes hold exactly the GPU calls `record` makes: they are pushed, then
+ * `record` runs (synchronously: it creates, encodes and submits), then they
+ * are popped, with no await in between. So no other code (a render loop's
+ * frame, another system's step) can issue GPU work into them, and scopes
+ * that other code pushes and pops are never interleaved with these. A
+ * `record` that returns a promise is refused: its work after an await would
+ * fall outside the scopes.
+ *
+ * `tail`, if given, is the call's asynchronous remainder (a readback's
+ * mapAsync), started after the scopes are popped and given what `record`
+ * returned; it must make no GPU calls that can fail validation. Both are
+ * awaited; an error the scopes caught is thrown before the tail's.
+ */
+export function withErrorScopes<T>(device: GPUDevice, operation: string, record: () => Recorded<T>): Promise<T>;
+export function withErrorScopes<T, R>(
+  device: GPUDevice,
+  operation: string,
+  record: () => Recorded<T>,
+  tail: (recorded: T) => Promise<R>,
+): Promise<R>;
+export async function withErrorScopes<T, R>(
+  device: GPUDevice,
+  operation: string,
+  record: () => T,
+  tail?: (recorded: T) => Promise<R>,
+): Promise<T | R> {
+  pushScopes(device);
+  let recorded: T;
+  try {
+    recorded = record();
+  } catch (error) {
+    // Always pop all three, so a failure never leaves scopes pushed; the
+    // host-side exception explains more than the GPU error it caused.
+    await Promise.allSettled(popScopes(device));
+    throw error;
+  }
+  const popped = popScopes(device);
+  if (isThenable(recorded)) {
+    await Promise.allSettled(popped);
+    recorded.then(undefined, () => undefined);
+    throw new TypeError(
+      `${operation}: withErrorScopes needs a synchronous record (its work after an await would escape the scopes); ` +
+        'pass the asynchronous remainder as tail, or use withHeldErrorScopes on a device nothing else uses',
+    );
+  }
+  const [caught, finished] = await Promise.allSettled([
+    scopedError(operation, popped),
+    tail ? tail(recorded) : Promise.resolve(recorded),
+  ]);
+  if (caught.status === 'rejected') throw caught.reason;
+  if (caught.value) throw caught.value;
+  if (finished.status === 'rejected') throw finished.reason;
+  return finished.value;
+}
+
+/**
+ * Runs `work`, awaits included, inside the three error scopes and throws what
+ * they caught, as withErrorScopes does. The scopes stay pushed across every
+ * await, so they also catch whatever any other code does on the device
+ * meanwhile, and scopes pushed by other code interleave with them: use it
+ * only where the caller holds the device alone (the bench's per-case
+ * out-of-memory check), and withErrorScopes everywhere else.
+ */
+export async function withHeldErrorScopes<T>(
+  device: GPUDevice,
+  operation: string,
+  work: () => T | Promise<T>,
+): Promise<T> {
+  pushScopes(device);
   let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
     outcome = { ok: true, value: await work() };
@@ -42,13 +139,10 @@ export async function withErrorScopes<T>(device: GPUDevice, operation: string, w
     outcome = { ok: false, error };
   }
   // Always pop all three, so a failure never leaves scopes pushed.
-  const errors = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()];
+  const caught = await scopedError(operation, popScopes(device));
   // The host-side exception explains more than the GPU error it caused.
   if (!outcome.ok) throw outcome.error;
-  const [validation, outOfMemory, internal] = errors;
-  if (outOfMemory) throw new GpuOutOfMemoryError(operation, outOfMemory);
-  const first = internal ?? validation;
-  if (first) throw new GpuValidationError(operation, first);
+  if (caught) throw caught;
   return outcome.value;
 }
 

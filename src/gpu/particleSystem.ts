@@ -121,11 +121,12 @@ export class ParticleSystem implements ParticleSystemApi {
       await withErrorScopes(
         device,
         `creating the particle system (capacity ${options.capacity}, ${options.capacity * BYTES_PER_PARTICLE} bytes of state)`,
-        async () => {
+        () => {
           particles = new ParticleBuffer(device, options.capacity);
           const collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
           collisionSettings = collisionInputs.settings;
-          [integrate, scatter] = await Promise.all([
+          // Both build their pipelines before they return, so inside these scopes.
+          const passes = Promise.all([
             IntegratePass.create(device, particles, variant, workgroupSize),
             ScatterPass.create(device, particles, workgroupSize),
           ]);
@@ -138,6 +139,10 @@ export class ParticleSystem implements ParticleSystemApi {
             lifecycle = GpuLifecycle.create(device, particles, lifecycleInputs, variant, workgroupSize);
             radii.note(lifecycleInputs.rules.largestRadius);
           }
+          return { passes };
+        },
+        async ({ passes }) => {
+          [integrate, scatter] = await passes;
         },
       );
     } catch (error) {
@@ -417,7 +422,13 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     const lifecycle = this.lifecyclePasses;
     if (!lifecycle) return null;
-    return withErrorScopes(this.device, 'readLifecycle', () => lifecycle.readState());
+    // readState copies and submits before its first await: only its mapAsync is left for the tail.
+    return withErrorScopes(
+      this.device,
+      'readLifecycle',
+      () => ({ reading: lifecycle.readState() }),
+      ({ reading }) => reading,
+    );
   }
 
   async read(start = 0, count = this.capacity - start): Promise<ParticleSnapshot> {
@@ -428,7 +439,13 @@ export class ParticleSystem implements ParticleSystemApi {
   async readPacked(start = 0, count = this.capacity - start): Promise<Float32Array> {
     this.checkUsable();
     checkRange(start, count, this.capacity);
-    return withErrorScopes(this.device, 'read', () => this.particles.read(start, count));
+    // read copies and submits before its first await: only its mapAsync is left for the tail.
+    return withErrorScopes(
+      this.device,
+      'read',
+      () => ({ reading: this.particles.read(start, count) }),
+      ({ reading }) => reading,
+    );
   }
 
   /** Frees this system's GPU objects (not the device). Safe to call twice. */
