@@ -27,7 +27,7 @@ import type { ColliderInit } from '../../core/collisions/colliders';
 import type { EmitterInit } from '../../core/emitters/types';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/app';
+import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
 import { LiveStatsPoller } from '../shared/liveStats';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';

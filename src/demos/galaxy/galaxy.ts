@@ -45,7 +45,7 @@ import type { ForceHandle } from '../../core/forces/registry';
 import { seededRandom } from '../../core/random';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
+import type { DemoContext, DemoDefinition, DemoScene } from '../shared/demo';
 import { ParticleRecords } from '../shared/packing';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';

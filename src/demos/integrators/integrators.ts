@@ -24,7 +24,7 @@ import type { ParticleBinding } from '../../render/particlePass';
 import { DEFAULT_LOOK, type DrawView, type ParticleLook } from '../../render/particleLook';
 import { TrailRecorder } from '../../render/trailRecorder';
 import { parseScene, sceneToParticles } from '../../scene/scene';
-import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/app';
+import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
 import type { ParamValues } from '../shared/params';
 import { INTEGRATORS_PARAMS } from './params';
 

@@ -24,8 +24,6 @@ import { SceneLayout } from './layout';
 import { buildPanel, queryFromValues, valuesFromQuery, type ParamDefs, type ParamValues } from './params';
 import { missingWebGpu } from './support';
 
-export type { DemoContext, DemoDefinition, DemoScene, RenderPasses, SceneFrame } from './demo';
-
 const STATS_INTERVAL_MS = 250;
 
 export function runDemo<D extends ParamDefs & ClockDefs>(definition: DemoDefinition<D>): DemoApp<D> {

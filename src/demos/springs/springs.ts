@@ -28,7 +28,7 @@ import { ParticleSystem } from '../../gpu/particleSystem';
 import type { OrbitCamera } from '../../render/camera';
 import { DEFAULT_LINK_STYLE, type LinkStyle } from '../../render/linkPass';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene } from '../shared/app';
+import type { DemoContext, DemoDefinition, DemoScene } from '../shared/demo';
 import { ParticleRecords } from '../shared/packing';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
