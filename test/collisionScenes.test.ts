@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { collide } from '../src/core/collisions/collide';
 import { prepareColliders } from '../src/core/collisions/colliders';
 import { SparkworksInputError } from '../src/core/errors';
@@ -20,6 +20,13 @@ import { parseScene, sceneToCollisions, sceneToParticles } from '../src/scene/sc
 import { advanceThroughColliders } from './support/collisionBound';
 import { capture, useTempDir } from './support/cli';
 import { StepErrorBound } from './support/errorBound';
+import { useAcquiredDevices } from './support/gpu';
+
+// The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
+vi.mock('../src/gpu/device', async (original) =>
+  (await import('./support/acquired')).watchingAcquisitions(await original()),
+);
+useAcquiredDevices();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const scenePath = (name: string) => join(ROOT, 'public/scenes', name);

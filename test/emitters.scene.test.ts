@@ -7,11 +7,18 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
 import { main, runSimulate } from '../src/cli/simulate';
 import { capture, useTempDir } from './support/cli';
 import { parseScene, sceneCapacity, sceneToLifecycle } from '../src/scene/scene';
+import { useAcquiredDevices } from './support/gpu';
+
+// The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
+vi.mock('../src/gpu/device', async (original) =>
+  (await import('./support/acquired')).watchingAcquisitions(await original()),
+);
+useAcquiredDevices();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EMITTERS = join(ROOT, 'public/scenes/emitters.json');

@@ -6,13 +6,20 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { runSimulate, type SimulateIo } from '../src/cli/simulate';
 import { parseScene, sceneToForces, sceneToParticles } from '../src/scene/scene';
 import { StepErrorBound } from './support/errorBound';
 import { forceBound } from './support/forceBound';
+import { useAcquiredDevices } from './support/gpu';
+
+// The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
+vi.mock('../src/gpu/device', async (original) =>
+  (await import('./support/acquired')).watchingAcquisitions(await original()),
+);
+useAcquiredDevices();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FORCES = join(ROOT, 'public/scenes/forces.json');

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { ALL_VARIANTS, variantName } from '../src/core/variants';
@@ -16,6 +16,13 @@ import { StepErrorBound } from './support/errorBound';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
 import { capture, useTempDir } from './support/cli';
 import { main, runSimulate, type SimulationOutput } from '../src/cli/simulate';
+import { useAcquiredDevices } from './support/gpu';
+
+// The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
+vi.mock('../src/gpu/device', async (original) =>
+  (await import('./support/acquired')).watchingAcquisitions(await original()),
+);
+useAcquiredDevices();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BALLISTIC = join(ROOT, 'public/scenes/ballistic.json');

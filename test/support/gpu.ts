@@ -12,6 +12,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../../src/gpu/device';
+import { setAcquisitionWatcher } from './acquired';
 
 export interface TestDevice {
   /** The file's shared device. */
@@ -49,32 +50,39 @@ export function uncapturedFailure(messages: readonly string[], expected: RegExp 
   return `uncaptured GPU errors not matching ${expected} during this test:\n${list()}`;
 }
 
-/**
- * Acquires one device per test file and destroys it afterwards, and checks
- * every test of the file for uncaptured GPU errors (see above).
- */
-export function useDevice(): TestDevice {
-  let acquired: AcquiredDevice | undefined;
+/** The check after each test, over every device handed to `watch`. */
+interface UncapturedCheck {
+  uncaptured: string[];
+  watch(device: GPUDevice): void;
+  expectUncapturedErrors(pattern: RegExp): void;
+  /** Runs after the queues are drained and before the messages are checked. */
+  beforeCheck: (() => void) | null;
+}
+
+/** Registers the per-test hooks of the check (see above) in the calling file. */
+function useUncapturedCheck(): UncapturedCheck {
   const uncaptured: string[] = [];
   let expected: RegExp | null = null;
-  let watched: Watched[] = [];
-  let another: AcquiredDevice[] = [];
-
-  const watch = (device: GPUDevice): void => {
-    const entry: Watched = { device, lost: false };
-    watched.push(entry);
-    device.addEventListener('uncapturederror', (event) => {
-      uncaptured.push((event as GPUUncapturedErrorEvent).error.message);
-    });
-    void device.lost.then(() => {
-      entry.lost = true;
-    });
+  const watched: Watched[] = [];
+  const check: UncapturedCheck = {
+    uncaptured,
+    watch: (device) => {
+      const entry: Watched = { device, lost: false };
+      watched.push(entry);
+      device.addEventListener('uncapturederror', (event) => {
+        uncaptured.push((event as GPUUncapturedErrorEvent).error.message);
+      });
+      void device.lost.then(() => {
+        entry.lost = true;
+        // A lost device reports nothing more: stop waiting on it.
+        watched.splice(watched.indexOf(entry), 1);
+      });
+    },
+    expectUncapturedErrors: (pattern) => {
+      expected = pattern;
+    },
+    beforeCheck: null,
   };
-
-  beforeAll(async () => {
-    acquired = await acquireDevice();
-    watch(acquired.device);
-  });
   beforeEach(() => {
     uncaptured.length = 0;
     expected = null;
@@ -86,14 +94,30 @@ export function useDevice(): TestDevice {
         .filter((w) => !w.lost)
         .map((w) => Promise.race([w.device.queue.onSubmittedWorkDone(), w.device.lost]).catch(() => undefined)),
     );
-    const released = new Set(another.map((a) => a.device));
-    for (const device of released) device.destroy();
-    watched = watched.filter((w) => !released.has(w.device));
-    another = [];
+    check.beforeCheck?.();
     const failure = uncapturedFailure(uncaptured, expected);
     uncaptured.length = 0;
     expected = null;
     if (failure) throw new Error(failure);
+  });
+  return check;
+}
+
+/**
+ * Acquires one device per test file and destroys it afterwards, and checks
+ * every test of the file for uncaptured GPU errors (see above).
+ */
+export function useDevice(): TestDevice {
+  let acquired: AcquiredDevice | undefined;
+  let another: AcquiredDevice[] = [];
+  const check = useUncapturedCheck();
+  check.beforeCheck = () => {
+    for (const other of another) other.device.destroy();
+    another = [];
+  };
+  beforeAll(async () => {
+    acquired = await acquireDevice();
+    check.watch(acquired.device);
   });
   afterAll(() => {
     acquired?.device.destroy();
@@ -103,15 +127,25 @@ export function useDevice(): TestDevice {
       if (!acquired) throw new Error('no GPU device: acquireDevice() failed in beforeAll');
       return acquired;
     },
-    uncaptured,
-    expectUncapturedErrors: (pattern) => {
-      expected = pattern;
-    },
+    uncaptured: check.uncaptured,
+    expectUncapturedErrors: check.expectUncapturedErrors,
     acquireAnother: async () => {
       const other = await acquireDevice();
       another.push(other);
-      watch(other.device);
+      check.watch(other.device);
       return other;
     },
   };
+}
+
+/**
+ * For a file whose code under test acquires its own devices (the CLI): checks
+ * every test for uncaptured GPU errors on each device acquired during it. The
+ * file must also route acquireDevice through support/acquired.ts (see there).
+ */
+export function useAcquiredDevices(): Pick<TestDevice, 'uncaptured' | 'expectUncapturedErrors'> {
+  const check = useUncapturedCheck();
+  beforeAll(() => setAcquisitionWatcher(check.watch));
+  afterAll(() => setAcquisitionWatcher(null));
+  return { uncaptured: check.uncaptured, expectUncapturedErrors: check.expectUncapturedErrors };
 }
