@@ -134,6 +134,9 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
     encodeSteps(encoder, dt, steps) {
       system.encodeSteps(encoder, dt, steps);
     },
+    submitted() {
+      system.submitted();
+    },
     render(pass, frame: SceneFrame) {
       if (params.ground) {
         passes.grid.draw(

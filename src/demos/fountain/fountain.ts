@@ -169,6 +169,9 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
     encodeSteps(encoder, dt, steps) {
       system.encodeSteps(encoder, dt, steps);
     },
+    submitted() {
+      system.submitted();
+    },
     render(pass, frame: SceneFrame) {
       passes.grid.draw(
         pass,

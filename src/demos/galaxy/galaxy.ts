@@ -274,6 +274,9 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
       updateAttractors(stateTime + (steps * dt) / 2);
       system.encodeSteps(encoder, dt, steps);
     },
+    submitted() {
+      system.submitted();
+    },
     render(pass, frame) {
       if (params.grid) {
         passes.grid.draw(

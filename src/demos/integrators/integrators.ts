@@ -276,6 +276,9 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
       // The last step is submitted with this frame; the comparison reads back after it.
       if (n > 0 && stepsDone === steps) queueMicrotask(() => void compare());
     },
+    submitted() {
+      for (const lane of lanes) lane.system.submitted();
+    },
     render(pass, frame: SceneFrame) {
       const { target, camera } = frame;
       // The grid of viewports fills the part of the canvas the panel and the header leave free.

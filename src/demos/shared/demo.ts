@@ -42,6 +42,8 @@ export interface DemoScene {
   beforeSteps?(time: number, dt: number): void;
   /** Records `steps` steps of `dt` into `encoder`. */
   encodeSteps(encoder: GPUCommandEncoder, dt: number, steps: number): void;
+  /** Called once the frame's command buffer is submitted: the systems' `submitted()`, so their uniform slots are reused. */
+  submitted(): void;
   /** Records the draws into the frame's render pass (depth-tested, cleared to the background). */
   render(pass: GPURenderPassEncoder, frame: SceneFrame): void;
   /** Appended to the statistics line. */

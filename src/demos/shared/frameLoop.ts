@@ -96,6 +96,7 @@ export function recordFrame(gpu: GpuState, scene: DemoScene, frame: FrameRecordi
   });
   pass.end();
   device.queue.submit([encoder.finish()]);
+  scene.submitted();
   timer.afterSubmit();
 }
 

@@ -147,6 +147,9 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
       // Every step: gravity, drag, wind and turbulence, then the springs, then the integration.
       system.encodeSteps(encoder, dt, steps);
     },
+    submitted() {
+      system.submitted();
+    },
     render(pass, frame) {
       passes.grid.draw(
         pass,
