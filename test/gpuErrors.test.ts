@@ -106,6 +106,21 @@ describe('GPU errors', () => {
       s.destroy();
     }
   });
+  it('a scope another caller holds open across stepMany is neither popped by stepMany nor reported against it', async () => {
+    const { device } = gpu.get();
+    const s = await ParticleSystem.create(device, { capacity: 8 });
+    try {
+      // A frame pushes its scope, submits, and pops only later: stepMany starts in between.
+      device.pushErrorScope('validation');
+      submitInvalidFrame(device);
+      const stepping = s.stepMany(0.01, 3);
+      const frameError = device.popErrorScope();
+      await expect(stepping).resolves.toBeUndefined();
+      expect((await frameError)?.message).toMatch(INVALID_FRAME);
+    } finally {
+      s.destroy();
+    }
+  });
 });
 
 describe('the check after each test for uncaptured GPU errors', () => {
