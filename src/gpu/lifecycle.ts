@@ -26,15 +26,12 @@ import { StructArray } from '../core/schema';
 import type { PreparedLifecycle } from '../core/emitters/options';
 import { lifecycleStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import type { Variant } from '../core/variants';
-import { createAgePass } from './agePass';
-import { createCompactPass } from './compactPass';
-import { createEmitPass } from './emitPass';
+import { createLifecycleKernels, type LifecycleKernels } from './lifecycleKernels';
 import type { FusedForces } from './forcesPass';
 import { LifeBuffers } from './lifeBuffers';
 import { LifePlanPass } from './lifePlanPass';
 import { LifeScanPass } from './lifeScanPass';
 import { LiveIntegratePass } from './liveIntegratePass';
-import type { LiveKernel } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 const STATS_BYTES = (COUNTER_HEADER_WORDS + RULE_STATS_WORDS) * 4;
@@ -49,10 +46,8 @@ export class GpuLifecycle {
     readonly device: GPUDevice,
     readonly buffers: LifeBuffers,
     private readonly plan: LifePlanPass,
-    private readonly agePass: LiveKernel,
+    private readonly kernels: LifecycleKernels,
     private readonly scanPass: LifeScanPass,
-    private readonly compactPass: LiveKernel,
-    private readonly emitPass: LiveKernel,
     private readonly integratePass: LiveIntegratePass,
     readonly prepared: PreparedLifecycle,
   ) {
@@ -77,10 +72,8 @@ export class GpuLifecycle {
         device,
         buffers,
         LifePlanPass.create(device, buffers, workgroupSize),
-        createAgePass(device, particles, buffers, workgroupSize),
+        createLifecycleKernels(device, particles, buffers, workgroupSize),
         LifeScanPass.create(device, buffers),
-        createCompactPass(device, particles, buffers, workgroupSize),
-        createEmitPass(device, particles, buffers, workgroupSize),
         LiveIntegratePass.create(device, particles, buffers, variant, workgroupSize),
         prepared,
       );
@@ -116,11 +109,11 @@ export class GpuLifecycle {
 
   /** Age, scan, compact, plan and emit: after the step and the collisions. */
   recordAfterStep(pass: GPUComputePassEncoder, frameOffset: number): void {
-    this.agePass.record(pass, frameOffset);
+    this.kernels.age.record(pass, frameOffset);
     this.scanPass.record(pass);
-    this.compactPass.record(pass);
+    this.kernels.compact.record(pass);
     this.plan.recordEmit(pass, frameOffset);
-    this.emitPass.record(pass, frameOffset);
+    this.kernels.emit.record(pass, frameOffset);
   }
 
   /**
@@ -215,7 +208,14 @@ export class GpuLifecycle {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    for (const pass of [this.plan, this.agePass, this.scanPass, this.compactPass, this.emitPass, this.integratePass]) {
+    for (const pass of [
+      this.plan,
+      this.kernels.age,
+      this.scanPass,
+      this.kernels.compact,
+      this.kernels.emit,
+      this.integratePass,
+    ]) {
       pass.destroy();
     }
     for (const staging of this.idleStaging) staging.destroy();

@@ -4,8 +4,8 @@
  * records in group 0, the kernel's lifecycle buffers in group 1, the frame's
  * uniforms (at a dynamic offset) in group 2 where the kernel reads them,
  * dispatched indirectly with a count that planStep or planEmit wrote on the
- * GPU. Each kernel's module (agePass.ts, compactPass.ts, emitPass.ts) says
- * which WGSL, which buffers and which count.
+ * GPU. src/gpu/lifecycleKernels.ts declares each: its WGSL, its buffers and
+ * its count.
  */
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';

@@ -106,7 +106,7 @@ export const shaders = {
   scan: () => compose(SCAN_PARAMS.wgsl(), s.scan),
   contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.contacts),
 
-  // The lifecycle (src/gpu/agePass.ts, compactPass.ts, emitPass.ts, lifeScanPass.ts, lifePlanPass.ts).
+  // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: () => compose(lifeHeader(), s.dispatch, s.age),
   compact: () => compose(lifeHeader(), s.dispatch, s.compact),
   emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, s.emit),
