@@ -13,7 +13,7 @@ import {
   floatIndex,
   wgslParticleStruct,
 } from '../src/core/layout';
-import { withErrorScopes } from '../src/gpu/errors';
+import { runKernel } from './support/runKernel';
 import { useDevice } from './support/gpu';
 
 const gpu = useDevice();
@@ -61,45 +61,10 @@ describe('particle layout', () => {
   particles[i] = q;
 }`;
     const input = Float32Array.from({ length: count * FLOATS_PER_PARTICLE }, (_, k) => k + 0.5);
-    const state = device.createBuffer({
-      size: input.byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
-    });
     const outBytes = count * ATTRIBUTE_NAMES.length * WIDTH * 4;
-    const out = device.createBuffer({ size: outBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-    const readState = device.createBuffer({
-      size: input.byteLength,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    const readOut = device.createBuffer({ size: outBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    await withErrorScopes(device, 'layout shader', () => {
-      device.queue.writeBuffer(state, 0, input);
-      const pipeline = device.createComputePipeline({
-        layout: 'auto',
-        compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
-      });
-      const encoder = device.createCommandEncoder();
-      const pass = encoder.beginComputePass();
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(
-        0,
-        device.createBindGroup({
-          layout: pipeline.getBindGroupLayout(0),
-          entries: [
-            { binding: 0, resource: { buffer: state } },
-            { binding: 1, resource: { buffer: out } },
-          ],
-        }),
-      );
-      pass.dispatchWorkgroups(count);
-      pass.end();
-      encoder.copyBufferToBuffer(state, 0, readState, 0, input.byteLength);
-      encoder.copyBufferToBuffer(out, 0, readOut, 0, outBytes);
-      device.queue.submit([encoder.finish()]);
-    });
-    await Promise.all([readState.mapAsync(GPUMapMode.READ), readOut.mapAsync(GPUMapMode.READ)]);
-    const written = new Float32Array(readState.getMappedRange().slice(0));
-    const read = new Float32Array(readOut.getMappedRange().slice(0));
+    const [stateWords, outWords] = await runKernel(device, code, [input, { bytes: outBytes }], count);
+    const written = new Float32Array((stateWords as Uint32Array).buffer);
+    const read = new Float32Array((outWords as Uint32Array).buffer);
     for (let i = 0; i < count; i++) {
       ATTRIBUTE_NAMES.forEach((name, k) => {
         for (let c = 0; c < ATTRIBUTES[name].size; c++) {
@@ -110,6 +75,5 @@ describe('particle layout', () => {
         }
       });
     }
-    for (const b of [state, out, readState, readOut]) b.destroy();
   });
 });

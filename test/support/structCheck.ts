@@ -7,7 +7,7 @@
  * another field's number (or 0).
  */
 import { StructArray, type FieldLayout, type StructDef } from '../../src/core/schema';
-import { withErrorScopes } from '../../src/gpu/errors';
+import { runKernel } from './runKernel';
 
 interface Leaf {
   /** WGSL lvalue, e.g. `out.emitters[3].center`. */
@@ -86,33 +86,8 @@ export async function checkStructOnGpu(device: GPUDevice, struct: StructDef): Pr
     ...statements,
     '}',
   ].join('\n');
-  const bytes = struct.size;
-  const { target, read } = await withErrorScopes(device, `check ${struct.name}`, () => {
-    const module = device.createShaderModule({ label: `structCheck(${struct.name})`, code });
-    const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-    const target = device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-    const read = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(
-      0,
-      device.createBindGroup({
-        layout: pipeline.getBindGroupLayout(0),
-        entries: [{ binding: 0, resource: { buffer: target } }],
-      }),
-    );
-    pass.dispatchWorkgroups(1);
-    pass.end();
-    encoder.copyBufferToBuffer(target, 0, read, 0, bytes);
-    device.queue.submit([encoder.finish()]);
-    return { target, read };
-  });
-  await read.mapAsync(GPUMapMode.READ);
-  const records = StructArray.from(struct, new Uint32Array(read.getMappedRange().slice(0)));
-  read.unmap();
-  read.destroy();
-  target.destroy();
+  const [words] = await runKernel(device, code, [{ bytes: struct.size }], 1);
+  const records = StructArray.from(struct, words as Uint32Array);
   const views = { f32: records.floats, u32: records.words, i32: records.ints };
   const problems: string[] = [];
   for (const { leaf, values } of expected) {
