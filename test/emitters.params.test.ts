@@ -119,12 +119,12 @@ describe('emitter parameters', () => {
       {},
     ]);
     expect(rules.emitterCount).toBe(2);
-    expect(rules.table.u32(0, 'seed')).toBe(7);
-    expect(rules.table.f32(1, 'lifetimeMin')).toBe(1);
+    expect(rules.table.get(0, 'seed')).toBe(7);
+    expect(rules.table.get(1, 'lifetimeMin')).toBe(1);
     // A rate of 0 and no burst emit nothing; the defaults are Cyclone's particle: mass 1, damping 1.
     expect(rules.emitters[1]).toEqual({ rate: 0, burst: 0, center: [0, 0, 0], velocity: [0, 0, 0] });
-    expect(rules.table.f32(1, 'massMin')).toBe(1);
-    expect(rules.table.f32(1, 'dampingMax')).toBe(1);
+    expect(rules.table.get(1, 'massMin')).toBe(1);
+    expect(rules.table.get(1, 'dampingMax')).toBe(1);
   });
 
   it(`refuses more than ${MAX_EMITTERS} emitters`, () => {
@@ -195,13 +195,13 @@ describe('firework rules', () => {
     expect(rules.ruleCount).toBe(9);
     expect(rules.hasPayloads).toBe(true);
     const type1 = rules.ruleIndex.get(1) as number;
-    expect(rules.table.u32(type1, 'payloadRules', 0)).toBe(rules.ruleIndex.get(3));
-    expect(rules.table.u32(type1, 'payloadCounts', 0)).toBe(5);
-    expect(rules.table.u32(type1, 'payloadRules', 1)).toBe(rules.ruleIndex.get(5));
+    expect(rules.table.get(type1, 'payloadRules', 0)).toBe(rules.ruleIndex.get(3));
+    expect(rules.table.get(type1, 'payloadCounts', 0)).toBe(5);
+    expect(rules.table.get(type1, 'payloadRules', 1)).toBe(rules.ruleIndex.get(5));
     // Emitter 0 launches type 1: its particles carry rule 1's tag, so they burst as type 1.
-    expect(rules.table.u32(0, 'tag')).toBe(type1);
-    expect(rules.table.f32(type1, 'floor')).toBe(0);
-    expect(rules.table.f32(type1, 'acceleration', 1)).toBe(Math.fround(-9.81));
+    expect(rules.table.get(0, 'tag')).toBe(type1);
+    expect(rules.table.get(type1, 'floor')).toBe(0);
+    expect(rules.table.get(type1, 'acceleration', 1)).toBe(Math.fround(-9.81));
   });
 });
 

@@ -188,10 +188,10 @@ export class GpuLifecycle {
         return words.subarray(start, start + (sizes[i] as number) / 4);
       };
       const counters = part(0);
-      const F = LIFE_COUNTERS.fields;
-      const live = counters[F.live.at] as number;
-      const free = counters[F.free.at] as number;
-      const parity = counters[F.parity.at] as number;
+      const F = LIFE_COUNTERS.wordOffsets;
+      const live = counters[F.live] as number;
+      const free = counters[F.free] as number;
+      const parity = counters[F.parity] as number;
       const lists = part(1);
       return {
         live: lists.slice(parity * this.capacity, parity * this.capacity + live),

@@ -29,11 +29,11 @@
  */
 import { SPAWN_RULE, SHAPE, VELOCITY_MODE } from '../../src/core/emitters/gpuRecords';
 import { DRAW, draw, open01, uniform01 } from '../../src/core/emitters/random';
-import type { WordRecords } from '../../src/core/emitters/records';
+import type { StructArray } from '../../src/core/schema';
 import { ONE_THIRD, TAU_BELOW } from '../../src/core/emitters/sampling';
 import { UNIT_ROUNDOFF, powRelativeError } from './errorBound';
 
-type Table = WordRecords<typeof SPAWN_RULE.fields>;
+type Table = StructArray<typeof SPAWN_RULE.fields>;
 const u = UNIT_ROUNDOFF;
 const TRIG = 2 ** -11 + u;
 const SQRT = 10.1 * u;
@@ -83,8 +83,8 @@ function cubeRoot(x: number): B {
 function within(table: Table, rule: number, name: 'lifetime' | 'mass' | 'damping' | 'size' | 'speed', key: number): B {
   const drawIndex = name === 'speed' ? DRAW.speed : DRAW[name];
   const share = exact(uniform01(draw(key, drawIndex)));
-  const sum = mulAdd(exact(table.f32(rule, `${name}Min`)), exact(table.f32(rule, `${name}Span`)), share);
-  return { v: Math.min(sum.v, table.f32(rule, `${name}Max`)), e: sum.e };
+  const sum = mulAdd(exact(table.get(rule, `${name}Min`)), exact(table.get(rule, `${name}Span`)), share);
+  return { v: Math.min(sum.v, table.get(rule, `${name}Max`)), e: sum.e };
 }
 
 /** shaders/spawn.wgsl unitVector with its bound. */
@@ -123,10 +123,10 @@ export function spawnBound(
   const b = uniform01(draw(key, DRAW.shape1));
   const c = uniform01(draw(key, DRAW.shape2));
   const centre = [0, 1, 2].map((k) => exact(center[k] as number));
-  const radius = exact(table.f32(rule, 'radius'));
-  const vec = (field: keyof typeof SPAWN_RULE.fields, k: number) => exact(table.f32(rule, field, k));
+  const radius = exact(table.get(rule, 'radius'));
+  const vec = (field: keyof typeof SPAWN_RULE.fields, k: number) => exact(table.get(rule, field, k));
   let position: B[];
-  switch (table.u32(rule, 'shape')) {
+  switch (table.get(rule, 'shape')) {
     case SHAPE.sphere: {
       const r = mul(radius, cubeRoot(open01(draw(key, DRAW.shape2))));
       const d = unitVector(a, b);
@@ -158,8 +158,8 @@ export function spawnBound(
       break;
     }
     case SHAPE.cone: {
-      const along = mul(exact(table.f32(rule, 'height')), cubeRoot(open01(draw(key, DRAW.shape0))));
-      const r = mul(mul(along, exact(table.f32(rule, 'tanAngle'))), sqrt(exact(open01(draw(key, DRAW.shape1)))));
+      const along = mul(exact(table.get(rule, 'height')), cubeRoot(open01(draw(key, DRAW.shape0))));
+      const r = mul(mul(along, exact(table.get(rule, 'tanAngle'))), sqrt(exact(open01(draw(key, DRAW.shape1)))));
       const turn = mul(exact(c - 0.5), exact(TAU_BELOW));
       const p = mul(r, trig(turn, Math.cos));
       const q = mul(r, trig(turn, Math.sin));
@@ -177,15 +177,15 @@ export function spawnBound(
   }
 
   let velocity: B[];
-  if (table.u32(rule, 'velocityMode') === VELOCITY_MODE.box) {
+  if (table.get(rule, 'velocityMode') === VELOCITY_MODE.box) {
     const draws = [DRAW.boxX, DRAW.boxY, DRAW.boxZ];
     velocity = [0, 1, 2].map((k) => {
       const sum = mulAdd(vec('boxMin', k), vec('boxSpan', k), exact(uniform01(draw(key, draws[k] as number))));
-      return { v: Math.min(sum.v, table.f32(rule, 'boxMax', k)), e: sum.e };
+      return { v: Math.min(sum.v, table.get(rule, 'boxMax', k)), e: sum.e };
     });
   } else {
     const share = uniform01(draw(key, DRAW.spreadAngle));
-    const k = table.f32(rule, 'oneMinusCosSpread');
+    const k = table.get(rule, 'oneMinusCosSpread');
     const w = mul(exact(share), exact(k));
     // 1 - w and 2 - w are 1 - share*k and 2 - share*k: fusable.
     const cosAngle = mulAdd(exact(1), exact(-share), exact(k));
@@ -203,7 +203,7 @@ export function spawnBound(
     const speed = within(table, rule, 'speed', key);
     velocity = direction.map((d) => mul(d, speed));
   }
-  const inherit = exact(table.f32(rule, 'inherit'));
+  const inherit = exact(table.get(rule, 'inherit'));
   velocity = velocity.map((v, k) => mulAdd(v, exact(inheritFrom[k] as number), inherit));
 
   const mass = within(table, rule, 'mass', key);

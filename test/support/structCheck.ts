@@ -67,7 +67,8 @@ function declarations(root: StructDef, seen = new Set<StructDef>()): string[] {
 
 /** Writes marker k + 1 into every component; returns the mismatches as readable lines (empty: all agree). */
 export async function checkStructOnGpu(device: GPUDevice, struct: StructDef): Promise<string[]> {
-  const all = leaves(struct, 'out', 0, []);
+  // Two records, so an array's stride (the struct's size) is checked too.
+  const all = [0, 1].flatMap((r) => leaves(struct, `out[${r}]`, r * struct.words, []));
   let marker = 1;
   const expected: { leaf: Leaf; values: number[] }[] = [];
   const statements = all.map((leaf) => {
@@ -81,12 +82,12 @@ export async function checkStructOnGpu(device: GPUDevice, struct: StructDef): Pr
   });
   const code = [
     ...declarations(struct),
-    `@group(0) @binding(0) var<storage, read_write> out: ${struct.name};`,
+    `@group(0) @binding(0) var<storage, read_write> out: array<${struct.name}, 2>;`,
     '@compute @workgroup_size(1) fn main() {',
     ...statements,
     '}',
   ].join('\n');
-  const [words] = await runKernel(device, code, [{ bytes: struct.size }], 1);
+  const [words] = await runKernel(device, code, [{ bytes: 2 * struct.size }], 1);
   const records = StructArray.from(struct, words as Uint32Array);
   const views = { f32: records.floats, u32: records.words, i32: records.ints };
   const problems: string[] = [];

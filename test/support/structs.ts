@@ -6,6 +6,14 @@
 import { arrayOf, defineStruct, type StructDef } from '../../src/core/schema';
 import { COLLIDER } from '../../src/core/collisions/colliders';
 import { LINK } from '../../src/core/collisions/links';
+import {
+  DEATH,
+  EMITTER_FRAME,
+  EMITTER_STATE,
+  FRAME_PARAMS,
+  LIFE_COUNTERS,
+  SPAWN_RULE,
+} from '../../src/core/emitters/gpuRecords';
 import { LIFE, PARTICLE } from '../../src/core/layout';
 import { PASS_PARAMS } from '../../src/gpu/passParams';
 import { GROUP_LIFE } from '../../src/render/groupTimeline';
@@ -22,6 +30,12 @@ export const ALL_STRUCTS: readonly StructDef[] = [
   LIFE,
   COLLIDER,
   LINK,
+  SPAWN_RULE,
+  EMITTER_FRAME,
+  FRAME_PARAMS,
+  EMITTER_STATE,
+  LIFE_COUNTERS,
+  DEATH,
   ...PASS_PARAMS,
   GROUP_LIFE,
   DRAW_PARAMS,

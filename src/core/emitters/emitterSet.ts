@@ -18,7 +18,7 @@
 import { EMITTER_FRAME, FRAME_PARAMS } from './gpuRecords';
 import { checkBurst, checkEmitterVector, checkRate, type EmitterRuntime } from './params';
 import type { PreparedSpawnRules } from './spawnRules';
-import { WordRecords } from './records';
+import type { StructArray } from '../schema';
 import { validator, type Validator } from '../validation';
 
 const check: Validator = validator();
@@ -85,20 +85,19 @@ export class EmitterSet {
   }
 
   /** The frame record of one step of `dt` (dt as the float32 the step uses). */
-  frame(dt: number): WordRecords<typeof FRAME_PARAMS.fields> {
-    const frame = new WordRecords(FRAME_PARAMS, 1);
-    frame.setF32(0, 'dt', dt).setU32(0, 'emitterCount', this.count);
-    const emitters = new WordRecords(EMITTER_FRAME, this.count);
+  frame(dt: number): StructArray<typeof FRAME_PARAMS.fields> {
+    const frame = FRAME_PARAMS.array(1);
+    frame.set(0, 'dt', dt).set(0, 'emitterCount', this.count);
+    const emitters = frame.member(0, 'emitters', EMITTER_FRAME);
     this.state.forEach((e, i) => {
       const [whole, fraction] = fixedPointIncrement(e.rate, dt);
       emitters
-        .setVector(i, 'center', e.center)
-        .setU32(i, 'incrementWhole', whole)
-        .setVector(i, 'velocity', e.velocity)
-        .setU32(i, 'incrementFraction', fraction)
-        .setU32(i, 'burstTotal', e.burst);
+        .set(i, 'center', e.center)
+        .set(i, 'incrementWhole', whole)
+        .set(i, 'velocity', e.velocity)
+        .set(i, 'incrementFraction', fraction)
+        .set(i, 'burstTotal', e.burst);
     });
-    if (this.count > 0) frame.words.set(emitters.words.subarray(0, this.count * EMITTER_FRAME.words), 4);
     return frame;
   }
 }

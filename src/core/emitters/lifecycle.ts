@@ -19,6 +19,7 @@ import type { EmitterSet } from './emitterSet';
 import {
   COUNTER_HEADER_WORDS,
   DEATH,
+  EMITTER_FRAME,
   EMITTER_STATE,
   FRAME_PARAMS,
   LIFE_COUNTERS,
@@ -27,7 +28,7 @@ import {
 } from './gpuRecords';
 import type { PreparedSpawnRules } from './spawnRules';
 import { streamKey } from './random';
-import { WordRecords } from './records';
+import type { StructArray } from '../schema';
 import { sampleScalar, samplePosition, sampleVelocity, type Vec3 } from './sampling';
 import { lifecycleStats, type LifecycleStats } from './stats';
 
@@ -50,7 +51,7 @@ export function initialLifecycle(
   lists: Uint32Array<ArrayBuffer>;
   freeList: Uint32Array<ArrayBuffer>;
   life: LifeRecords;
-  counters: WordRecords<typeof LIFE_COUNTERS.fields>;
+  counters: StructArray<typeof LIFE_COUNTERS.fields>;
 } {
   const lists = new Uint32Array(2 * capacity);
   for (let i = 0; i < permanent; i++) lists[i] = i;
@@ -68,8 +69,8 @@ export function initialLifecycle(
     life.set(i, 'generation', 1);
   }
   for (let i = permanent; i < capacity; i++) life.set(i, 'rule', NO_RULE);
-  const counters = new WordRecords(LIFE_COUNTERS, 1);
-  counters.setU32(0, 'live', permanent).setU32(0, 'free', free);
+  const counters = LIFE_COUNTERS.array(1);
+  counters.set(0, 'live', permanent).set(0, 'free', free);
   return { lists, freeList, life, counters };
 }
 
@@ -121,12 +122,14 @@ export class CpuLifecycle {
   readonly lists: Uint32Array<ArrayBuffer>;
   readonly freeList: Uint32Array<ArrayBuffer>;
   readonly life: LifeRecords;
-  readonly counters: WordRecords<typeof LIFE_COUNTERS.fields>;
+  readonly counters: StructArray<typeof LIFE_COUNTERS.fields>;
   /** Births per spawn rule, then deaths per spawn rule (table index). */
   readonly ruleStats = new Uint32Array(RULE_STATS_WORDS);
   private readonly flags: Uint32Array;
   private readonly scanned: Uint32Array;
-  private readonly deaths: WordRecords<typeof DEATH.fields>;
+  private readonly deaths: StructArray<typeof DEATH.fields>;
+  /** The counters' per-emitter states (a view of the same words). */
+  private readonly emitterStates: StructArray<typeof EMITTER_STATE.fields>;
   private readonly position: Vec3 = [0, 0, 0];
   private readonly velocity: Vec3 = [0, 0, 0];
   /** Called for every particle emitted, with what made it (the tests derive each one's error bound from it). */
@@ -147,7 +150,8 @@ export class CpuLifecycle {
     } = initialLifecycle(capacity, permanent));
     this.flags = new Uint32Array(2 * capacity);
     this.scanned = new Uint32Array(2 * capacity);
-    this.deaths = new WordRecords(DEATH, rules.hasPayloads ? capacity : 1);
+    this.deaths = DEATH.array(rules.hasPayloads ? capacity : 1);
+    this.emitterStates = this.counters.member(0, 'emitters', EMITTER_STATE);
   }
 
   /** Parks the free slots of a freshly initialised state. */
@@ -156,13 +160,13 @@ export class CpuLifecycle {
   }
 
   private get(field: keyof typeof LIFE_COUNTERS.fields): number {
-    return this.counters.u32(0, field);
+    return this.counters.get(0, field);
   }
   private put(field: keyof typeof LIFE_COUNTERS.fields, value: number): void {
-    this.counters.setU32(0, field, value >>> 0);
+    this.counters.set(0, field, value >>> 0);
   }
   private add64(field: 'emitted' | 'killed' | 'shortfall', n: number): void {
-    const at = this.counters.at(0, field);
+    const at = this.counters.index(0, field);
     const low = ((this.counters.words[at] as number) + n) >>> 0;
     if (low < n) this.counters.words[at + 1] = ((this.counters.words[at + 1] as number) + 1) >>> 0;
     this.counters.words[at] = low;
@@ -187,7 +191,7 @@ export class CpuLifecycle {
   /** After the step and the collisions: age, compact, plan, emit (the order the GPU records them). */
   afterStep(state: FloatArray, dt: number): void {
     const frame = this.emitters.frame(dt);
-    this.age(state, frame.f32(0, 'dt'));
+    this.age(state, frame.get(0, 'dt'));
     this.scan();
     this.compact(state);
     this.planEmit(frame);
@@ -208,8 +212,8 @@ export class CpuLifecycle {
       let children = 0;
       const rule = this.life.get(slot, 'rule');
       if (rule !== NO_RULE) {
-        dies = dies || (state[base + POSITION + 1] as number) < table.f32(rule, 'floor');
-        if (dies) for (let i = 0; i < 4; i++) children += table.u32(rule, 'payloadCounts', i);
+        dies = dies || (state[base + POSITION + 1] as number) < table.get(rule, 'floor');
+        if (dies) for (let i = 0; i < 4; i++) children += table.get(rule, 'payloadCounts', i);
       }
       this.life.set(slot, 'alive', dies ? 0 : 1);
       this.flags[2 * k] = dies ? 0 : 1;
@@ -252,10 +256,10 @@ export class CpuLifecycle {
       const base = slot * FLOATS_PER_PARTICLE;
       if (this.rules.hasPayloads) {
         this.deaths
-          .setVector(d, 'position', state.subarray(base + POSITION, base + POSITION + 3))
-          .setU32(d, 'childStart', this.scanned[2 * k + 1] as number)
-          .setVector(d, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
-          .setU32(d, 'rule', rule);
+          .set(d, 'position', state.subarray(base + POSITION, base + POSITION + 3))
+          .set(d, 'childStart', this.scanned[2 * k + 1] as number)
+          .set(d, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
+          .set(d, 'rule', rule);
       }
       parkSlot(state, slot);
       if (rule !== NO_RULE)
@@ -264,7 +268,7 @@ export class CpuLifecycle {
   }
 
   /** shaders/lifePlan.wgsl planEmit */
-  private planEmit(frame: WordRecords<typeof FRAME_PARAMS.fields>): void {
+  private planEmit(frame: StructArray<typeof FRAME_PARAMS.fields>): void {
     const before = this.get('live');
     const survivors = before > 0 ? this.totalSurvivors : 0;
     const childTotal = before > 0 ? this.totalChildren : 0;
@@ -280,27 +284,25 @@ export class CpuLifecycle {
     this.put('childSequence', this.get('childSequence') + childTotal);
 
     let hostRequests = 0;
-    const emitterWords = 4; // the frame's emitters follow its 4-word header
-    const count = frame.u32(0, 'emitterCount');
+    const count = frame.get(0, 'emitterCount');
+    const emitters = frame.member(0, 'emitters', EMITTER_FRAME);
+    const states = this.emitterStates;
     for (let e = 0; e < count; e++) {
-      const f = emitterWords + e * 12;
-      const incrementWhole = frame.words[f + 3] as number;
-      const incrementFraction = frame.words[f + 7] as number;
-      const burstTotal = frame.words[f + 8] as number;
-      const s = COUNTER_HEADER_WORDS + e * EMITTER_STATE.words;
-      const w = this.counters.words;
-      const carry = w[s] as number;
+      const incrementWhole = emitters.get(e, 'incrementWhole');
+      const incrementFraction = emitters.get(e, 'incrementFraction');
+      const burstTotal = emitters.get(e, 'burstTotal');
+      const carry = states.get(e, 'carry');
       const carried = (carry + incrementFraction) >>> 0;
       let requested = (incrementWhole + (carried < carry ? 1 : 0)) >>> 0;
-      w[s] = carried;
-      requested = (requested + ((burstTotal - (w[s + 2] as number)) >>> 0)) >>> 0;
-      w[s + 2] = burstTotal;
+      states.set(e, 'carry', carried);
+      requested = (requested + ((burstTotal - states.get(e, 'burstServed')) >>> 0)) >>> 0;
+      states.set(e, 'burstServed', burstTotal);
       const requests = Math.min(requested, this.capacity);
       shortfall += requested - requests;
-      w[s + 3] = requests;
-      w[s + 4] = hostRequests;
-      w[s + 5] = w[s + 1] as number;
-      w[s + 1] = ((w[s + 1] as number) + requested) >>> 0;
+      states.set(e, 'requests', requests);
+      states.set(e, 'start', hostRequests);
+      states.set(e, 'sequenceBase', states.get(e, 'sequence'));
+      states.set(e, 'sequence', (states.get(e, 'sequence') + requested) >>> 0);
       hostRequests += requests;
     }
     this.put('hostRequests', hostRequests);
@@ -320,11 +322,12 @@ export class CpuLifecycle {
   }
 
   /** shaders/emit.wgsl */
-  private emit(state: FloatArray, frame: WordRecords<typeof FRAME_PARAMS.fields>): void {
+  private emit(state: FloatArray, frame: StructArray<typeof FRAME_PARAMS.fields>): void {
     const granted = this.get('granted');
     const table = this.rules.table;
     const round = this.round;
-    const w = this.counters.words;
+    const states = this.emitterStates;
+    const emitters = frame.member(0, 'emitters', EMITTER_FRAME);
     for (let j = 0; j < granted; j++) {
       const slot = this.freeList[this.get('freeTop') - 1 - j] as number;
       this.lists[this.get('parity') * this.capacity + this.get('liveBase') + j] = slot;
@@ -334,33 +337,32 @@ export class CpuLifecycle {
       let inheritFrom: ArrayLike<number>;
       if (j < this.get('childRequests')) {
         const d = this.findParent(j);
-        const parent = this.deaths.u32(d, 'rule');
-        let rest = j - this.deaths.u32(d, 'childStart');
+        const parent = this.deaths.get(d, 'rule');
+        let rest = j - this.deaths.get(d, 'childStart');
         let entry = 0;
         for (; entry < 3; entry++) {
-          const count = table.u32(parent, 'payloadCounts', entry);
+          const count = table.get(parent, 'payloadCounts', entry);
           if (rest < count) break;
           rest -= count;
         }
-        rule = table.u32(parent, 'payloadRules', entry);
-        key = streamKey(table.u32(rule, 'seed'), (this.get('childSequenceBase') + j) >>> 0);
-        const at = this.deaths.at(d, 'position');
+        rule = table.get(parent, 'payloadRules', entry);
+        key = streamKey(table.get(rule, 'seed'), (this.get('childSequenceBase') + j) >>> 0);
+        const at = this.deaths.index(d, 'position');
         center = this.deaths.floats.subarray(at, at + 3);
-        const v = this.deaths.at(d, 'velocity');
+        const v = this.deaths.index(d, 'velocity');
         inheritFrom = this.deaths.floats.subarray(v, v + 3);
       } else {
         const h = j - this.get('childRequests');
         let e = 0;
-        for (; e + 1 < frame.u32(0, 'emitterCount'); e++) {
-          const s = COUNTER_HEADER_WORDS + e * EMITTER_STATE.words;
-          if (h < (w[s + 4] as number) + (w[s + 3] as number)) break;
+        for (; e + 1 < frame.get(0, 'emitterCount'); e++) {
+          if (h < states.get(e, 'start') + states.get(e, 'requests')) break;
         }
-        const s = COUNTER_HEADER_WORDS + e * EMITTER_STATE.words;
         rule = e;
-        key = streamKey(table.u32(e, 'seed'), ((w[s + 5] as number) + (h - (w[s + 4] as number))) >>> 0);
-        const f = 4 + e * 12;
-        center = frame.floats.subarray(f, f + 3);
-        inheritFrom = frame.floats.subarray(f + 4, f + 7);
+        key = streamKey(table.get(e, 'seed'), (states.get(e, 'sequenceBase') + (h - states.get(e, 'start'))) >>> 0);
+        const c = emitters.index(e, 'center');
+        center = emitters.floats.subarray(c, c + 3);
+        const v = emitters.index(e, 'velocity');
+        inheritFrom = emitters.floats.subarray(v, v + 3);
       }
       // spawnParticle, spawnLifetime, spawnSize (each quantity has its own draw, so the order is free).
       const mass = sampleScalar(table, rule, key, 'mass', round);
@@ -371,18 +373,18 @@ export class CpuLifecycle {
       for (let c = 0; c < 3; c++) {
         state[base + POSITION + c] = this.position[c] as number;
         state[base + VELOCITY + c] = this.velocity[c] as number;
-        state[base + ACCELERATION + c] = table.f32(rule, 'acceleration', c);
+        state[base + ACCELERATION + c] = table.get(rule, 'acceleration', c);
         state[base + FORCE_ACCUM + c] = 0;
       }
       state[base + INVERSE_MASS] = round(1 / mass);
       state[base + DAMPING] = damping;
-      state[base + RADIUS] = table.f32(rule, 'collisionRadius');
+      state[base + RADIUS] = table.get(rule, 'collisionRadius');
       state[base + FORCE_SPARE] = 0;
       this.life.set(slot, 'age', 0);
       this.life.set(slot, 'lifetime', sampleScalar(table, rule, key, 'lifetime', round));
       this.life.set(slot, 'size', sampleScalar(table, rule, key, 'size', round));
-      this.life.set(slot, 'color', table.u32(rule, 'color'));
-      const tag = table.u32(rule, 'tag');
+      this.life.set(slot, 'color', table.get(rule, 'color'));
+      const tag = table.get(rule, 'tag');
       this.life.set(slot, 'rule', tag);
       this.life.set(slot, 'alive', 1);
       this.life.set(slot, 'generation', (this.life.get(slot, 'generation') + 1) >>> 0);
@@ -397,7 +399,7 @@ export class CpuLifecycle {
     let high = this.get('deaths');
     while (high - low > 1) {
       const middle = (low + high) >>> 1;
-      if (this.deaths.u32(middle, 'childStart') <= c) low = middle;
+      if (this.deaths.get(middle, 'childStart') <= c) low = middle;
       else high = middle;
     }
     return low;

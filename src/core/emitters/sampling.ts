@@ -9,9 +9,9 @@
 import type { Rounding } from '../integrate';
 import { SHAPE, SPAWN_RULE, VELOCITY_MODE } from './gpuRecords';
 import { DRAW, draw, open01, uniform01 } from './random';
-import type { WordRecords } from './records';
+import type { StructArray } from '../schema';
 
-type Table = WordRecords<typeof SPAWN_RULE.fields>;
+type Table = StructArray<typeof SPAWN_RULE.fields>;
 
 /** The float32 just below 2*pi (see shaders/spawn.wgsl). */
 export const TAU_BELOW = 6.283185005187988;
@@ -54,7 +54,7 @@ function sumOfScaled(
   for (let c = 0; c < 3; c++) {
     let s = base === null ? 0 : (base[c] as number);
     terms.forEach(([field, scale], k) => {
-      const product = round(table.f32(rule, field, c) * scale);
+      const product = round(table.get(rule, field, c) * scale);
       s = base === null && k === 0 ? product : round(s + product);
     });
     out[c] = s;
@@ -74,8 +74,8 @@ export function samplePosition(
   const a = uniform01(draw(key, DRAW.shape0));
   const b = uniform01(draw(key, DRAW.shape1));
   const c = uniform01(draw(key, DRAW.shape2));
-  const radius = table.f32(rule, 'radius');
-  switch (table.u32(rule, 'shape')) {
+  const radius = table.get(rule, 'radius');
+  switch (table.get(rule, 'shape')) {
     case SHAPE.sphere: {
       const r = round(radius * round(Math.pow(open01(draw(key, DRAW.shape2)), ONE_THIRD)));
       unitVector(direction, a, b, round);
@@ -91,7 +91,7 @@ export function samplePosition(
       const share = [a, b, c];
       for (let k = 0; k < 3; k++) {
         const s = round(round((share[k] as number) * 2) - 1);
-        out[k] = round((center[k] as number) + round(table.f32(rule, 'halfExtents', k) * s));
+        out[k] = round((center[k] as number) + round(table.get(rule, 'halfExtents', k) * s));
       }
       return out;
     }
@@ -113,8 +113,8 @@ export function samplePosition(
       );
     }
     case SHAPE.cone: {
-      const along = round(table.f32(rule, 'height') * round(Math.pow(open01(draw(key, DRAW.shape0)), ONE_THIRD)));
-      const r = round(round(along * table.f32(rule, 'tanAngle')) * safeSqrt(open01(draw(key, DRAW.shape1)), round));
+      const along = round(table.get(rule, 'height') * round(Math.pow(open01(draw(key, DRAW.shape0)), ONE_THIRD)));
+      const r = round(round(along * table.get(rule, 'tanAngle')) * safeSqrt(open01(draw(key, DRAW.shape1)), round));
       const turn = round((c - 0.5) * TAU_BELOW);
       const p = round(r * round(Math.cos(turn)));
       const q = round(r * round(Math.sin(turn)));
@@ -148,17 +148,17 @@ export function sampleVelocity(
   key: number,
   round: Rounding,
 ): Vec3 {
-  if (table.u32(rule, 'velocityMode') === VELOCITY_MODE.box) {
+  if (table.get(rule, 'velocityMode') === VELOCITY_MODE.box) {
     const draws = [DRAW.boxX, DRAW.boxY, DRAW.boxZ];
     for (let k = 0; k < 3; k++) {
       const u = uniform01(draw(key, draws[k] as number));
       out[k] = Math.min(
-        round(table.f32(rule, 'boxMin', k) + round(table.f32(rule, 'boxSpan', k) * u)),
-        table.f32(rule, 'boxMax', k),
+        round(table.get(rule, 'boxMin', k) + round(table.get(rule, 'boxSpan', k) * u)),
+        table.get(rule, 'boxMax', k),
       );
     }
   } else {
-    const w = round(uniform01(draw(key, DRAW.spreadAngle)) * table.f32(rule, 'oneMinusCosSpread'));
+    const w = round(uniform01(draw(key, DRAW.spreadAngle)) * table.get(rule, 'oneMinusCosSpread'));
     const cosAngle = round(1 - w);
     const sinAngle = safeSqrt(round(w * round(2 - w)), round);
     const turn = round((uniform01(draw(key, DRAW.spreadTurn)) - 0.5) * TAU_BELOW);
@@ -178,15 +178,15 @@ export function sampleVelocity(
     );
     const u = uniform01(draw(key, DRAW.speed));
     const speed = within(
-      table.f32(rule, 'speedMin'),
-      table.f32(rule, 'speedSpan'),
-      table.f32(rule, 'speedMax'),
+      table.get(rule, 'speedMin'),
+      table.get(rule, 'speedSpan'),
+      table.get(rule, 'speedMax'),
       u,
       round,
     );
     for (let k = 0; k < 3; k++) out[k] = round((direction[k] as number) * speed);
   }
-  const inherit = table.f32(rule, 'inherit');
+  const inherit = table.get(rule, 'inherit');
   for (let k = 0; k < 3; k++) out[k] = round((out[k] as number) + round((inheritFrom[k] as number) * inherit));
   return out;
 }
@@ -201,9 +201,9 @@ export function sampleScalar(
 ): number {
   const u = uniform01(draw(key, DRAW[quantity]));
   return within(
-    table.f32(rule, `${quantity}Min`),
-    table.f32(rule, `${quantity}Span`),
-    table.f32(rule, `${quantity}Max`),
+    table.get(rule, `${quantity}Min`),
+    table.get(rule, `${quantity}Span`),
+    table.get(rule, `${quantity}Max`),
     u,
     round,
   );

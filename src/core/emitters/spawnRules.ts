@@ -13,7 +13,7 @@ import {
   type Range,
   type SpawnValues,
 } from './params';
-import { WordRecords } from './records';
+import type { StructArray } from '../schema';
 import type { EmitterInit, FireworkRuleInit } from './types';
 
 /** Stored (min, span, max) of a range, in float32. */
@@ -23,7 +23,7 @@ function stored(range: Range): [number, number, number] {
 
 /** Writes one validated spawn rule into `table` at `index`. */
 function packSpawn(
-  table: WordRecords<typeof SPAWN_RULE.fields>,
+  table: StructArray<typeof SPAWN_RULE.fields>,
   index: number,
   v: SpawnValues,
   tag: number,
@@ -35,54 +35,54 @@ function packSpawn(
   const [sizeMin, sizeSpan, sizeMax] = stored(v.size);
   const [speedMin, speedSpan, speedMax] = stored(v.speed);
   table
-    .setVector(index, 'shapeX', v.shapeBasis[0])
-    .setU32(index, 'shape', v.shape)
-    .setVector(index, 'shapeY', v.shapeBasis[1])
-    .setF32(index, 'radius', v.radius)
-    .setVector(index, 'shapeZ', v.shapeBasis[2])
-    .setF32(index, 'height', v.height)
-    .setVector(index, 'halfExtents', v.halfExtents)
-    .setF32(index, 'tanAngle', v.tanAngle)
-    .setVector(index, 'velocityX', v.velocityBasis[0])
-    .setU32(index, 'velocityMode', v.velocityMode)
-    .setVector(index, 'velocityY', v.velocityBasis[1])
-    .setF32(index, 'oneMinusCosSpread', v.oneMinusCosSpread)
-    .setVector(index, 'velocityZ', v.velocityBasis[2])
-    .setF32(index, 'speedMin', speedMin)
-    .setF32(index, 'speedSpan', speedSpan)
-    .setF32(index, 'speedMax', speedMax)
-    .setVector(index, 'boxMin', v.boxMin)
-    .setVector(
+    .set(index, 'shapeX', v.shapeBasis[0])
+    .set(index, 'shape', v.shape)
+    .set(index, 'shapeY', v.shapeBasis[1])
+    .set(index, 'radius', v.radius)
+    .set(index, 'shapeZ', v.shapeBasis[2])
+    .set(index, 'height', v.height)
+    .set(index, 'halfExtents', v.halfExtents)
+    .set(index, 'tanAngle', v.tanAngle)
+    .set(index, 'velocityX', v.velocityBasis[0])
+    .set(index, 'velocityMode', v.velocityMode)
+    .set(index, 'velocityY', v.velocityBasis[1])
+    .set(index, 'oneMinusCosSpread', v.oneMinusCosSpread)
+    .set(index, 'velocityZ', v.velocityBasis[2])
+    .set(index, 'speedMin', speedMin)
+    .set(index, 'speedSpan', speedSpan)
+    .set(index, 'speedMax', speedMax)
+    .set(index, 'boxMin', v.boxMin)
+    .set(
       index,
       'boxSpan',
       v.boxMin.map((low, c) => Math.fround((v.boxMax[c] as number) - low)),
     )
-    .setVector(index, 'boxMax', v.boxMax)
-    .setF32(index, 'inherit', v.inherit)
-    .setVector(index, 'acceleration', v.acceleration)
-    .setF32(index, 'collisionRadius', v.collisionRadius)
-    .setF32(index, 'lifetimeMin', lifetimeMin)
-    .setF32(index, 'lifetimeSpan', lifetimeSpan)
-    .setF32(index, 'lifetimeMax', lifetimeMax)
-    .setF32(index, 'massMin', massMin)
-    .setF32(index, 'massSpan', massSpan)
-    .setF32(index, 'massMax', massMax)
-    .setF32(index, 'dampingMin', dampingMin)
-    .setF32(index, 'dampingSpan', dampingSpan)
-    .setF32(index, 'dampingMax', dampingMax)
-    .setF32(index, 'sizeMin', sizeMin)
-    .setF32(index, 'sizeSpan', sizeSpan)
-    .setF32(index, 'sizeMax', sizeMax)
-    .setU32(index, 'color', v.color)
-    .setU32(index, 'seed', v.seed >>> 0)
-    .setU32(index, 'tag', tag)
-    .setF32(index, 'floor', v.floor)
-    .setVector(
+    .set(index, 'boxMax', v.boxMax)
+    .set(index, 'inherit', v.inherit)
+    .set(index, 'acceleration', v.acceleration)
+    .set(index, 'collisionRadius', v.collisionRadius)
+    .set(index, 'lifetimeMin', lifetimeMin)
+    .set(index, 'lifetimeSpan', lifetimeSpan)
+    .set(index, 'lifetimeMax', lifetimeMax)
+    .set(index, 'massMin', massMin)
+    .set(index, 'massSpan', massSpan)
+    .set(index, 'massMax', massMax)
+    .set(index, 'dampingMin', dampingMin)
+    .set(index, 'dampingSpan', dampingSpan)
+    .set(index, 'dampingMax', dampingMax)
+    .set(index, 'sizeMin', sizeMin)
+    .set(index, 'sizeSpan', sizeSpan)
+    .set(index, 'sizeMax', sizeMax)
+    .set(index, 'color', v.color)
+    .set(index, 'seed', v.seed >>> 0)
+    .set(index, 'tag', tag)
+    .set(index, 'floor', v.floor)
+    .set(
       index,
       'payloadRules',
       [0, 1, 2, 3].map((i) => payload[i]?.rule ?? 0),
     )
-    .setVector(
+    .set(
       index,
       'payloadCounts',
       [0, 1, 2, 3].map((i) => payload[i]?.count ?? 0),
@@ -92,7 +92,7 @@ function packSpawn(
 /** Validated emitters and firework rules: the spawn-rule table and what each entry is. */
 export interface PreparedSpawnRules {
   /** Emitters first (table indices [0, emitterCount)), then the firework rules. */
-  readonly table: WordRecords<typeof SPAWN_RULE.fields>;
+  readonly table: StructArray<typeof SPAWN_RULE.fields>;
   readonly emitterCount: number;
   readonly ruleCount: number;
   /** The firework type of each table index (0 for a plain emitter). */
@@ -120,7 +120,7 @@ export function prepareSpawnRules(
   const E = emitters.length;
   // First pass: the rule types, so payloads and emitters can name any of them.
   const ruleIndex = checkFireworkTypes(fireworks, what.fireworks, E);
-  const table = new WordRecords(SPAWN_RULE, E + fireworks.length);
+  const table = SPAWN_RULE.array(E + fireworks.length);
   const fireworkTypes: number[] = [];
   let largestRadius = 0;
   let hasPayloads = false;

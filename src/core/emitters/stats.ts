@@ -57,7 +57,7 @@ export function lifecycleStats(
   rules: PreparedSpawnRules,
 ): LifecycleStats {
   if (header.length < COUNTER_HEADER_WORDS) throw new RangeError('lifecycleStats: a short counter header');
-  const F = LIFE_COUNTERS.fields;
+  const F = LIFE_COUNTERS.wordOffsets;
   const rule = (index: number): RuleStats => ({
     born: ruleStats[index] as number,
     died: ruleStats[MAX_SPAWN_RULES + index] as number,
@@ -65,12 +65,12 @@ export function lifecycleStats(
   const fireworks: Record<number, RuleStats> = {};
   for (const [type, index] of rules.ruleIndex) fireworks[type] = rule(index);
   return {
-    live: header[F.live.at] as number,
-    free: header[F.free.at] as number,
-    emitted: pair(header, F.emitted.at),
-    killed: pair(header, F.killed.at),
-    shortfall: pair(header, F.shortfall.at),
-    steps: header[F.steps.at] as number,
+    live: header[F.live] as number,
+    free: header[F.free] as number,
+    emitted: pair(header, F.emitted),
+    killed: pair(header, F.killed),
+    shortfall: pair(header, F.shortfall),
+    steps: header[F.steps] as number,
     emitters: Array.from({ length: rules.emitterCount }, (_, e) => rule(e)),
     fireworks,
   };
