@@ -33,7 +33,14 @@
  */
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../../src/core/layout';
 import type { FloatArray } from '../../src/core/particles';
-import { FORCE_KINDS, RECORD_FLOATS, RECORD_INTS, slotIndex, type PackedForces } from '../../src/core/forces/records';
+import {
+  FORCE_KINDS,
+  RECORD_FLOATS,
+  RECORD_INTS,
+  RECORD_INT_AT,
+  slotIndex,
+  type PackedForces,
+} from '../../src/core/forces/records';
 import type { ForceRegistry, SpringNetwork, SpringRows } from '../../src/core/forces/registry';
 import { isTarget } from '../../src/core/forces/fieldForces';
 import { FOURIER_MODES } from '../../src/core/forces/turbulence';
@@ -333,7 +340,7 @@ export function forceBound(
       if (packed) {
         for (let g = 0; g < packed.generatorCount; g++) {
           if (!isTarget(packed.ints, g, masks, i)) continue;
-          const kind = packed.ints[g * RECORD_INTS] as number;
+          const kind = packed.ints[g * RECORD_INTS + RECORD_INT_AT.kind] as number;
           const f = generatorForce(kind, packed.params32, g * RECORD_FLOATS, x, v, exact(inverseMass));
           f.forEach((c, axis) => terms[axis]!.push(c));
         }

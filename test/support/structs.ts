@@ -15,6 +15,7 @@ import {
   SPAWN_RULE,
 } from '../../src/core/emitters/gpuRecords';
 import { LIFE, PARTICLE } from '../../src/core/layout';
+import { FORCE_RECORD, FORCE_TABLE } from '../../src/core/forces/records';
 import { PASS_PARAMS } from '../../src/gpu/passParams';
 import { GROUP_LIFE } from '../../src/render/groupTimeline';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../../src/render/gridPass';
@@ -36,6 +37,8 @@ export const ALL_STRUCTS: readonly StructDef[] = [
   EMITTER_STATE,
   LIFE_COUNTERS,
   DEATH,
+  FORCE_RECORD,
+  FORCE_TABLE,
   ...PASS_PARAMS,
   GROUP_LIFE,
   DRAW_PARAMS,

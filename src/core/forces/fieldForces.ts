@@ -7,7 +7,15 @@
 import type { Rounding } from '../integrate';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
 import type { FloatArray } from '../particles';
-import { FORCE_KINDS, NO_MASK, RECORD_FLOATS, RECORD_INTS, slotIndex, type PackedForces } from './records';
+import {
+  FORCE_KINDS,
+  NO_MASK,
+  RECORD_FLOATS,
+  RECORD_INTS,
+  RECORD_INT_AT,
+  slotIndex,
+  type PackedForces,
+} from './records';
 import { turbulenceField } from './turbulence';
 
 const POSITION = attributeOffset('position');
@@ -51,9 +59,9 @@ if (
 
 /** `isTarget` of the shader. */
 export function isTarget(ints: Uint32Array, record: number, masks: Uint32Array, index: number): boolean {
-  const first = ints[record * RECORD_INTS + 1] as number;
-  const end = ints[record * RECORD_INTS + 2] as number;
-  const mask = ints[record * RECORD_INTS + 3] as number;
+  const first = ints[record * RECORD_INTS + RECORD_INT_AT.first] as number;
+  const end = ints[record * RECORD_INTS + RECORD_INT_AT.end] as number;
+  const mask = ints[record * RECORD_INTS + RECORD_INT_AT.mask] as number;
   if (index < first || index >= end) return false;
   if (mask === NO_MASK) return true;
   const bit = index - first;
@@ -96,7 +104,7 @@ export function applyFieldForces(
       if (!isTarget(ints, g, masks, i)) continue;
       const r = g * RECORD_FLOATS;
       f[0] = f[1] = f[2] = 0;
-      switch (ints[g * RECORD_INTS]) {
+      switch (ints[g * RECORD_INTS + RECORD_INT_AT.kind]) {
         case K.gravity:
           for (let c = 0; c < 3; c++) f[c] = round(at(params, r + GRAVITY_G + c) / inverseMass);
           break;
@@ -112,7 +120,7 @@ export function applyFieldForces(
         }
         case K.anchoredSpring:
         case K.anchoredBungee: {
-          const bungee = ints[g * RECORD_INTS] === K.anchoredBungee;
+          const bungee = ints[g * RECORD_INTS + RECORD_INT_AT.kind] === K.anchoredBungee;
           anchoredSpringForce(
             at(params, r + SPRING_ANCHOR),
             at(params, r + SPRING_ANCHOR + 1),

@@ -11,6 +11,7 @@
  */
 import type { ForceType, StoredGenerator } from './generators';
 import { turbulenceOrigin } from './turbulence';
+import { arrayOf, defineStruct } from '../schema';
 
 /** Generators per system: the records live in one uniform block. */
 export const MAX_FORCE_GENERATORS = 32;
@@ -51,20 +52,48 @@ export const FORCE_SLOTS = {
   turbulence: { origin: ['a', 0, 3], strength: ['a', 3, 1], frequency: ['b', 0, 1] },
 } as const satisfies Record<ForceType, Record<string, Slot>>;
 
-export const RECORD_WORDS = 12;
-export const RECORD_BYTES = RECORD_WORDS * 4;
-/** u32 words of a record as the host keeps them: kind, first, end, mask. */
-export const RECORD_INTS = 4;
+/** One generator's record: its kind and target, then two float lanes of parameters (FORCE_SLOTS says which). */
+export const FORCE_RECORD = defineStruct('ForceRecord', {
+  kind: 'u32',
+  first: { type: 'u32', doc: 'the target range is [first, end)' },
+  end: 'u32',
+  mask: { type: 'u32', doc: 'first word of the target bitmask (bit i - first), or NO_MASK' },
+  a: { type: 'vec4f', doc: 'parameters, see the accessors' },
+  b: 'vec4f',
+});
+
+/** The uniform block of every generator for one dt. */
+export const FORCE_TABLE = defineStruct('ForceTable', {
+  count: { type: 'u32', doc: 'particles' },
+  generatorCount: 'u32',
+  records: arrayOf(FORCE_RECORD, MAX_FORCE_GENERATORS),
+});
+
+export const RECORD_WORDS = FORCE_RECORD.words;
+export const RECORD_BYTES = FORCE_RECORD.size;
+/** u32 words of a record as the host keeps them: kind, first, end, mask (the words before lane a). */
+export const RECORD_INTS = FORCE_RECORD.wordOffsets.a;
 /** float words of a record: a.xyzw, b.xyzw. */
-export const RECORD_FLOATS = 8;
+export const RECORD_FLOATS = RECORD_WORDS - RECORD_INTS;
+/** Where lanes a and b start among a record's RECORD_FLOATS floats. */
+const LANE_A = FORCE_RECORD.wordOffsets.a - RECORD_INTS;
+const LANE_B = FORCE_RECORD.wordOffsets.b - RECORD_INTS;
+
+/** Where kind, first, end and mask sit among a record's RECORD_INTS words. */
+export const RECORD_INT_AT = {
+  kind: FORCE_RECORD.wordOffsets.kind,
+  first: FORCE_RECORD.wordOffsets.first,
+  end: FORCE_RECORD.wordOffsets.end,
+  mask: FORCE_RECORD.wordOffsets.mask,
+} as const;
 /** The table's header (particle count, generator count, padding) before the records. */
-export const TABLE_HEADER_BYTES = 16;
-export const TABLE_BYTES = TABLE_HEADER_BYTES + MAX_FORCE_GENERATORS * RECORD_BYTES;
+export const TABLE_HEADER_BYTES = FORCE_TABLE.offsets.records;
+export const TABLE_BYTES = FORCE_TABLE.size;
 
 /** Index of a parameter's first float within a record's RECORD_FLOATS floats. */
 export function slotIndex<T extends ForceType>(type: T, name: keyof (typeof FORCE_SLOTS)[T]): number {
   const [lane, component] = (FORCE_SLOTS[type] as Record<string, Slot>)[name as string] as Slot;
-  return (lane === 'a' ? 0 : 4) + component;
+  return (lane === 'a' ? LANE_A : LANE_B) + component;
 }
 
 const SWIZZLE = 'xyzw';
@@ -82,23 +111,11 @@ export function wgslForceDeclarations(): string {
     }),
   );
   return [
-    `// Generated from src/core/forces/records.ts: ${RECORD_BYTES} bytes a generator record.`,
     `const MAX_FORCE_GENERATORS: u32 = ${MAX_FORCE_GENERATORS}u;`,
     `const NO_MASK: u32 = ${NO_MASK}u;`,
     ...Object.entries(FORCE_KINDS).map(([type, kind]) => `const FORCE_${type.toUpperCase()}: u32 = ${kind}u;`),
-    'struct ForceRecord {',
-    '  kind: u32,  // offset 0',
-    '  first: u32, // offset 4: the target range is [first, end)',
-    '  end: u32,   // offset 8',
-    '  mask: u32,  // offset 12: first word of the target bitmask (bit i - first), or NO_MASK',
-    '  a: vec4f,   // offset 16: parameters, see the accessors',
-    '  b: vec4f,   // offset 32',
-    '}',
-    'struct ForceTable {',
-    '  count: u32,          // offset 0: particles',
-    '  generatorCount: u32, // offset 4',
-    `  records: array<ForceRecord, MAX_FORCE_GENERATORS>, // offset ${TABLE_HEADER_BYTES}`,
-    '}',
+    FORCE_RECORD.wgsl(),
+    FORCE_TABLE.wgsl(),
     ...accessors,
   ].join('\n');
 }
@@ -167,7 +184,10 @@ export function packForces(entries: readonly PackEntry[], dt: number): PackedFor
   entries.forEach((entry, k) => {
     const g = entry.generator;
     const at = k * RECORD_INTS;
-    ints.set([FORCE_KINDS[g.type], entry.first, entry.end, entry.maskWord], at);
+    ints[at + RECORD_INT_AT.kind] = FORCE_KINDS[g.type];
+    ints[at + RECORD_INT_AT.first] = entry.first;
+    ints[at + RECORD_INT_AT.end] = entry.end;
+    ints[at + RECORD_INT_AT.mask] = entry.maskWord;
     const values = recordValues(g, dt);
     const slots = FORCE_SLOTS[g.type] as Record<string, Slot>;
     for (const [name, value] of Object.entries(values)) {
@@ -285,16 +305,19 @@ export function stiffSpringCoefficients(k: number, d: number, dt: number): [numb
 }
 
 /** The table as the GPU reads it: header, then MAX_FORCE_GENERATORS records (unused ones zero). */
-export function encodeForceTable(packed: PackedForces, particleCount: number): ArrayBuffer {
-  const bytes = new ArrayBuffer(TABLE_BYTES);
-  const words = new Uint32Array(bytes);
-  const floats = new Float32Array(bytes);
-  words[0] = particleCount;
-  words[1] = packed.generatorCount;
+export function encodeForceTable(packed: PackedForces, particleCount: number): Uint8Array<ArrayBuffer> {
+  const table = FORCE_TABLE.value().set('count', particleCount).set('generatorCount', packed.generatorCount);
+  const records = table.member('records', FORCE_RECORD);
   for (let k = 0; k < packed.generatorCount; k++) {
-    const at = TABLE_HEADER_BYTES / 4 + k * RECORD_WORDS;
-    words.set(packed.ints.subarray(k * RECORD_INTS, (k + 1) * RECORD_INTS), at);
-    floats.set(packed.params32.subarray(k * RECORD_FLOATS, (k + 1) * RECORD_FLOATS), at + RECORD_INTS);
+    const ints = packed.ints.subarray(k * RECORD_INTS, (k + 1) * RECORD_INTS);
+    const floats = packed.params32.subarray(k * RECORD_FLOATS, (k + 1) * RECORD_FLOATS);
+    records
+      .set(k, 'kind', ints[RECORD_INT_AT.kind] as number)
+      .set(k, 'first', ints[RECORD_INT_AT.first] as number)
+      .set(k, 'end', ints[RECORD_INT_AT.end] as number)
+      .set(k, 'mask', ints[RECORD_INT_AT.mask] as number)
+      .set(k, 'a', floats.subarray(LANE_A, LANE_A + 4))
+      .set(k, 'b', floats.subarray(LANE_B, LANE_B + 4));
   }
-  return bytes;
+  return table.bytes;
 }
