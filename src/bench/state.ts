@@ -5,18 +5,20 @@
  * one acceleration for all, so the uniform-acceleration variant computes the
  * same thing as the per-particle lane.
  */
-import { FLOATS_PER_PARTICLE, attributeOffset } from '../core/layout';
+import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
 import { seededRandom } from '../core/random';
 
 /** Gravity, Cyclone's usual constant acceleration; the uniform-acceleration case reads it from its uniform. */
 export const BENCH_ACCELERATION: readonly [number, number, number] = [0, -9.81, 0];
 
-const POSITION = attributeOffset('position');
-const INVERSE_MASS = attributeOffset('inverseMass');
-const VELOCITY = attributeOffset('velocity');
-const DAMPING = attributeOffset('damping');
-const ACCELERATION = attributeOffset('acceleration');
-const FORCE_ACCUM = attributeOffset('forceAccum');
+const {
+  position: POSITION,
+  inverseMass: INVERSE_MASS,
+  velocity: VELOCITY,
+  damping: DAMPING,
+  acceleration: ACCELERATION,
+  forceAccum: FORCE_ACCUM,
+} = ATTRIBUTE_OFFSET;
 
 /** `count` packed records in the layout of src/core/layout.ts. */
 export function benchState(count: number, seed = 1): Float32Array<ArrayBuffer> {

@@ -5,18 +5,20 @@
  * float32 as the GPU does; with the identity it runs in float64 to measure the
  * float32 error itself.
  */
-import { FLOATS_PER_PARTICLE, attributeOffset } from './layout';
+import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from './layout';
 import type { FloatArray } from './particles';
 import type { Variant } from './variants';
 
 export type Rounding = (x: number) => number;
 
-const POSITION = attributeOffset('position');
-const INVERSE_MASS = attributeOffset('inverseMass');
-const VELOCITY = attributeOffset('velocity');
-const DAMPING = attributeOffset('damping');
-const ACCELERATION = attributeOffset('acceleration');
-const FORCE_ACCUM = attributeOffset('forceAccum');
+const {
+  position: POSITION,
+  inverseMass: INVERSE_MASS,
+  velocity: VELOCITY,
+  damping: DAMPING,
+  acceleration: ACCELERATION,
+  forceAccum: FORCE_ACCUM,
+} = ATTRIBUTE_OFFSET;
 
 /**
  * The share of velocity kept this step. Damping 0 and 1 are exact (pow(0, dt)

@@ -84,6 +84,11 @@ export const LANES_PER_PARTICLE = LANES.length;
 export const FLOATS_PER_PARTICLE = PARTICLE.words;
 export const BYTES_PER_PARTICLE = PARTICLE.size;
 
+/** Every attribute's float offset inside a particle record (what attributeOffset returns), computed once. */
+export const ATTRIBUTE_OFFSET = Object.fromEntries(ATTRIBUTE_NAMES.map((name) => [name, attributeOffset(name)])) as {
+  readonly [K in AttributeName]: number;
+};
+
 const WGSL_TYPES = { 1: 'f32', 2: 'vec2f', 3: 'vec3f', 4: 'vec4f' } as const;
 
 function capitalized(name: string): string {

@@ -6,7 +6,7 @@
  * neighbours cell by cell, each cell's particles by index). With
  * `round = Math.fround` every operation rounds to float32 as the GPU does.
  */
-import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
+import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { Rounding } from '../integrate';
 import type { FloatArray } from '../particles';
 import { dot3 } from './collide';
@@ -61,11 +61,13 @@ class ContactBody {
   }
 }
 
-const POSITION = attributeOffset('position');
-const INVERSE_MASS = attributeOffset('inverseMass');
-const VELOCITY = attributeOffset('velocity');
-const ACCELERATION = attributeOffset('acceleration');
-const RADIUS = attributeOffset('radius');
+const {
+  position: POSITION,
+  inverseMass: INVERSE_MASS,
+  velocity: VELOCITY,
+  acceleration: ACCELERATION,
+  radius: RADIUS,
+} = ATTRIBUTE_OFFSET;
 
 export class CpuContacts {
   /** Active contacts per particle: closing ones in the low 16 bits, penetrating ones above. */

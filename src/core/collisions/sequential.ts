@@ -9,7 +9,7 @@
  * links, particle pairs (by brute force) and planes (as Cyclone's ground
  * contacts; other colliders are not part of this comparison).
  */
-import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
+import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { FloatArray } from '../particles';
 import { COLLIDER, COLLIDER_WORDS, KIND_PLANE, type PackedColliders } from './colliders';
 import { LINK_CABLE, LINK_AT, LINK_WORDS, NO_PARTICLE, type PackedLinks } from './links';
@@ -24,11 +24,13 @@ export interface SequentialContact {
   restitution: number;
 }
 
-const POSITION = attributeOffset('position');
-const VELOCITY = attributeOffset('velocity');
-const ACCELERATION = attributeOffset('acceleration');
-const INVERSE_MASS = attributeOffset('inverseMass');
-const RADIUS = attributeOffset('radius');
+const {
+  position: POSITION,
+  velocity: VELOCITY,
+  acceleration: ACCELERATION,
+  inverseMass: INVERSE_MASS,
+  radius: RADIUS,
+} = ATTRIBUTE_OFFSET;
 
 const at = (state: FloatArray, i: number, offset: number, c: number) =>
   state[i * FLOATS_PER_PARTICLE + offset + c] as number;

@@ -13,7 +13,7 @@
 import { DEAD_RADIUS } from '../collisions/colliders';
 import { SparkworksInputError } from '../errors';
 import type { Rounding } from '../integrate';
-import { FLOATS_PER_PARTICLE, LIFE, NO_RULE, attributeOffset, type LifeRecords } from '../layout';
+import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE, LIFE, NO_RULE, type LifeRecords } from '../layout';
 import type { FloatArray } from '../particles';
 import type { EmitterSet } from './emitterSet';
 import {
@@ -32,13 +32,15 @@ import type { StructArray } from '../schema';
 import { sampleScalar, samplePosition, sampleVelocity, type Vec3 } from './sampling';
 import { lifecycleStats, type LifecycleStats } from './stats';
 
-const POSITION = attributeOffset('position');
-const INVERSE_MASS = attributeOffset('inverseMass');
-const VELOCITY = attributeOffset('velocity');
-const DAMPING = attributeOffset('damping');
-const ACCELERATION = attributeOffset('acceleration');
-const RADIUS = attributeOffset('radius');
-const FORCE_ACCUM = attributeOffset('forceAccum');
+const {
+  position: POSITION,
+  inverseMass: INVERSE_MASS,
+  velocity: VELOCITY,
+  damping: DAMPING,
+  acceleration: ACCELERATION,
+  radius: RADIUS,
+  forceAccum: FORCE_ACCUM,
+} = ATTRIBUTE_OFFSET;
 const FORCE_SPARE = FORCE_ACCUM + 3;
 
 const TWO_TO_32 = 2 ** 32;

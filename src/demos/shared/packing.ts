@@ -5,15 +5,17 @@
  * demos themselves (finite, inverse mass > 0 or 0, damping in [0, 1]), so the
  * API's validation is not repeated per frame.
  */
-import { FLOATS_PER_PARTICLE, attributeOffset } from '../../core/layout';
+import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../../core/layout';
 import type { ParticleSystem } from '../../gpu/particleSystem';
 
-const POSITION = attributeOffset('position');
-const INVERSE_MASS = attributeOffset('inverseMass');
-const VELOCITY = attributeOffset('velocity');
-const DAMPING = attributeOffset('damping');
-const ACCELERATION = attributeOffset('acceleration');
-const FORCE = attributeOffset('forceAccum');
+const {
+  position: POSITION,
+  inverseMass: INVERSE_MASS,
+  velocity: VELOCITY,
+  damping: DAMPING,
+  acceleration: ACCELERATION,
+  forceAccum: FORCE,
+} = ATTRIBUTE_OFFSET;
 
 export class ParticleRecords {
   readonly data: Float32Array<ArrayBuffer>;
