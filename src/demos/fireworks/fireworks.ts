@@ -26,10 +26,17 @@ import { LiveStatsPoller } from '../shared/liveStats';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FIREWORKS_PARAMS, type LaunchType } from './params';
+import { groundGrid } from '../shared/ground';
 
 type Params = ParamValues<typeof FIREWORKS_PARAMS>;
 
 const BACKGROUND = [0.012, 0.014, 0.03] as const;
+const GROUND_GRID = groundGrid({
+  halfSize: 60,
+  lineColor: [0.16, 0.19, 0.28],
+  planeColor: [0.03, 0.035, 0.06],
+  background: BACKGROUND,
+});
 
 /**
  * The mix's share of launches per type (Cyclone's keys 1 to 9): mostly the
@@ -139,20 +146,7 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
     },
     render(pass, frame: SceneFrame) {
       if (params.ground) {
-        passes.grid.draw(
-          pass,
-          ground,
-          {
-            centre: [0, 0, 0],
-            halfSize: 60,
-            spacing: 1,
-            majorEvery: 5,
-            lineColor: [0.16, 0.19, 0.28],
-            planeColor: [0.03, 0.035, 0.06],
-            fadeColor: BACKGROUND,
-          },
-          frame.view,
-        );
+        passes.grid.draw(pass, ground, GROUND_GRID, frame.view);
       }
       applyLookParams(look, params);
       look.stretch = params.stretch;

@@ -32,10 +32,17 @@ import { LiveStatsPoller } from '../shared/liveStats';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FOUNTAIN_PARAMS } from './params';
+import { groundGrid } from '../shared/ground';
 
 type Params = ParamValues<typeof FOUNTAIN_PARAMS>;
 
 const BACKGROUND = [0.02, 0.025, 0.04] as const;
+const GROUND_GRID = groundGrid({
+  halfSize: 40,
+  lineColor: [0.2, 0.24, 0.33],
+  planeColor: [0.05, 0.06, 0.085],
+  background: BACKGROUND,
+});
 const NOZZLE_Y = 0.3;
 const RING_RADIUS = 1.6;
 /** Outer jets lean out by this much (radians). */
@@ -173,20 +180,7 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
       system.submitted();
     },
     render(pass, frame: SceneFrame) {
-      passes.grid.draw(
-        pass,
-        ground,
-        {
-          centre: [0, 0, 0],
-          halfSize: 40,
-          spacing: 1,
-          majorEvery: 5,
-          lineColor: [0.2, 0.24, 0.33],
-          planeColor: [0.05, 0.06, 0.085],
-          fadeColor: BACKGROUND,
-        },
-        frame.view,
-      );
+      passes.grid.draw(pass, ground, GROUND_GRID, frame.view);
       applyLookParams(look, params);
       passes.particles.draw(pass, binding, look, frame.view, frame.time);
     },

@@ -50,10 +50,19 @@ import { ParticleRecords } from '../shared/packing';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { GALAXY_PARAMS } from './params';
+import { groundGrid } from '../shared/ground';
 
 type Params = ParamValues<typeof GALAXY_PARAMS>;
 
 const BACKGROUND = [0.004, 0.004, 0.012] as const;
+const GROUND_GRID = groundGrid({
+  centre: [0, -8, 0],
+  halfSize: 70,
+  spacing: 2,
+  lineColor: [0.1, 0.12, 0.2],
+  planeColor: [0.012, 0.014, 0.03],
+  background: BACKGROUND,
+});
 /** The count at which `intensity` is a point's own brightness. */
 const DENSITY_REFERENCE = 1 << 17;
 /** Records packed per queue write. */
@@ -279,20 +288,7 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
     },
     render(pass, frame) {
       if (params.grid) {
-        passes.grid.draw(
-          pass,
-          grid,
-          {
-            centre: [0, -8, 0],
-            halfSize: 70,
-            spacing: 2,
-            majorEvery: 5,
-            lineColor: [0.1, 0.12, 0.2],
-            planeColor: [0.012, 0.014, 0.03],
-            fadeColor: BACKGROUND,
-          },
-          frame.view,
-        );
+        passes.grid.draw(pass, grid, GROUND_GRID, frame.view);
       }
       applyLookParams(look, params);
       // White at about the fastest circular speed about the core, 0.62 sqrt(S / s) (at r = s sqrt(2)).

@@ -33,10 +33,17 @@ import { ParticleRecords } from '../shared/packing';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { SPRINGS_PARAMS } from './params';
+import { groundGrid } from '../shared/ground';
 
 type Params = ParamValues<typeof SPRINGS_PARAMS>;
 
 const BACKGROUND = [0.03, 0.032, 0.045] as const;
+const GROUND_GRID = groundGrid({
+  halfSize: 30,
+  lineColor: [0.2, 0.23, 0.3],
+  planeColor: [0.06, 0.065, 0.085],
+  background: BACKGROUND,
+});
 /** Lowest height of the top edge, m. */
 const MIN_TOP = 9;
 /** Turbulence lattice cells per metre, and its drift (m/s) through the cloth. */
@@ -151,20 +158,7 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
       system.submitted();
     },
     render(pass, frame) {
-      passes.grid.draw(
-        pass,
-        ground,
-        {
-          centre: [0, 0, 0],
-          halfSize: 30,
-          spacing: 1,
-          majorEvery: 5,
-          lineColor: [0.2, 0.23, 0.3],
-          planeColor: [0.06, 0.065, 0.085],
-          fadeColor: BACKGROUND,
-        },
-        frame.view,
-      );
+      passes.grid.draw(pass, ground, GROUND_GRID, frame.view);
       // Under the particles: neither writes depth, so what is drawn later lies on top.
       if (params.drawSprings) passes.links.draw(pass, springLines, springStyle, frame.view, frame.time);
       applyLookParams(look, params);
