@@ -1,11 +1,43 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /** The gallery's demo pages (demos/<id>.html); each is a build input beside index.html. */
 const DEMO_PAGES = ['fireworks', 'fountain', 'galaxy', 'springs', 'integrators'] as const;
 
+/**
+ * What every demo page shares, injected here once: the encoding, the viewport,
+ * an empty icon, and a note for browsers without JavaScript. Each
+ * demos/<id>.html holds only its title, its canvas and its module.
+ */
+function demoPages(): Plugin {
+  return {
+    name: 'sparkworks-demo-pages',
+    transformIndexHtml(html, context) {
+      if (!/[\\/]demos[\\/][^\\/]+\.html$/.test(context.filename)) return html;
+      return {
+        html,
+        tags: [
+          { tag: 'meta', attrs: { charset: 'utf-8' }, injectTo: 'head-prepend' },
+          {
+            tag: 'meta',
+            attrs: { name: 'viewport', content: 'width=device-width, initial-scale=1' },
+            injectTo: 'head-prepend',
+          },
+          { tag: 'link', attrs: { rel: 'icon', href: 'data:,' }, injectTo: 'head-prepend' },
+          {
+            tag: 'noscript',
+            children: 'This demo needs JavaScript and WebGPU. <a href="../index.html">Back to the gallery</a>.',
+            injectTo: 'body',
+          },
+        ],
+      };
+    },
+  };
+}
+
 export default defineConfig({
+  plugins: [demoPages()],
   // Relative asset URLs: dist/ works from any static server and any sub-path.
   base: './',
   server: { host: '127.0.0.1' },
