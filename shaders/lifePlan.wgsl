@@ -44,9 +44,9 @@ fn planStep() {
   var n = counters.live;
   for (var l = 0u; l < SCAN_LEVELS; l++) {
     n = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK;
-    args[ARGS_SCAN + 4u * l] = n;
-    args[ARGS_SCAN + 4u * l + 1u] = 1u;
-    args[ARGS_SCAN + 4u * l + 2u] = 1u;
+    args[ARGS_SCAN + ARGS_SCAN_STRIDE * l] = n;
+    args[ARGS_SCAN + ARGS_SCAN_STRIDE * l + 1u] = 1u;
+    args[ARGS_SCAN + ARGS_SCAN_STRIDE * l + 2u] = 1u;
   }
   counters.steps += 1u;
 }

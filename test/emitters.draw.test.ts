@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareLifecycle } from '../src/core/emitters/options';
 import { withErrorScopes } from '../src/gpu/errors';
 import { GpuLifecycle } from '../src/gpu/lifecycle';
-import { ARGS } from '../src/gpu/indirectArgs';
+import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
 import { ParticleBuffer } from '../src/gpu/particleBuffer';
 import { DEFAULT_VARIANT } from '../src/core/variants';
 import { useDevice } from './support/gpu';
@@ -93,7 +93,7 @@ describe('drawing the live particles', () => {
           });
           pass.setPipeline(pipeline);
           pass.setBindGroup(0, bindGroup);
-          pass.drawIndirect(lifecycle.buffers.args, ARGS.drawPoints * 4);
+          pass.drawIndirect(lifecycle.buffers.args, INDIRECT_ARGS.offsets.drawPoints);
           pass.end();
           encoder.copyBufferToBuffer(drawn, 0, read, 0, CAPACITY * 4);
           device.queue.submit([encoder.finish()]);

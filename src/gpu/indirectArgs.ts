@@ -1,28 +1,40 @@
 /**
- * The lifecycle's indirect-arguments buffer (src/gpu/lifeBuffers.ts): where
- * each dispatch's and draw's arguments live, in words. The planning kernels
- * write them on the GPU (shaders/lifePlan.wgsl reads these offsets as
- * constants) and the passes dispatch or draw from them.
+ * The lifecycle's indirect-arguments buffer (src/gpu/lifeBuffers.ts),
+ * declared with the schema: one vec4u a dispatch (x, y, z workgroups, a spare
+ * word) or draw (vertex count, instance count, first vertex, first
+ * instance). The planning kernels write them on the GPU (shaders/lifePlan.wgsl
+ * reads the word offsets as constants) and the passes dispatch or draw from
+ * them.
  */
-export const ARGS = {
-  /** Dispatch over the live list: forces, step, age, compaction. */
-  live: 0,
-  /** Dispatch of the emission. */
-  emit: 4,
-  /** drawIndirect: 6 vertices a live particle, one instance (vertex pulling). */
-  drawQuads: 8,
-  /** drawIndirect: 6 vertices, one instance a live particle. */
-  drawInstanced: 12,
-  /** drawIndirect: one point a live particle. */
-  drawPoints: 16,
-  /** Dispatch of scan level l at scan + 4 * l. */
-  scan: 20,
-} as const;
+import { arrayOf, defineStruct } from '../core/schema';
+
+/** Levels of the live-list scan at most: 2^24 slots in blocks of 1,024 take three (lifeBuffers checks). */
+export const MAX_SCAN_LEVELS = 3;
+
+export const INDIRECT_ARGS = defineStruct('IndirectArgs', {
+  live: { type: 'vec4u', doc: 'dispatch over the live list: forces, step, age, compaction' },
+  emit: { type: 'vec4u', doc: 'dispatch of the emission' },
+  drawQuads: { type: 'vec4u', doc: 'drawIndirect: 6 vertices a live particle, one instance (vertex pulling)' },
+  drawInstanced: { type: 'vec4u', doc: 'drawIndirect: 6 vertices, one instance a live particle' },
+  drawPoints: { type: 'vec4u', doc: 'drawIndirect: one point a live particle' },
+  scan: { type: arrayOf('vec4u', MAX_SCAN_LEVELS), doc: 'dispatch of each scan level' },
+});
+
+/** Word offsets of each entry (WGSL indexes the buffer as array<u32>). */
+export const ARGS = INDIRECT_ARGS.wordOffsets;
+/** Words between two scan levels' dispatches. */
+export const SCAN_ARGS_STRIDE = INDIRECT_ARGS.layout.scan.size / MAX_SCAN_LEVELS / 4;
+
+/** Byte offset of scan level `level`'s dispatch. */
+export function scanArgsOffset(level: number): number {
+  return (ARGS.scan + SCAN_ARGS_STRIDE * level) * 4;
+}
 
 /** The offsets as WGSL constants, e.g. `const ARGS_DRAW_QUADS: u32 = 8u;`. */
 export function wgslArgs(): string {
   const snake = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
-  return Object.entries(ARGS)
-    .map(([name, at]) => `const ARGS_${snake(name)}: u32 = ${at}u;`)
-    .join('\n');
+  return [
+    ...Object.entries(ARGS).map(([name, at]) => `const ARGS_${snake(name)}: u32 = ${at}u;`),
+    `const ARGS_SCAN_STRIDE: u32 = ${SCAN_ARGS_STRIDE}u;`,
+  ].join('\n');
 }

@@ -17,7 +17,7 @@ import {
 } from '../core/emitters/gpuRecords';
 import { initialLifecycle } from '../core/emitters/lifecycle';
 import type { PreparedLifecycle } from '../core/emitters/options';
-import { ARGS } from './indirectArgs';
+import { INDIRECT_ARGS, MAX_SCAN_LEVELS } from './indirectArgs';
 
 /**
  * What a pass needs to run over the live list instead of every slot: its
@@ -101,7 +101,10 @@ export class LifeBuffers {
     this.counters = buffer('counters', LIFE_COUNTERS.words * 4, STORAGE | COPY_DST | COPY_SRC);
     this.ruleStats = buffer('ruleStats', RULE_STATS_WORDS * 4, STORAGE | COPY_DST | COPY_SRC);
     this.levels = scanLevels(capacity);
-    this.args = buffer('args', (ARGS.scan + 4 * this.levels.length) * 4, STORAGE | INDIRECT | COPY_DST | COPY_SRC);
+    if (this.levels.length > MAX_SCAN_LEVELS) {
+      throw new RangeError(`${capacity} slots need ${this.levels.length} scan levels, more than ${MAX_SCAN_LEVELS}`);
+    }
+    this.args = buffer('args', INDIRECT_ARGS.size, STORAGE | INDIRECT | COPY_DST | COPY_SRC);
     this.flags = buffer('flags', capacity * 8, STORAGE);
     // Level 1's output at a 256-byte boundary (minStorageBufferOffsetAlignment's largest value).
     const level0Bytes = Math.ceil((capacity * 8) / 256) * 256;
@@ -155,7 +158,7 @@ export class LifeBuffers {
       layout: this.liveLayout,
       bindGroup: this.liveBindGroup,
       args: this.args,
-      argsOffset: ARGS.live * 4,
+      argsOffset: INDIRECT_ARGS.offsets.live,
       capacity: this.capacity,
     };
   }

@@ -3,7 +3,7 @@
  * sums of (lives on, children) over the live list, every level dispatched
  * indirectly with the block counts planStep derived from the live count.
  */
-import { ARGS } from './indirectArgs';
+import { scanArgsOffset } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 import { shaders } from '../shaders';
 import { Kernel } from './kernel';
@@ -61,12 +61,12 @@ export class LifeScanPass {
   record(pass: GPUComputePassEncoder): void {
     const args = this.buffers.args;
     this.scanGroups.forEach((group, l) => {
-      this.scanBlocks.record(pass, [group], { indirect: args, offset: (ARGS.scan + 4 * l) * 4 });
+      this.scanBlocks.record(pass, [group], { indirect: args, offset: scanArgsOffset(l) });
     });
     // addGroups[i] is level i + 1's: from the second-highest level down to level 1.
     for (let i = this.addGroups.length - 1; i >= 0; i--) {
       const group = this.addGroups[i] as GPUBindGroup;
-      this.addOffsets.record(pass, [group], { indirect: args, offset: (ARGS.scan + 4 * (i + 1)) * 4 });
+      this.addOffsets.record(pass, [group], { indirect: args, offset: scanArgsOffset(i + 1) });
     }
   }
 

@@ -5,7 +5,7 @@
  * and records them.
  */
 import { shaders } from '../shaders';
-import { ARGS } from './indirectArgs';
+import { INDIRECT_ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 import { LiveKernel, type LiveKernelSpec } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
@@ -46,7 +46,7 @@ export function createLifecycleKernels(
         ['uniform', buffers.rules],
       ],
       frame: buffers.frameBinding,
-      argsOffset: ARGS.live * 4,
+      argsOffset: INDIRECT_ARGS.offsets.live,
     }),
     compact: kernel({
       name: 'CompactPass',
@@ -66,7 +66,7 @@ export function createLifecycleKernels(
         ['read-only-storage', buffers.counters],
         ['storage', buffers.ruleStats],
       ],
-      argsOffset: ARGS.live * 4,
+      argsOffset: INDIRECT_ARGS.offsets.live,
     }),
     emit: kernel({
       name: 'EmitPass',
@@ -83,7 +83,7 @@ export function createLifecycleKernels(
         ['uniform', buffers.rules],
       ],
       frame: buffers.frameBinding,
-      argsOffset: ARGS.emit * 4,
+      argsOffset: INDIRECT_ARGS.offsets.emit,
     }),
   };
 }

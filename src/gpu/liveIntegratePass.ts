@@ -12,7 +12,7 @@ import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
 import { FusedPipelineCache } from './fusedPipelines';
 import { Kernel } from './kernel';
-import { ARGS } from './indirectArgs';
+import { INDIRECT_ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { StepParams, stepConstants } from './stepParams';
@@ -39,7 +39,7 @@ export class LiveIntegratePass {
       shaders.integrateLiveWithForces,
       constants,
     );
-    this.dispatch = { indirect: buffers.args, offset: ARGS.live * 4 };
+    this.dispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.live };
   }
 
   /** Created synchronously: the caller's error scopes catch any failure. */

@@ -30,7 +30,7 @@ import {
   type DrawShader,
 } from './drawPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
-import { ARGS } from '../gpu/indirectArgs';
+import { INDIRECT_ARGS } from '../gpu/indirectArgs';
 import { GROUP_LIFE, type GroupTimeline } from './groupTimeline';
 import {
   DRAW_PARAMS,
@@ -269,8 +269,8 @@ export class ParticlePass {
     const instanced = !points && this.quads === 'instanced';
     if (live) {
       // planEmit writes all three argument records from the live count: (n, 1), (6n, 1) and (6, n).
-      const args = points ? ARGS.drawPoints : instanced ? ARGS.drawInstanced : ARGS.drawQuads;
-      pass.drawIndirect(live.args, args * 4);
+      const at = INDIRECT_ARGS.offsets;
+      pass.drawIndirect(live.args, points ? at.drawPoints : instanced ? at.drawInstanced : at.drawQuads);
     } else if (points) pass.draw(drawn);
     else if (instanced) pass.draw(6, drawn);
     else pass.draw(6 * drawn);

@@ -16,6 +16,7 @@ import {
 } from '../../src/core/emitters/gpuRecords';
 import { LIFE, PARTICLE } from '../../src/core/layout';
 import { FORCE_RECORD, FORCE_TABLE } from '../../src/core/forces/records';
+import { INDIRECT_ARGS } from '../../src/gpu/indirectArgs';
 import { PASS_PARAMS } from '../../src/gpu/passParams';
 import { GROUP_LIFE } from '../../src/render/groupTimeline';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../../src/render/gridPass';
@@ -40,6 +41,7 @@ export const ALL_STRUCTS: readonly StructDef[] = [
   FORCE_RECORD,
   FORCE_TABLE,
   ...PASS_PARAMS,
+  INDIRECT_ARGS,
   GROUP_LIFE,
   DRAW_PARAMS,
   RENDER_GRID_PARAMS,
