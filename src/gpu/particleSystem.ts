@@ -1,6 +1,9 @@
 /**
  * The GPU particle system: owns the particle buffer and the passes, decides
  * when to submit, and turns GPU errors and device loss into thrown errors.
+ * Its length (a little over 450 lines) is the public API's surface: each
+ * method checks its input, then hands the work to an owner of passes
+ * (GpuForces, GpuCollisions, GpuLifecycle) or to the step plan.
  */
 import type { ParticleSystemApi, ParticleSystemOptions } from '../core/api';
 import { prepareColliders, type ColliderInit } from '../core/collisions/colliders';
