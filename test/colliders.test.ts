@@ -13,7 +13,7 @@ import { prepareColliders, type ColliderInit } from '../src/core/collisions/coll
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SparkworksInputError } from '../src/core/errors';
 import { integrate } from '../src/core/integrate';
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../src/core/layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../src/core/layout';
 import { packParticles, type ParticleInit } from '../src/core/particles';
 import type { ParticleSystemApi } from '../src/core/api';
 import { variantName, type Variant } from '../src/core/variants';
@@ -27,7 +27,7 @@ const gpu = useDevice();
 const DT = 1 / 60;
 const SKIN = 1e-4;
 const u = UNIT_ROUNDOFF;
-const { radius: RADIUS, position: POSITION, velocity: VELOCITY } = ATTRIBUTE_OFFSET;
+const { RADIUS, POSITION, VELOCITY } = OFFSET;
 
 /** Particles scattered in a cube around `center`, thrown in random directions under gravity. */
 function cloud(count: number, seed: number, center: number[], spread: number): ParticleInit[] {

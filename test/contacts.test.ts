@@ -16,7 +16,7 @@ import type { LinkInit } from '../src/core/collisions/links';
 import { CpuCollisionWorld, RadiusBound, largestRadius, resolveContactSettings } from '../src/core/collisions/world';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SparkworksInputError } from '../src/core/errors';
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
+import { OFFSET, FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles, type ParticleInit } from '../src/core/particles';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { UNIT_ROUNDOFF } from './support/errorBound';
@@ -25,7 +25,7 @@ import { seededRandom } from './support/random';
 
 const gpu = useDevice();
 const u = UNIT_ROUNDOFF;
-const { position: POSITION, velocity: VELOCITY, inverseMass: INVERSE_MASS } = ATTRIBUTE_OFFSET;
+const { POSITION, VELOCITY, INVERSE_MASS } = OFFSET;
 
 const at = (state: Float32Array, i: number, offset: number) =>
   Array.from(state.subarray(i * FLOATS_PER_PARTICLE + offset, i * FLOATS_PER_PARTICLE + offset + 3));

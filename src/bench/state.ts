@@ -5,20 +5,13 @@
  * one acceleration for all, so the uniform-acceleration variant computes the
  * same thing as the per-particle lane.
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
 import { seededRandom } from '../core/random';
 
 /** Gravity, Cyclone's usual constant acceleration; the uniform-acceleration case reads it from its uniform. */
 export const BENCH_ACCELERATION: readonly [number, number, number] = [0, -9.81, 0];
 
-const {
-  position: POSITION,
-  inverseMass: INVERSE_MASS,
-  velocity: VELOCITY,
-  damping: DAMPING,
-  acceleration: ACCELERATION,
-  forceAccum: FORCE_ACCUM,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, FORCE_ACCUM } = OFFSET;
 
 /** `count` packed records in the layout of src/core/layout.ts. */
 export function benchState(count: number, seed = 1): Float32Array<ArrayBuffer> {

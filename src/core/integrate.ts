@@ -5,20 +5,13 @@
  * float32 as the GPU does; with the identity it runs in float64 to measure the
  * float32 error itself.
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from './layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from './layout';
 import type { FloatArray } from './particles';
 import type { Variant } from './variants';
 
 export type Rounding = (x: number) => number;
 
-const {
-  position: POSITION,
-  inverseMass: INVERSE_MASS,
-  velocity: VELOCITY,
-  damping: DAMPING,
-  acceleration: ACCELERATION,
-  forceAccum: FORCE_ACCUM,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, FORCE_ACCUM } = OFFSET;
 
 /**
  * The share of velocity kept this step. Damping 0 and 1 are exact (pow(0, dt)

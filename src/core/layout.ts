@@ -84,10 +84,20 @@ export const LANES_PER_PARTICLE = LANES.length;
 export const FLOATS_PER_PARTICLE = PARTICLE.words;
 export const BYTES_PER_PARTICLE = PARTICLE.size;
 
-/** Every attribute's float offset inside a particle record (what attributeOffset returns), computed once. */
-export const ATTRIBUTE_OFFSET = Object.fromEntries(ATTRIBUTE_NAMES.map((name) => [name, attributeOffset(name)])) as {
-  readonly [K in AttributeName]: number;
-};
+/**
+ * Every attribute's float offset inside a particle record (what
+ * attributeOffset returns), computed once, named as the CPU twins name them:
+ * `const { POSITION, VELOCITY } = OFFSET;`.
+ */
+export const OFFSET = {
+  POSITION: attributeOffset('position'),
+  INVERSE_MASS: attributeOffset('inverseMass'),
+  VELOCITY: attributeOffset('velocity'),
+  DAMPING: attributeOffset('damping'),
+  ACCELERATION: attributeOffset('acceleration'),
+  RADIUS: attributeOffset('radius'),
+  FORCE_ACCUM: attributeOffset('forceAccum'),
+} as const;
 
 const WGSL_TYPES = { 1: 'f32', 2: 'vec2f', 3: 'vec3f', 4: 'vec4f' } as const;
 

@@ -45,7 +45,7 @@ import {
   KIND_SPHERE,
 } from '../../src/core/collisions/colliders';
 import type { CollideParams } from '../../src/core/collisions/collide';
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../../src/core/layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../../src/core/layout';
 import { UNIT_ROUNDOFF, type StepErrorBound } from './errorBound';
 
 /** Word offsets of the collider record's fields. */
@@ -94,13 +94,7 @@ const widen = (a: C, by: number): C => ({ v: a.v, e: a.e + by });
 const dot3 = (a: C[], b: C[]): C =>
   add(add(mul(a[0] as C, b[0] as C), mul(a[1] as C, b[1] as C)), mul(a[2] as C, b[2] as C));
 
-const {
-  position: POSITION,
-  inverseMass: INVERSE_MASS,
-  velocity: VELOCITY,
-  acceleration: ACCELERATION,
-  radius: RADIUS,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, ACCELERATION, RADIUS } = OFFSET;
 
 /**
  * Carries `bound` (the step's bound, already advanced over the step) across

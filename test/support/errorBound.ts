@@ -26,7 +26,7 @@
  *   and velocity bounds through each generator); the acceleration then differs
  *   by inverseMass * F more, rounded once more on each side (3u).
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../../src/core/layout';
+import { OFFSET, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../../src/core/layout';
 import type { FloatArray } from '../../src/core/particles';
 import type { Variant } from '../../src/core/variants';
 
@@ -43,14 +43,7 @@ export function powRelativeError(damping: number, dt: number): number {
   return Math.LN2 * (dt * log2Error + 2 * u * z) + (3 + 2 * z) * 2 * u + u;
 }
 
-const {
-  position: POSITION,
-  velocity: VELOCITY,
-  acceleration: ACCELERATION,
-  forceAccum: FORCE,
-  inverseMass: INVERSE_MASS,
-  damping: DAMPING,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, VELOCITY, ACCELERATION, FORCE_ACCUM: FORCE, INVERSE_MASS, DAMPING } = OFFSET;
 
 export class StepErrorBound {
   /** Bounds on |a - b| per particle component, xyz packed. */

@@ -31,7 +31,7 @@
  * - A branch whose condition the errors could flip: the GPU may have taken
  *   the other side; the bound covers both (see each case).
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../../src/core/layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../../src/core/layout';
 import type { FloatArray } from '../../src/core/particles';
 import {
   FORCE_KINDS,
@@ -289,7 +289,7 @@ function generatorForce(kind: number, params: FloatArray, r: number, x: Vec, v: 
   throw new Error(`forceBound: unknown kind ${kind}`);
 }
 
-const { position: POSITION, velocity: VELOCITY, inverseMass: INVERSE_MASS, forceAccum: FORCE_ACCUM } = ATTRIBUTE_OFFSET;
+const { POSITION, VELOCITY, INVERSE_MASS, FORCE_ACCUM } = OFFSET;
 
 export interface ForceBound {
   /** Bound on |GPU - reference| of each particle's accumulator after the forces, xyz. */

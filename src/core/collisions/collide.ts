@@ -4,7 +4,7 @@
  * by side. With `round = Math.fround` every operation rounds to float32 as the
  * GPU does. No GPU imports.
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { Rounding } from '../integrate';
 import type { FloatArray } from '../particles';
 import {
@@ -22,13 +22,7 @@ import {
 /** Word offsets of the collider record's fields. */
 const F = COLLIDER.wordOffsets;
 
-const {
-  position: POSITION,
-  inverseMass: INVERSE_MASS,
-  velocity: VELOCITY,
-  acceleration: ACCELERATION,
-  radius: RADIUS,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, ACCELERATION, RADIUS } = OFFSET;
 
 /** A particle's position and velocity while its contacts are resolved (reused, never allocated in the loop). */
 export interface Body {

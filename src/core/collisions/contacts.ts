@@ -6,7 +6,7 @@
  * neighbours cell by cell, each cell's particles by index). With
  * `round = Math.fround` every operation rounds to float32 as the GPU does.
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { Rounding } from '../integrate';
 import type { FloatArray } from '../particles';
 import { dot3 } from './collide';
@@ -61,13 +61,7 @@ class ContactBody {
   }
 }
 
-const {
-  position: POSITION,
-  inverseMass: INVERSE_MASS,
-  velocity: VELOCITY,
-  acceleration: ACCELERATION,
-  radius: RADIUS,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, ACCELERATION, RADIUS } = OFFSET;
 
 export class CpuContacts {
   /** Active contacts per particle: closing ones in the low 16 bits, penetrating ones above. */

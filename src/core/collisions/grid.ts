@@ -7,7 +7,7 @@
  * (bucket, index). The GPU builds the same table with atomics and then sorts
  * each bucket; here one pass in index order gives that order directly.
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { Rounding } from '../integrate';
 import type { FloatArray } from '../particles';
 
@@ -53,7 +53,7 @@ export function bucketOf(cx: number, cy: number, cz: number, mask: number): numb
   return (h & mask) >>> 0;
 }
 
-const { position: POSITION, radius: RADIUS } = ATTRIBUTE_OFFSET;
+const { POSITION, RADIUS } = OFFSET;
 
 /** The grid's tables, laid out as the GPU's buffers. */
 export class CpuGrid {

@@ -9,7 +9,7 @@
  * links, particle pairs (by brute force) and planes (as Cyclone's ground
  * contacts; other colliders are not part of this comparison).
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { FloatArray } from '../particles';
 import { COLLIDER, COLLIDER_WORDS, KIND_PLANE, type PackedColliders } from './colliders';
 import { LINK_CABLE, LINK_AT, LINK_WORDS, NO_PARTICLE, type PackedLinks } from './links';
@@ -24,13 +24,7 @@ export interface SequentialContact {
   restitution: number;
 }
 
-const {
-  position: POSITION,
-  velocity: VELOCITY,
-  acceleration: ACCELERATION,
-  inverseMass: INVERSE_MASS,
-  radius: RADIUS,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, VELOCITY, ACCELERATION, INVERSE_MASS, RADIUS } = OFFSET;
 
 const at = (state: FloatArray, i: number, offset: number, c: number) =>
   state[i * FLOATS_PER_PARTICLE + offset + c] as number;

@@ -13,7 +13,7 @@
 import { DEAD_RADIUS } from '../collisions/colliders';
 import { SparkworksInputError } from '../errors';
 import type { Rounding } from '../integrate';
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE, LIFE, NO_RULE, type LifeRecords } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE, LIFE, NO_RULE, type LifeRecords } from '../layout';
 import type { FloatArray } from '../particles';
 import type { EmitterSet } from './emitterSet';
 import {
@@ -32,15 +32,7 @@ import type { StructArray } from '../schema';
 import { sampleScalar, samplePosition, sampleVelocity, type Vec3 } from './sampling';
 import { lifecycleStats, type LifecycleStats } from './stats';
 
-const {
-  position: POSITION,
-  inverseMass: INVERSE_MASS,
-  velocity: VELOCITY,
-  damping: DAMPING,
-  acceleration: ACCELERATION,
-  radius: RADIUS,
-  forceAccum: FORCE_ACCUM,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, RADIUS, FORCE_ACCUM } = OFFSET;
 const FORCE_SPARE = FORCE_ACCUM + 3;
 
 const TWO_TO_32 = 2 ** 32;

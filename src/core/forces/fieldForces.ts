@@ -5,7 +5,7 @@
  * float32 as the GPU does; with the identity it runs in float64.
  */
 import type { Rounding } from '../integrate';
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { FloatArray } from '../particles';
 import {
   FORCE_KINDS,
@@ -18,7 +18,7 @@ import {
 } from './records';
 import { turbulenceField } from './turbulence';
 
-const { position: POSITION, velocity: VELOCITY, inverseMass: INVERSE_MASS, forceAccum: FORCE_ACCUM } = ATTRIBUTE_OFFSET;
+const { POSITION, VELOCITY, INVERSE_MASS, FORCE_ACCUM } = OFFSET;
 
 const K = FORCE_KINDS;
 const GRAVITY_G = slotIndex('gravity', 'g');

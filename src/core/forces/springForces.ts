@@ -3,11 +3,11 @@
  * of its own springs from the compressed rows, in the same order.
  */
 import type { Rounding } from '../integrate';
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { FloatArray } from '../particles';
 import type { SpringRows } from './registry';
 
-const { position: POSITION, inverseMass: INVERSE_MASS, forceAccum: FORCE_ACCUM } = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, FORCE_ACCUM } = OFFSET;
 
 /** Adds every spring's force to the accumulators of its movable ends. */
 export function applySpringForces(state: FloatArray, rows: SpringRows, params: FloatArray, round: Rounding): void {

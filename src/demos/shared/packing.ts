@@ -5,17 +5,10 @@
  * demos themselves (finite, inverse mass > 0 or 0, damping in [0, 1]), so the
  * API's validation is not repeated per frame.
  */
-import { ATTRIBUTE_OFFSET, FLOATS_PER_PARTICLE } from '../../core/layout';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../../core/layout';
 import type { ParticleSystem } from '../../gpu/particleSystem';
 
-const {
-  position: POSITION,
-  inverseMass: INVERSE_MASS,
-  velocity: VELOCITY,
-  damping: DAMPING,
-  acceleration: ACCELERATION,
-  forceAccum: FORCE,
-} = ATTRIBUTE_OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, FORCE_ACCUM: FORCE } = OFFSET;
 
 export class ParticleRecords {
   readonly data: Float32Array<ArrayBuffer>;
