@@ -46,9 +46,11 @@ export type SettableField = keyof typeof SETTABLE_FIELDS;
 const check: Validator = validator();
 
 export function checkTimeStep(dt: number): void {
-  // The GPU steps with float32(dt): a dt that rounds to 0 there would be a silent no-op.
-  const rule = 'the time step must be finite and > 0 as a float32 (Cyclone asserts duration > 0)';
-  check.finite('dt', dt, rule, (x) => Number.isFinite(x) && Math.fround(x) > 0);
+  // The GPU steps with float32(dt), and an adapter may flush a subnormal float32 to 0 (SwiftShader does):
+  // a dt below the smallest normal float32 would be a silent no-op there while the CPU moved.
+  const rule =
+    'the time step must be finite and > 0, at least the smallest normal float32 1.1754944e-38 (Cyclone asserts duration > 0)';
+  check.finite('dt', dt, rule, (x) => Number.isFinite(x) && Math.fround(x) >= FLOAT32_MIN_NORMAL);
 }
 
 export function checkStepCount(steps: number): void {
