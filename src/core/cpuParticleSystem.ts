@@ -49,6 +49,7 @@ export interface CpuParticleSystemOptions extends ParticleSystemOptions {
 const CPU_MAX_PARTICLES = 1 << 26;
 
 export class CpuParticleSystem implements ParticleSystemApi {
+  private destroyed = false;
   readonly capacity: number;
   readonly variant: Variant;
   readonly precision: Precision;
@@ -101,6 +102,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   writeParticles(start: number, particles: readonly ParticleInit[]): void {
+    this.checkUsable();
     checkRange(start, particles.length, this.capacity);
     checkPermanentRange(this.lifecycle, start, particles.length);
     const packed = packParticles(particles);
@@ -109,6 +111,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   setField(field: SettableField, start: number, values: ArrayLike<number>): void {
+    this.checkUsable();
     const prepared = prepareFieldValues(field, values);
     checkRange(start, prepared.count, this.capacity);
     checkPermanentRange(this.lifecycle, start, prepared.count);
@@ -117,6 +120,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   addForces(start: number, forces: ArrayLike<number>): void {
+    this.checkUsable();
     const prepared = prepareForces(forces);
     checkRange(start, prepared.length / 3, this.capacity);
     checkPermanentRange(this.lifecycle, start, prepared.length / 3);
@@ -136,6 +140,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   accumulateForces(dt: number): void {
+    this.checkUsable();
     checkTimeStep(dt);
     this.applyForces(Math.fround(dt));
   }
@@ -155,6 +160,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   step(dt: number): void {
+    this.checkUsable();
     checkTimeStep(dt);
     this.lifecycle?.beforeStep();
     this.applyForces(Math.fround(dt));
@@ -165,6 +171,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   stepMany(dt: number, steps: number): void {
+    this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
     for (let s = 0; s < steps; s++) {
@@ -177,10 +184,12 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   setColliders(colliders: readonly ColliderInit[]): void {
+    this.checkUsable();
     this.collisions.colliders = prepareColliders(colliders);
   }
 
   setLinks(links: readonly LinkInit[]): void {
+    this.checkUsable();
     this.collisions.links = prepareLinks(links, this.capacity);
   }
 
@@ -191,6 +200,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
    * error bound between them.
    */
   integrateOnly(dt: number): void {
+    this.checkUsable();
     checkTimeStep(dt);
     integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
   }
@@ -201,10 +211,12 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   async readStats(): Promise<LifecycleStats> {
+    this.checkUsable();
     return this.lifecycle ? this.lifecycle.stats() : staticStats(this.capacity);
   }
 
   async readLifecycle(): Promise<LifecycleSnapshot | null> {
+    this.checkUsable();
     const lifecycle = this.lifecycle;
     if (!lifecycle) return null;
     return {
@@ -222,6 +234,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
 
   /** Like `read`, in the system's own precision (Float64Array for `float64`). */
   readExact(start = 0, count = this.capacity - start): ParticleSnapshot<FloatArray> {
+    this.checkUsable();
     checkRange(start, count, this.capacity);
     const packed = this.state.slice(start * FLOATS_PER_PARTICLE, (start + count) * FLOATS_PER_PARTICLE);
     return unpackSnapshot<FloatArray>(packed, count, (n) =>
@@ -230,6 +243,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   }
 
   async readPacked(start = 0, count = this.capacity - start): Promise<Float32Array> {
+    this.checkUsable();
     checkRange(start, count, this.capacity);
     return Float32Array.from(this.state.subarray(start * FLOATS_PER_PARTICLE, (start + count) * FLOATS_PER_PARTICLE));
   }
@@ -261,7 +275,15 @@ export class CpuParticleSystem implements ParticleSystemApi {
     return vec3.set(out, this.state[at] as number, this.state[at + 1] as number, this.state[at + 2] as number);
   }
 
+  /** Like the GPU system's: every later call throws, and its forces and springs refuse changes. Safe twice. */
   destroy(): void {
-    // Nothing to free: the state is ordinary memory. Kept for the shared API.
+    // No memory to free (the state is ordinary memory), but a destroyed system must not go on stepping.
+    this.destroyed = true;
+    this.forces.close('CpuParticleSystem');
+    this.springs.close('CpuParticleSystem');
+  }
+
+  private checkUsable(): void {
+    if (this.destroyed) throw new Error('this CpuParticleSystem has been destroyed');
   }
 }

@@ -455,6 +455,8 @@ export class ParticleSystem implements ParticleSystemApi {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.forces.close('ParticleSystem');
+    this.springs.close('ParticleSystem');
     this.integratePass.destroy();
     this.scatterPass.destroy();
     this.forcePasses.destroy();

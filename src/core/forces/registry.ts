@@ -78,8 +78,18 @@ export class ForceRegistry {
   masksVersion = 0;
   private maskCache: { words: Uint32Array; offsets: number[] } | null = null;
   private packCache: { version: number; dt: number; packed: PackedForces } | null = null;
+  private closedBy: string | null = null;
 
   constructor(readonly capacity: number) {}
+
+  /** Refuses every later change, naming `owner` (the system that was destroyed). */
+  close(owner: string): void {
+    this.closedBy = owner;
+  }
+
+  private checkOpen(): void {
+    if (this.closedBy) throw new Error(`this ${this.closedBy} has been destroyed: its forces cannot change`);
+  }
 
   /** Number of registered generators. */
   get size(): number {
@@ -96,6 +106,7 @@ export class ForceRegistry {
    * after the generators already registered. Returns its handle.
    */
   add(generator: ForceGenerator, target: ForceTarget = 'all'): ForceHandle {
+    this.checkOpen();
     if (this.list.length >= MAX_FORCE_GENERATORS) {
       throw new SparkworksInputError(
         `cannot add a ${(generator as { type?: unknown })?.type} force: a system holds at most ${MAX_FORCE_GENERATORS} generators (one uniform block)`,
@@ -113,6 +124,7 @@ export class ForceRegistry {
 
   /** Unregisters a generator; false if it was not registered here (already removed). */
   remove(handle: ForceHandle): boolean {
+    this.checkOpen();
     const at = this.list.findIndex((entry) => entry.handle === handle);
     if (at < 0) return false;
     const [entry] = this.list.splice(at, 1);
@@ -152,6 +164,7 @@ export class ForceRegistry {
 
   /** @internal */
   updateEntry(handle: ForceHandle, parameters: Partial<ForceGenerator>): void {
+    this.checkOpen();
     const entry = this.entryOf(handle);
     if (parameters === null || typeof parameters !== 'object')
       refuse('update', parameters, 'must be an object of parameters');
@@ -245,8 +258,14 @@ export class SpringNetwork {
   private rowsCache: SpringRows | null = null;
   /** Bumped by every setLinks: the GPU re-uploads the rows when it moves. */
   version = 0;
+  private closedBy: string | null = null;
 
   constructor(readonly capacity: number) {}
+
+  /** Refuses every later change, naming `owner` (the system that was destroyed). */
+  close(owner: string): void {
+    this.closedBy = owner;
+  }
 
   get size(): number {
     return this.stored.length;
@@ -258,6 +277,7 @@ export class SpringNetwork {
 
   /** Replaces every link; validates them all first (indices in range, no self-links, k >= 0). */
   setLinks(links: readonly SpringLink[]): void {
+    if (this.closedBy) throw new Error(`this ${this.closedBy} has been destroyed: its springs cannot change`);
     if (Array.isArray(links) && links.length > MAX_SPRING_LINKS) {
       refuse('links.length', links.length, `at most ${MAX_SPRING_LINKS} links`);
     }
