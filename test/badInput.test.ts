@@ -26,6 +26,11 @@ const cases: Case[] = [
   ['dt that is 0 as a float32', (s) => s.step(1e-50), /dt = 1e-50 .*float32/],
   // A subnormal float32: SwiftShader (and other adapters) flush it to 0, so the backends would disagree.
   ['dt subnormal as a float32', (s) => s.step(1e-45), /dt = 1e-45 .*smallest normal float32/],
+  // Not bare TypeErrors (issue 17, item 8): every misuse names the value.
+  ['particles null', (s) => s.writeParticles(0, null as never), /particles = null .*array of particles/],
+  ['field named constructor', (s) => s.setField('constructor' as never, 0, [1]), /field = "constructor" .*one of/],
+  ['field values null', (s) => s.setField('velocity', 0, null as never), /values = null .*array/],
+  ['forces null', (s) => s.addForces(0, null as never), /forces = null .*array/],
   ['dt Infinity', (s) => s.stepMany(Number.POSITIVE_INFINITY, 3), /dt = Infinity/],
   ['steps 1.5', (s) => s.stepMany(0.01, 1.5), /steps = 1.5 .*integer/],
   ['mass 0', (s) => s.writeParticles(0, [good, { ...good, mass: 0 }]), /particles\[1\]\.mass = 0 .*> 0/],

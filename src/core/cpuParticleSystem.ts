@@ -21,6 +21,7 @@ import { ATTRIBUTES, FLOATS_PER_PARTICLE, LIFE, attributeOffset, floatIndex, typ
 import {
   checkCapacity,
   fillDefaultParticles,
+  checkParticleList,
   checkRange,
   checkStepCount,
   checkTimeStep,
@@ -103,6 +104,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
 
   writeParticles(start: number, particles: readonly ParticleInit[]): void {
     this.checkUsable();
+    checkParticleList(particles);
     checkRange(start, particles.length, this.capacity);
     checkPermanentRange(this.lifecycle, start, particles.length);
     const packed = packParticles(particles);

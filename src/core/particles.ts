@@ -147,7 +147,22 @@ function storedScalar(field: 'mass' | 'inverseMass' | 'damping' | 'radius', what
  * accumulator cleared. Throws before returning anything, so a bad record
  * leaves the caller's state untouched.
  */
+/** A list of particles, or a clear refusal (not a TypeError) for anything else. */
+export function checkParticleList(particles: unknown, what = 'particles'): readonly ParticleInit[] {
+  if (!Array.isArray(particles)) check.refuse(what, particles, 'must be an array of particles');
+  return particles as readonly ParticleInit[];
+}
+
+/** Numbers in an array or typed array, or a clear refusal for anything else. */
+function checkNumberList(what: string, values: unknown): ArrayLike<number> {
+  if (!Array.isArray(values) && !(ArrayBuffer.isView(values) && !(values instanceof DataView))) {
+    check.refuse(what, values, 'must be an array (or typed array) of numbers');
+  }
+  return values as ArrayLike<number>;
+}
+
 export function packParticles(particles: readonly ParticleInit[], what = 'particles'): Float32Array {
+  checkParticleList(particles, what);
   const packed = new Float32Array(particles.length * FLOATS_PER_PARTICLE);
   particles.forEach((particle, i) => {
     const at = `${what}[${i}]`;
@@ -185,6 +200,7 @@ export function prepareFieldValues(
   values: ArrayLike<number>,
 ): { attribute: AttributeName; count: number; values: Float32Array } {
   check.oneOf('field', field, Object.keys(SETTABLE_FIELDS));
+  checkNumberList('values', values);
   const attribute = SETTABLE_FIELDS[field];
   const size = ATTRIBUTES[attribute].size;
   if (values.length % size !== 0) {
@@ -207,6 +223,7 @@ export function prepareFieldValues(
 
 /** Validates forces to add (xyz per particle); returns them as float32. */
 export function prepareForces(forces: ArrayLike<number>): Float32Array {
+  checkNumberList('forces', forces);
   if (forces.length % 3 !== 0) check.refuse('forces.length', forces.length, 'must be a multiple of 3');
   const out = new Float32Array(forces.length);
   for (let i = 0; i < forces.length; i++) {

@@ -22,6 +22,7 @@ import { staticStats, type LifecycleSnapshot, type LifecycleStats } from '../cor
 import { ForceRegistry, SpringNetwork } from '../core/forces/registry';
 import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE } from '../core/layout';
 import {
+  checkParticleList,
   checkRange,
   checkStepCount,
   checkTimeStep,
@@ -199,6 +200,7 @@ export class ParticleSystem implements ParticleSystemApi {
 
   async writeParticles(start: number, particles: readonly ParticleInit[]): Promise<void> {
     this.checkUsable();
+    checkParticleList(particles);
     checkRange(start, particles.length, this.capacity);
     checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, particles.length);
     const packed = packParticles(particles);
