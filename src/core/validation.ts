@@ -177,3 +177,36 @@ export function validator(error: RefusalError = plainError): Validator {
   };
   return check;
 }
+
+/** Edits (insert, delete, substitute, swap neighbours) between two short strings. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i] as number[];
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      }
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number;
+}
+
+/**
+ * ` (did you mean "colliders"?)` for a near miss among `known` (a few edits
+ * away, or the same but for case or a plural), else nothing.
+ */
+export function nearMiss(key: string, known: readonly string[]): string {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const name of known) {
+    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [name, distance];
+  }
+  const allowed = Math.max(1, Math.min(2, Math.floor(key.length / 4)));
+  return best !== null && bestDistance <= allowed ? ` (did you mean ${JSON.stringify(best)}?)` : '';
+}

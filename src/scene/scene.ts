@@ -14,7 +14,7 @@ import { EmitterInputError } from '../core/emitters/params';
 import { prepareLifecycle, type LifecycleOptions } from '../core/emitters/options';
 import type { EmitterInit, FireworkRuleInit } from '../core/emitters/types';
 import { SparkworksInputError } from '../core/errors';
-import { pathOf, showValue } from '../core/validation';
+import { nearMiss, pathOf, showValue } from '../core/validation';
 import { ForceInputError, sceneForces, type SceneForces } from './forces';
 import {
   RULES,
@@ -53,9 +53,13 @@ const particleSchema = z.strictObject(particleFields).superRefine((particle, con
 /** A scene with emitters or fireworks may have no particles of its own. */
 const hasLifecycle = (scene: object) => 'emitters' in scene || 'fireworks' in scene;
 
-// A plain object, not a strict one: later scene keys (forces, emitters...) are allowed through.
-const sceneObject = z.object(
+// Strict: a top-level typo ("collider") is refused, not silently ignored.
+const sceneObject = z.strictObject(
   {
+    /** The JSON Schema a file names for its editor; not read. */
+    $schema: z.string({ error: 'must be a string (the URL of a JSON Schema)' }).optional(),
+    /** What the scene shows; not read. */
+    description: z.string({ error: 'must be a string' }).optional(),
     particles: z.array(particleSchema, {
       error: (issue) => (issue.input === undefined ? 'is required, as an array' : 'must be an array of particles'),
     }),
@@ -134,11 +138,13 @@ export function parseScene(text: string, sourceName: string): Scene {
   }
   const issue = result.error.issues[0] as z.core.$ZodIssue;
   if (issue.code === 'unrecognized_keys') {
-    // zod reports unknown keys on the object; name the key itself.
+    // zod reports unknown keys on the object; name the key itself, and the key it was probably meant to be.
     const key = issue.keys[0] as string;
-    const known = Object.keys(particleFields).join(', ');
     const value = (issue.input as Record<string, unknown>)[key];
-    refuse(sourceName, [...issue.path, key], `unknown particle field (known: ${known})`, value);
+    const topLevel = issue.path.length === 0;
+    const known = Object.keys(topLevel ? sceneObject.shape : particleFields);
+    const what = topLevel ? 'unknown scene key' : 'unknown particle field';
+    refuse(sourceName, [...issue.path, key], `${what}${nearMiss(key, known)} (known: ${known.join(', ')})`, value);
   }
   refuse(sourceName, issue.path, issue.message, issue.input);
 }

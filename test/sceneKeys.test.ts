@@ -1,0 +1,51 @@
+/**
+ * Unknown keys at a scene file's top level are refused, with the key they
+ * were probably meant to be (issue 17, item 4); `$schema` and `description`
+ * are allowed. Before, a typo such as "collider" ran without the collider.
+ */
+import { describe, expect, it } from 'vitest';
+import { SparkworksInputError } from '../src/core/errors';
+import { parseScene } from '../src/scene/scene';
+
+const scene = (extra: string) => `{"particles": [{"position": [0, 1, 0]}], ${extra}}`;
+
+function message(text: string): string {
+  try {
+    parseScene(text, 'typo.json');
+  } catch (error) {
+    expect(error).toBeInstanceOf(SparkworksInputError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('scene file keys', () => {
+  it.each([
+    ['collider', 'colliders'],
+    ['force', 'forces'],
+    ['emitter', 'emitters'],
+    ['capacty', 'capacity'],
+    ['Radius', 'radius'],
+    ['firework', 'fireworks'],
+  ])('refuses the top-level key "%s", suggesting "%s"', (typo, meant) => {
+    const text = message(scene(`"${typo}": []`));
+    expect(text).toContain(`typo.json: $.${typo}: unknown scene key (did you mean "${meant}"?)`);
+    expect(text.split('\n')).toHaveLength(1);
+  });
+
+  it('refuses an unrelated key without a guess, listing the known keys', () => {
+    expect(message(scene('"gravity": [0, -9.8, 0]'))).toMatch(/\$\.gravity: unknown scene key \(known: .*particles/);
+  });
+
+  it('suggests the nearest particle field too', () => {
+    expect(message('{"particles": [{"position": [0, 0, 0], "velocty": [1, 0, 0]}]}')).toContain(
+      '$.particles[0].velocty: unknown particle field (did you mean "velocity"?)',
+    );
+  });
+
+  it('accepts "$schema" and "description" as strings', () => {
+    const parsed = parseScene(scene('"$schema": "./scene.schema.json", "description": "a ball"'), 'ok.json');
+    expect(parsed.particles).toHaveLength(1);
+    expect(message(scene('"description": 3'))).toMatch(/\$\.description: must be a string/);
+  });
+});
