@@ -43,6 +43,11 @@ describe('scene file keys', () => {
     );
   });
 
+  it('refuses unknown keys in a force target range', () => {
+    const text = message(scene('"forces": [{"type": "drag", "k1": 1, "k2": 0, "range": {"start": 0, "cuont": 1}}]'));
+    expect(text).toMatch(/\$\.forces\[0\]\.range\.cuont/);
+  });
+
   it('accepts "$schema" and "description" as strings', () => {
     const parsed = parseScene(scene('"$schema": "./scene.schema.json", "description": "a ball"'), 'ok.json');
     expect(parsed.particles).toHaveLength(1);

@@ -64,7 +64,7 @@ export function sceneForces(forces: readonly unknown[] | undefined, particleCoun
     } else if (particles !== undefined) {
       target = { indices: particles as number[] };
     } else if (range !== undefined) {
-      target = check.object(`${at}.range`, range, undefined, 'must be an object {"start": i, "count": n}') as {
+      target = check.object(`${at}.range`, range, ['start', 'count'], 'must be an object {"start": i, "count": n}') as {
         start: number;
         count: number;
       };
