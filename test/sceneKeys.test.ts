@@ -48,6 +48,14 @@ describe('scene file keys', () => {
     expect(text).toMatch(/\$\.forces\[0\]\.range\.cuont/);
   });
 
+  it('refuses 5,000 levels of nesting with one line naming the path, not a stack overflow (issue 17 item 3)', () => {
+    const deep = (open: string, close: string) => open.repeat(5000) + close.repeat(5000);
+    expect(message(scene(`"forces": [${deep('[', ']')}]`))).toMatch(/^typo\.json: \$\.forces\[0\]: must be an object/);
+    expect(message(scene(`"emitters": [{"shape": ${deep('{"a":', '}').replace('{"a":}', '{"a":1}')}}]`))).toMatch(
+      /^typo\.json: \$\.emitters\[0\]/,
+    );
+  });
+
   it('accepts "$schema" and "description" as strings', () => {
     const parsed = parseScene(scene('"$schema": "./scene.schema.json", "description": "a ball"'), 'ok.json');
     expect(parsed.particles).toHaveLength(1);
