@@ -212,3 +212,54 @@ describe('simulate: npm run simulate', () => {
     expect(written.particles).toEqual(inProcess.output.particles);
   });
 });
+
+describe('simulate: files (issue 17, item 1)', () => {
+  const run = async (args: string[]) => {
+    const io = capture();
+    const code = await main(['--steps', '2', '--dt', '0.01', '--cpu', ...args], io);
+    return { code, stderr: io.stderr, stdout: io.stdout };
+  };
+
+  it.each([
+    ['a missing directory', () => join(dir.path, 'missing', 'out.json'), /is in a directory that does not exist/],
+    ['a directory', () => dir.path, /is a directory: name a file in it/],
+    ['an empty path', () => '', /is empty/],
+  ])('refuses --out in %s before simulating: one line, exit code 1', async (_what, out, message) => {
+    const { code, stderr, stdout } = await run(['--scene', BALLISTIC, '--out', out()]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/simulated/);
+    expect(stdout).toBe('');
+  });
+
+  it('refuses --out naming the scene, which stays as it was', async () => {
+    const scene = join(dir.path, 'self.json');
+    const text = await readFile(BALLISTIC, 'utf8');
+    await writeFile(scene, text);
+    const { code, stderr } = await run(['--scene', scene, '--out', scene]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/is the scene file itself/);
+    expect(await readFile(scene, 'utf8')).toBe(text);
+  });
+
+  it('refuses a scene that is not a regular file: a directory, a FIFO (which would block forever)', async () => {
+    const fifo = join(dir.path, 'scene.fifo');
+    await promisify(execFile)('mkfifo', [fifo]);
+    for (const scene of [dir.path, fifo]) {
+      const { code, stderr } = await run(['--scene', scene]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/--scene: ".*" is not a regular file/);
+    }
+  });
+
+  it('writes --out whole, replacing the previous file, leaving no temporary file', async () => {
+    const out = join(dir.path, 'state.json');
+    await writeFile(out, 'previous');
+    const { code } = await run(['--scene', BALLISTIC, '--out', out]);
+    expect(code).toBe(0);
+    expect(JSON.parse(await readFile(out, 'utf8')).steps).toBe(2);
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});

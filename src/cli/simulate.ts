@@ -6,7 +6,9 @@
  * writes the final state as JSON to --out, or to stdout without it. A one-line
  * summary goes to stderr, so stdout stays pure JSON when it carries the state.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { access, constants, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import type { ParticleSystemApi } from '../core/api';
 import type { CollisionOptions } from '../core/collisions/world';
@@ -251,16 +253,88 @@ function toJson(output: SimulationOutput): string {
   return JSON.stringify(output, null, 2).replace(numberArray, oneLine) + '\n';
 }
 
+/** A refusal of a path flag, in one line. */
+function refusePath(flag: string, path: string, why: string): never {
+  throw new SparkworksInputError(`${flag}: ${JSON.stringify(path)} ${why}`, flag, path);
+}
+
+/** The scene must be a regular file (a FIFO or a device would block or never end). */
+async function readScene(path: string): Promise<string> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    refusePath(
+      '--scene',
+      path,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  if (!info.isFile()) refusePath('--scene', path, 'is not a regular file');
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    refusePath(
+      '--scene',
+      path,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+}
+
+/**
+ * Checked before the simulation runs: --out names a file (not a directory,
+ * not the scene) in a directory that exists and can be written.
+ */
+async function checkOut(out: string, scene: string): Promise<void> {
+  if (out.trim() === '') refusePath('--out', out, 'is empty: name the file to write');
+  if (resolve(out) === resolve(scene)) refusePath('--out', out, 'is the scene file itself: it would be overwritten');
+  const info = await stat(out).catch(() => null);
+  if (info?.isDirectory()) refusePath('--out', out, 'is a directory: name a file in it');
+  if (info && !info.isFile()) refusePath('--out', out, 'is not a regular file');
+  try {
+    await access(dirname(resolve(out)), constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    refusePath(
+      '--out',
+      out,
+      code === 'ENOENT' ? 'is in a directory that does not exist' : `cannot be written (${code})`,
+    );
+  }
+}
+
+/**
+ * Writes `text` to `path` atomically: into a temporary file beside it, flushed,
+ * then renamed over it, so a failure (a full disk) leaves the previous file
+ * whole and removes the partial one.
+ */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = join(dirname(resolve(path)), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const file = await open(temporary, 'wx');
+    try {
+      await file.writeFile(text);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    refusePath(
+      '--out',
+      path,
+      `could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); any previous file there is unchanged`,
+    );
+  }
+}
+
 /** Runs the command (without exiting); throws SparkworksInputError or CommanderError for bad input. */
 export async function runSimulate(argv: string[], io: SimulateIo = processIo): Promise<SimulateResult> {
   const options = parseOptions(argv, io);
-  let text: string;
-  try {
-    text = await readFile(options.scene, 'utf8');
-  } catch (error) {
-    const message = `--scene: cannot read the scene (${(error as Error).message})`;
-    throw new SparkworksInputError(message, '--scene', options.scene);
-  }
+  const text = await readScene(options.scene);
+  if (options.out !== undefined) await checkOut(options.out, options.scene);
   const scene = parseScene(text, options.scene);
   const particles = sceneToParticles(scene);
   const forces = sceneToForces(scene);
@@ -311,7 +385,7 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
   };
   const json = toJson(output);
   if (options.out === undefined) io.out(json);
-  else await writeFile(options.out, json);
+  else await writeAtomically(options.out, json);
 
   const counted = output.stats
     ? `${output.stats.live} live particles (${capacity} slots; ${output.stats.emitted} emitted, ` +
