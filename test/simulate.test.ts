@@ -263,3 +263,23 @@ describe('simulate: files (issue 17, item 1)', () => {
     expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+describe('simulate: a capacity the limits allow but the memory may not (issue 17, item 6)', () => {
+  it('ends in one line and exit code 1 when the device cannot back 2^24 slots, never a stack trace', async () => {
+    const scene = join(dir.path, 'huge.json');
+    await writeFile(
+      scene,
+      JSON.stringify({ capacity: 2 ** 24, particles: [{ position: [0, 0, 0] }], emitters: [{ rate: 1 }] }),
+    );
+    const io = capture();
+    const code = await main(['--scene', scene, '--steps', '1', '--dt', '0.01'], io);
+    // A device with a GiB to spare runs it (exit 0); SwiftShader here cannot, and that must be one line.
+    if (code === 0) {
+      expect(io.stderr).toMatch(/^simulated /);
+    } else {
+      expect(code).toBe(1);
+      expect(io.stderr).toMatch(/^simulate: creating the particle system \(capacity 16777216, .*GPUOutOfMemoryError/);
+      expect(io.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});

@@ -26,6 +26,7 @@ import {
   type Variant,
 } from '../core/variants';
 import { acquireDevice, NoAdapterError, type AdapterDescription } from '../gpu/device';
+import { DeviceLostError, GpuValidationError } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import {
   parseScene,
@@ -408,8 +409,13 @@ export async function main(argv: string[], io: SimulateIo = processIo): Promise<
   } catch (error) {
     // --help and --version arrive as CommanderErrors with exit code 0.
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
+    // GPU failures too (out of memory for a capacity the limits allow, validation, a lost device): one line, not a trace.
     const expected =
-      error instanceof CommanderError || error instanceof SparkworksInputError || error instanceof NoAdapterError;
+      error instanceof CommanderError ||
+      error instanceof SparkworksInputError ||
+      error instanceof NoAdapterError ||
+      error instanceof GpuValidationError ||
+      error instanceof DeviceLostError;
     if (!expected) throw error;
     io.err(`simulate: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
     return 1;
