@@ -56,6 +56,13 @@ describe('scene file keys', () => {
     );
   });
 
+  it('reads a file that starts with a UTF-8 byte-order mark, and names 1e400 as Infinity (issue 17 item 9)', () => {
+    expect(parseScene(`\uFEFF${scene('"description": "bom"')}`, 'bom.json').particles).toHaveLength(1);
+    expect(message('{"particles": [{"position": [1e400, 0, 0]}]}')).toMatch(
+      /position\[0\]: must be a finite number; got Infinity/,
+    );
+  });
+
   it('accepts "$schema" and "description" as strings', () => {
     const parsed = parseScene(scene('"$schema": "./scene.schema.json", "description": "a ball"'), 'ok.json');
     expect(parsed.particles).toHaveLength(1);

@@ -125,7 +125,8 @@ function refuse(sourceName: string, path: readonly PropertyKey[], rule: string, 
 export function parseScene(text: string, sourceName: string): Scene {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A UTF-8 byte-order mark (editors on Windows write one) is not part of the JSON.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     refuse(sourceName, [], `not valid JSON (${(error as Error).message})`, text.slice(0, 40));
   }
