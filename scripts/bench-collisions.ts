@@ -13,7 +13,7 @@
  * submit and onSubmittedWorkDone (the queue drained first), median of the
  * repeats. The main bench (scripts/bench.ts) will fold this in.
  */
-import { acquireDevice } from '../src/gpu/device';
+import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
 import type { ParticleInit } from '../src/core/particles';

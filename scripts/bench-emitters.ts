@@ -19,7 +19,7 @@
  * timed runs, and the bytes a live particle-step from LIFECYCLE_BYTES
  * (src/bench/roofline.ts). No timing is asserted anywhere: this only prints.
  */
-import { acquireDevice } from '../src/gpu/device';
+import { acquireDevice } from '../src/node/device';
 import type { EmitterInit } from '../src/core/emitters/types';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import {

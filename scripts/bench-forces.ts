@@ -4,7 +4,7 @@
  * 1,048,576 particles by default, as a pass of its own and fused into the
  * step (the default). Prints both ratios; the goal is <= 1.
  */
-import { acquireDevice } from '../src/gpu/device';
+import { acquireDevice } from '../src/node/device';
 import { measureForceToStepRatio } from '../src/bench/forceRatio';
 import { TYPICAL_EFFECT } from '../src/bench/typicalEffect';
 

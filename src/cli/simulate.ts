@@ -25,7 +25,8 @@ import {
   variantName,
   type Variant,
 } from '../core/variants';
-import { acquireDevice, NoAdapterError, type AdapterDescription } from '../gpu/device';
+import { NoAdapterError, type AdapterDescription } from '../gpu/device';
+import { acquireDevice } from '../node/device';
 import { DeviceLostError, GpuValidationError } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import {

@@ -1,14 +1,10 @@
 /**
- * Acquires a GPUDevice the same way in the browser and in Node.
- *
- * Browser: `navigator.gpu`. Node: Dawn's bindings from the `webgpu` package,
- * a hardware adapter first, then SwiftShader (the software Vulkan that Debian's
- * `chromium` package ships) when no hardware adapter exists. The device asks
- * for the adapter's largest buffer limits so the capacity is the device's, not
- * WebGPU's defaults.
+ * Acquires a GPUDevice in the browser (`navigator.gpu`); `sparkworks/node`
+ * (src/node/device.ts) does the same through Dawn's `webgpu` package. Either
+ * way the device asks for the adapter's largest buffer and compute limits, so
+ * the capacity is the device's, not WebGPU's defaults. A device you bring
+ * yourself works too; its limits then cap the capacity.
  */
-
-export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 
 export interface AdapterDescription {
   vendor: string;
@@ -36,7 +32,7 @@ export class NoAdapterError extends Error {
 
 export interface AcquireOptions {
   powerPreference?: GPUPowerPreference;
-  /** Node only: skip hardware adapters and use SwiftShader. */
+  /** `sparkworks/node` only: skip hardware adapters and use SwiftShader. */
   forceSoftware?: boolean;
 }
 
@@ -49,7 +45,8 @@ export function isSoftwareAdapter(info: GPUAdapterInfo): boolean {
   );
 }
 
-function describe(adapter: GPUAdapter, source: string): AdapterDescription {
+/** What `adapter` is, for reports and for choosing defaults on software adapters. */
+export function describeAdapter(adapter: GPUAdapter, source: string): AdapterDescription {
   const info = adapter.info;
   const description = info.description || [info.vendor, info.architecture, info.device].filter(Boolean).join(' ');
   return {
@@ -66,63 +63,11 @@ function describe(adapter: GPUAdapter, source: string): AdapterDescription {
 }
 
 /**
- * Dawn instances live as long as the process: collecting one while its
- * adapter's worker threads still run has crashed Node here (a corrupted mutex).
+ * Requests a device from `adapter` with its largest buffer and compute limits
+ * (and `timestamp-query` where the adapter has it). `source` says where the
+ * adapter came from, for reports.
  */
-const dawnInstances: GPU[] = [];
-function keep(instance: GPU): GPU {
-  dawnInstances.push(instance);
-  return instance;
-}
-
-async function nodeAdapter(options: AcquireOptions): Promise<{ adapter: GPUAdapter; source: string }> {
-  // A variable specifier keeps bundlers from pulling Dawn into browser builds.
-  const specifier = 'webgpu';
-  const dawn = (await import(/* @vite-ignore */ specifier)) as {
-    create: (flags: string[]) => GPU;
-    globals: Record<string, unknown>;
-  };
-  // Dawn's objects (GPUBufferUsage and friends) become globals, as in a browser.
-  Object.assign(globalThis, dawn.globals);
-  const request = { powerPreference: options.powerPreference ?? 'high-performance' } as const;
-  let software: GPUAdapter | null = null;
-  if (!options.forceSoftware) {
-    const adapter = await keep(dawn.create([])).requestAdapter(request);
-    if (adapter && !describe(adapter, '').software) return { adapter, source: 'webgpu (Dawn), hardware adapter' };
-    software = adapter;
-  }
-  if (software) return { adapter: software, source: 'webgpu (Dawn), software adapter (no hardware adapter found)' };
-  // The Vulkan loader reads VK_ICD_FILENAMES when Dawn opens a new instance.
-  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-  const previous = env.VK_ICD_FILENAMES;
-  env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-  try {
-    const adapter = await keep(dawn.create([])).requestAdapter(request);
-    if (adapter) return { adapter, source: `webgpu (Dawn), SwiftShader fallback (${SWIFTSHADER_ICD})` };
-  } finally {
-    if (previous === undefined) delete env.VK_ICD_FILENAMES;
-    else env.VK_ICD_FILENAMES = previous;
-  }
-  throw new NoAdapterError(
-    `no WebGPU adapter: no hardware adapter, and SwiftShader's ICD at ${SWIFTSHADER_ICD} did not load ` +
-      '(install Debian packages chromium and libvulkan1)',
-  );
-}
-
-/** Requests a device with the adapter's maximum buffer limits. */
-export async function acquireDevice(options: AcquireOptions = {}): Promise<AcquiredDevice> {
-  let adapter: GPUAdapter | null;
-  let source: string;
-  const browserGpu = typeof navigator !== 'undefined' ? (navigator as { gpu?: GPU }).gpu : undefined;
-  if (browserGpu) {
-    adapter = await browserGpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
-    source = 'navigator.gpu';
-    if (!adapter) throw new NoAdapterError('navigator.gpu exists but requestAdapter() returned no adapter');
-  } else if (typeof process !== 'undefined' && process.versions?.node) {
-    ({ adapter, source } = await nodeAdapter(options));
-  } else {
-    throw new NoAdapterError('WebGPU is not available here: navigator.gpu is missing');
-  }
+export async function requestDevice(adapter: GPUAdapter, source: string): Promise<AcquiredDevice> {
   const requiredFeatures: GPUFeatureName[] = adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
   const device = await adapter.requestDevice({
     label: 'Sparkworks device',
@@ -135,5 +80,24 @@ export async function acquireDevice(options: AcquireOptions = {}): Promise<Acqui
       maxComputeWorkgroupSizeX: adapter.limits.maxComputeWorkgroupSizeX,
     },
   });
-  return { device, adapter, adapterInfo: describe(adapter, source) };
+  return { device, adapter, adapterInfo: describeAdapter(adapter, source) };
+}
+
+/**
+ * Acquires a device from the browser's `navigator.gpu` with the adapter's
+ * largest limits. In Node, use `acquireDevice` from `sparkworks/node`.
+ */
+export async function acquireDevice(options: AcquireOptions = {}): Promise<AcquiredDevice> {
+  const browserGpu = typeof navigator !== 'undefined' ? (navigator as { gpu?: GPU }).gpu : undefined;
+  if (!browserGpu) {
+    const inNode = typeof process !== 'undefined' && process.versions?.node !== undefined;
+    throw new NoAdapterError(
+      inNode
+        ? "WebGPU is not available here: navigator.gpu is missing; in Node, import { acquireDevice } from 'sparkworks/node' (it needs the webgpu package)"
+        : 'WebGPU is not available here: navigator.gpu is missing',
+    );
+  }
+  const adapter = await browserGpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
+  if (!adapter) throw new NoAdapterError('navigator.gpu exists but requestAdapter() returned no adapter');
+  return requestDevice(adapter, 'navigator.gpu');
 }

@@ -1,20 +1,45 @@
-/** The renderer: passes that draw particles straight from their storage buffers, and what drives them. */
+/**
+ * `sparkworks/render`: passes that draw particles, links and a ground grid
+ * straight from the particle system's storage buffers (no copy, no readback),
+ * and what drives them: an orbit camera and its pointer controls, a canvas
+ * target, a fixed-step clock and a GPU timer. Every pass draws into a render
+ * pass you begin, on your device, so it composes with your own drawing.
+ *
+ * @packageDocumentation
+ */
 export { OrbitCamera, type OrbitCameraState, type Projection } from './camera';
 export { OrbitControls, type OrbitControlsOptions } from './orbitControls';
 export { CanvasTarget, DEPTH_FORMAT, type CanvasTargetOptions, type PixelRect } from './canvasTarget';
 export { FixedStepClock, type FixedStepOptions, type StepPlan } from './fixedStep';
 export { GpuTimer, type GpuTiming } from './gpuTimer';
-export * from './particleLook';
-export { ParticlePass, ParticleBinding, type DrawRange, type LiveSource } from './particlePass';
-export { GridPass, GridBinding, GRID_PARAMS, type GridSpec } from './gridPass';
-export { LinePass, LineBinding, LINE_PARAMS, packStrips, type LineStyle } from './linePass';
+export {
+  BLEND_MODES,
+  COLOR_MODES,
+  DEFAULT_LOOK,
+  DRAW_MODES,
+  type BlendMode,
+  type ColorMode,
+  type DrawMode,
+  type DrawTime,
+  type DrawView,
+  type ParticleLook,
+  type Rgb,
+} from './particleLook';
+export {
+  ParticlePass,
+  ParticleBinding,
+  QUAD_PATHS,
+  type DrawRange,
+  type LiveSource,
+  type ParticlePassOptions,
+  type QuadPath,
+} from './particlePass';
+export { GridPass, GridBinding, type GridSpec } from './gridPass';
+export { LinePass, LineBinding, packStrips, type LineStyle } from './linePass';
 export {
   LinkPass,
   LinkBinding,
-  LINK_PARAMS,
-  LINK_RECORD,
   DEFAULT_LINK_STYLE,
-  WORDS_PER_LINK,
   packLinks,
   type LinkEnds,
   type LinkList,
@@ -22,5 +47,3 @@ export {
 } from './linkPass';
 export { GroupTimeline, GROUP_KINDS, type GroupKind } from './groupTimeline';
 export { TrailRecorder } from './trailRecorder';
-// The render passes' uniform blocks (DRAW_PARAMS, GRID_PARAMS, LINE_PARAMS, LINK_PARAMS) and link record are schema structs.
-export { defineStruct, StructDef, StructValue, type FieldSpecs } from '../core/schema';

@@ -11,7 +11,8 @@
  * expectUncapturedErrors.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { acquireDevice, type AcquiredDevice } from '../../src/gpu/device';
+import type { AcquiredDevice } from '../../src/gpu/device';
+import { acquireDevice } from '../../src/node/device';
 import { setAcquisitionWatcher } from './acquired';
 
 export interface TestDevice {

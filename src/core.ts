@@ -1,0 +1,111 @@
+/**
+ * `sparkworks/core`: the CPU reference integrator and the scene format.
+ *
+ * Nothing here touches the GPU or the DOM: it runs in plain Node, in a worker,
+ * or in a test with no adapter. The GPU system in `sparkworks` has the same
+ * semantics and is checked against this one.
+ *
+ * @packageDocumentation
+ */
+export { SparkworksInputError } from './core/errors';
+export {
+  ATTRIBUTES,
+  ATTRIBUTE_NAMES,
+  BYTES_PER_PARTICLE,
+  FLOATS_PER_PARTICLE,
+  floatIndex,
+  type AttributeName,
+  type AttributeSpec,
+} from './core/layout';
+export {
+  ALL_VARIANTS,
+  DAMPING_MODES,
+  DEFAULT_VARIANT,
+  INTEGRATION_ORDERS,
+  variantName,
+  type DampingMode,
+  type IntegrationOrder,
+  type Variant,
+} from './core/variants';
+export {
+  SETTABLE_FIELDS,
+  type FloatArray,
+  type ParticleInit,
+  type ParticleSnapshot,
+  type SettableField,
+  type Vec3Like,
+} from './core/particles';
+export type { ParticleSystemApi, ParticleSystemOptions } from './core/api';
+export { CpuParticleSystem, type CpuParticleSystemOptions, type Precision } from './core/cpuParticleSystem';
+export {
+  ForceRegistry,
+  ForceHandle,
+  SpringNetwork,
+  ForceInputError,
+  FORCE_TYPES,
+  MAX_FORCE_GENERATORS,
+  MAX_SPRING_LINKS,
+  type AnchoredBungeeForce,
+  type AnchoredSpringForce,
+  type AttractorForce,
+  type BuoyancyForce,
+  type DragForce,
+  type ForceGenerator,
+  type ForceTarget,
+  type ForceType,
+  type GravityForce,
+  type SpringLink,
+  type StiffSpringForce,
+  type StoredGenerator,
+  type TurbulenceForce,
+  type VortexForce,
+  type WindForce,
+} from './core/forces';
+export {
+  COLLIDER_TYPES,
+  DEAD_RADIUS,
+  MAX_COLLIDERS,
+  type ColliderInit,
+  type PlaneCollider,
+  type SphereCollider,
+  type BoxCollider,
+  type OrientedBoxCollider,
+} from './core/collisions/colliders';
+export { LINK_TYPES, MAX_LINKS, type LinkInit, type CableLink, type RodLink } from './core/collisions/links';
+export { DEFAULT_CONTACT_SETTINGS, type CollisionOptions, type ContactSettings } from './core/collisions/world';
+export { CollisionInputError } from './core/collisions/check';
+export {
+  GRAVITY,
+  MAX_BURST,
+  MAX_RATE,
+  MAX_EMITTERS,
+  MAX_FIREWORK_RULES,
+  MAX_LIFECYCLE_CAPACITY,
+  MAX_PAYLOADS,
+  MAX_PAYLOAD_TOTAL,
+  CYCLONE_FIREWORK_RULES,
+  cycloneLaunchers,
+  EmitterSet,
+  EmitterInputError,
+  type EmitterInit,
+  type EmitterUpdate,
+  type FireworkRuleInit,
+  type LifecycleOptions,
+  type LifecycleStats,
+  type PayloadInit,
+  type RangeInit,
+  type RuleStats,
+  type ShapeInit,
+  type SpawnInit,
+  type VelocityInit,
+} from './core/emitters';
+export {
+  parseScene,
+  sceneCapacity,
+  sceneToCollisions,
+  sceneToForces,
+  sceneToLifecycle,
+  sceneToParticles,
+  type Scene,
+} from './scene/scene';
+export type { SceneForces } from './scene/forces';

@@ -1,0 +1,15 @@
+/**
+ * `sparkworks/node`: a WebGPU device in Node through Dawn's `webgpu` package
+ * (install it beside Sparkworks). Hardware first, SwiftShader when there is no
+ * hardware adapter.
+ *
+ * @packageDocumentation
+ */
+export { acquireDevice, SWIFTSHADER_ICD } from './node/device';
+export {
+  NoAdapterError,
+  isSoftwareAdapter,
+  type AcquireOptions,
+  type AcquiredDevice,
+  type AdapterDescription,
+} from './gpu/device';
