@@ -36,8 +36,25 @@ function demoPages(): Plugin {
   };
 }
 
+/**
+ * The package's public entry points, resolved to their sources: demos and
+ * examples import 'sparkworks/...' exactly as an installed package's users do.
+ */
+const PUBLIC_ENTRIES = {
+  'sparkworks/core': 'src/core.ts',
+  'sparkworks/render': 'src/render/index.ts',
+  'sparkworks/node': 'src/node.ts',
+  sparkworks: 'src/index.ts',
+} as const;
+
 export default defineConfig({
   plugins: [demoPages()],
+  resolve: {
+    alias: Object.entries(PUBLIC_ENTRIES).map(([name, file]) => ({
+      find: new RegExp(`^${name}$`),
+      replacement: fileURLToPath(new URL(file, import.meta.url)),
+    })),
+  },
   // Relative asset URLs: dist/ works from any static server and any sub-path.
   base: './',
   server: { host: '127.0.0.1' },
