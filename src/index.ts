@@ -1,3 +1,4 @@
+/// <reference types="@webgpu/types" />
 /**
  * `sparkworks`: the GPU particle system, with everything in `sparkworks/core`
  * (the CPU reference, forces, colliders, emitters, the scene format and the
@@ -18,3 +19,4 @@ export {
 } from './gpu/device';
 export { GpuValidationError, GpuOutOfMemoryError, DeviceLostError } from './gpu/errors';
 export { UniformRingFullError } from './gpu/uniformRing';
+export type { LiveSource } from './gpu/lifeBuffers';

@@ -1,3 +1,4 @@
+/// <reference types="@webgpu/types" />
 /**
  * `sparkworks/node`: a WebGPU device in Node through Dawn's `webgpu` package
  * (install it beside Sparkworks). Hardware first, SwiftShader when there is no

@@ -59,9 +59,15 @@ export class CpuParticleSystem implements ParticleSystemApi {
   private readonly round: Rounding;
   readonly forces: ForceRegistry;
   readonly springs: SpringNetwork;
-  /** Colliders, links and particle contacts, run after every step (src/core/collisions/world.ts). */
+  /**
+   * Colliders, links and particle contacts, run after every step (src/core/collisions/world.ts).
+   * @internal
+   */
   readonly collisions: CpuCollisionWorld;
-  /** Emitters, lifetimes and recycling (src/core/emitters/lifecycle.ts); null without emitters: every slot live. */
+  /**
+   * Emitters, lifetimes and recycling (src/core/emitters/lifecycle.ts); null without emitters: every slot live.
+   * @internal
+   */
   readonly lifecycle: CpuLifecycle | null = null;
 
   constructor(options: CpuParticleSystemOptions) {

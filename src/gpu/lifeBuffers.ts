@@ -34,6 +34,19 @@ export interface LiveDispatch {
   readonly capacity: number;
 }
 
+/**
+ * The lifecycle's buffers a live draw reads (ParticleSystem.liveBuffers;
+ * ParticlePass.bindLive): the life records, the live lists, the counters, and
+ * the indirect arguments the emit plan writes.
+ */
+export interface LiveSource {
+  readonly life: GPUBuffer;
+  readonly lists: GPUBuffer;
+  readonly counters: GPUBuffer;
+  readonly args: GPUBuffer;
+  readonly capacity: number;
+}
+
 /** Items a scan block covers (shaders/lifeScan.wgsl). */
 export const SCAN_BLOCK = 1024;
 const FRAME_BYTES = FRAME_PARAMS.words * 4;

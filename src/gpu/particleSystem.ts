@@ -42,6 +42,7 @@ import { GpuForces, type RecordForces } from './forces';
 import type { FusedForces } from './forcesPass';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
+import type { LiveSource } from './lifeBuffers';
 import { ParticleBuffer } from './particleBuffer';
 import { ScatterPass } from './scatterPass';
 import { StepPlan, type Stage } from './stepPlan';
@@ -87,6 +88,7 @@ export class ParticleSystem implements ParticleSystemApi {
   private constructor(
     readonly device: GPUDevice,
     readonly variant: Variant,
+    /** The particle buffer's owner (its bind groups and submissions). @internal */
     readonly particles: ParticleBuffer,
     private readonly integratePass: IntegratePass,
     private readonly scatterPass: ScatterPass,
@@ -401,7 +403,24 @@ export class ParticleSystem implements ParticleSystemApi {
     await this.submit('setLinks', () => this.ensureCollisions().setLinks(packed));
   }
 
-  /** The collision passes, for tests and benchmarks that probe or time them (null before any collision input). */
+  /**
+   * The particle records on the GPU, BYTES_PER_PARTICLE bytes each in the
+   * layout ATTRIBUTES describes: bind it to draw (ParticlePass.bind) or to
+   * read in passes of your own. Owned by the system: do not destroy it.
+   */
+  get buffer(): GPUBuffer {
+    return this.particles.buffer;
+  }
+
+  /** The live list and its draw arguments, to draw only live particles (ParticlePass.bindLive); null without emitters. */
+  get liveBuffers(): LiveSource | null {
+    return this.lifecyclePasses?.buffers ?? null;
+  }
+
+  /**
+   * The collision passes, for tests and benchmarks that probe or time them (null before any collision input).
+   * @internal
+   */
   get collisionPasses(): GpuCollisions | null {
     return this.collisions;
   }
@@ -411,7 +430,10 @@ export class ParticleSystem implements ParticleSystemApi {
     return this.lifecyclePasses?.emitters ?? null;
   }
 
-  /** The lifecycle's buffers and passes (live lists, draw arguments: src/gpu/lifeBuffers.ts); null without emitters. */
+  /**
+   * The lifecycle's buffers and passes (live lists, draw arguments: src/gpu/lifeBuffers.ts); null without emitters.
+   * @internal
+   */
   get lifecycle(): GpuLifecycle | null {
     return this.lifecyclePasses;
   }

@@ -1,3 +1,4 @@
+/// <reference types="@webgpu/types" />
 /**
  * `sparkworks/render`: passes that draw particles, links and a ground grid
  * straight from the particle system's storage buffers (no copy, no readback),

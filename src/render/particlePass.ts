@@ -21,6 +21,9 @@
  * vertex a particle either way.
  */
 import { isSoftwareAdapter } from '../gpu/device';
+import type { LiveSource } from '../gpu/lifeBuffers';
+
+export type { LiveSource };
 import {
   ADDITIVE,
   createDrawPipeline,
@@ -74,19 +77,6 @@ export interface ParticlePassOptions {
 function softwareAdapter(device: GPUDevice): boolean | undefined {
   const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
   return info ? isSoftwareAdapter(info) : undefined;
-}
-
-/**
- * The lifecycle's buffers a live draw reads (src/gpu/lifeBuffers.ts; a
- * system's `lifecycle.buffers`): the life records, the live lists, the
- * counters, and the indirect arguments planEmit writes.
- */
-export interface LiveSource {
-  readonly life: GPUBuffer;
-  readonly lists: GPUBuffer;
-  readonly counters: GPUBuffer;
-  readonly args: GPUBuffer;
-  readonly capacity: number;
 }
 
 type Source = 'records' | 'live';

@@ -18,7 +18,7 @@ import {
 } from './check';
 import { defineStruct, type StructArray } from '../schema';
 
-interface ColliderCommon {
+export interface ColliderCommon {
   /** Share of the closing speed given back, in [0, 1]. Default 0 (no bounce). */
   restitution?: number;
   /** Coulomb friction coefficient >= 0. Default 0. */

@@ -78,13 +78,19 @@ export class EmitterSet {
     this.version++;
   }
 
-  /** An emitter's current settings (a copy). */
+  /**
+   * An emitter's current settings (a copy).
+   * @internal
+   */
   get(emitter: number): EmitterRuntime {
     const state = this.checkIndex(emitter);
     return { ...state, center: [...state.center], velocity: [...state.velocity] };
   }
 
-  /** The frame record of one step of `dt` (dt as the float32 the step uses). */
+  /**
+   * The frame record of one step of `dt` (dt as the float32 the step uses).
+   * @internal
+   */
   frame(dt: number): StructArray<typeof FRAME_PARAMS.fields> {
     const frame = FRAME_PARAMS.array(1);
     frame.set(0, 'dt', dt).set(0, 'emitterCount', this.count);

@@ -16,7 +16,7 @@ export { EmitterSet, type EmitterUpdate } from './emitterSet';
 export { EmitterInputError } from './params';
 export { prepareLifecycle, type LifecycleOptions, type PreparedLifecycle } from './options';
 export { CpuLifecycle, type Emission } from './lifecycle';
-export type { LifecycleStats, RuleStats } from './stats';
+export type { LifecycleSnapshot, LifecycleStats, RuleStats } from './stats';
 export { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from './cyclone';
 export {
   MAX_EMITTERS,

@@ -3,7 +3,9 @@
  * file, the CLI): the input types, their defaults and limits, and the fields
  * each may name. Validated in params.ts, packed in spawnRules.ts.
  */
-export type Vec3Like = ArrayLike<number>;
+import type { Vec3Like } from '../particles';
+
+export type { Vec3Like };
 /** One value, or [min, max] (min <= max), drawn uniformly per particle. */
 export type RangeInit = number | readonly [number, number];
 

@@ -74,7 +74,10 @@ export class ForceRegistry {
   private nextId = 1;
   /** Bumped by every change: the GPU uploads a new table slot when it moves. */
   version = 0;
-  /** Bumped when the index-list bitmasks change (a list target added or removed). */
+  /**
+   * Bumped when the index-list bitmasks change (a list target added or removed).
+   * @internal
+   */
   masksVersion = 0;
   private maskCache: { words: Uint32Array; offsets: number[] } | null = null;
   private packCache: { version: number; dt: number; packed: PackedForces } | null = null;
@@ -140,7 +143,10 @@ export class ForceRegistry {
     this.changed(hadMasks);
   }
 
-  /** Each generator's type and target mode, in order: what the GPU pass's code depends on. */
+  /**
+   * Each generator's type and target mode, in order: what the GPU pass's code depends on.
+   * @internal
+   */
   get composition(): ForceComposition {
     return this.list.map((entry) => ({
       type: entry.generator.type,
@@ -210,12 +216,18 @@ export class ForceRegistry {
     return this.maskCache;
   }
 
-  /** Every index-list target's bitmask, concatenated (what shaders/forces.wgsl reads as `masks`). */
+  /**
+   * Every index-list target's bitmask, concatenated (what shaders/forces.wgsl reads as `masks`).
+   * @internal
+   */
   get maskWords(): Uint32Array {
     return this.masks().words;
   }
 
-  /** The table for a step of `dt` (float32), cached until the registry or dt changes. */
+  /**
+   * The table for a step of `dt` (float32), cached until the registry or dt changes.
+   * @internal
+   */
   pack(dt: number): PackedForces {
     const cache = this.packCache;
     if (cache && cache.version === this.version && cache.dt === dt) return cache.packed;
@@ -286,7 +298,10 @@ export class SpringNetwork {
     this.version++;
   }
 
-  /** The rows, built once per setLinks by a counting sort over both ends. */
+  /**
+   * The rows, built once per setLinks by a counting sort over both ends.
+   * @internal
+   */
   get rows(): SpringRows {
     if (!this.rowsCache) this.rowsCache = buildRows(this.stored);
     return this.rowsCache;
