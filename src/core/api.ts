@@ -9,6 +9,7 @@ import type { ForceRegistry, SpringNetwork } from './forces/registry';
 import type { ParticleInit, ParticleSnapshot, SettableField } from './particles';
 import type { DampingMode, IntegrationOrder, Variant } from './variants';
 
+/** What a particle system is created with, on either backend: its capacity, step variant, collisions and emitters. */
 export interface ParticleSystemOptions {
   /** Number of particle slots, fixed for the system's life. */
   capacity: number;
@@ -31,8 +32,11 @@ export interface ParticleSystemOptions {
   permanent?: number;
 }
 
+/** The calls both backends answer alike: `ParticleSystem` (GPU, async) and `CpuParticleSystem` (the reference, synchronous). */
 export interface ParticleSystemApi {
+  /** Number of particle slots, fixed at creation. */
   readonly capacity: number;
+  /** The integrator and damping mode compiled in at creation. */
   readonly variant: Variant;
   /** Sets whole particles from `start` (force accumulators cleared). */
   writeParticles(start: number, particles: readonly ParticleInit[]): void | Promise<void>;
@@ -78,5 +82,6 @@ export interface ParticleSystemApi {
   read(start?: number, count?: number): Promise<ParticleSnapshot>;
   /** Particles [start, start + count) as packed records in the layout of src/core/layout.ts. */
   readPacked(start?: number, count?: number): Promise<Float32Array>;
+  /** Frees what the system created (safe twice); later calls are refused. The device, if any, stays the caller's. */
   destroy(): void;
 }

@@ -3,6 +3,7 @@
  * limit it broke, and the operation that raised it changed nothing.
  */
 export class SparkworksInputError extends RangeError {
+  /** `'SparkworksInputError'`, for the subclasses too (tell those apart with `instanceof`). */
   override readonly name = 'SparkworksInputError';
   constructor(
     message: string,

@@ -8,6 +8,7 @@ const check: Validator = validator();
  * from the new velocity (symplectic Euler).
  */
 export const INTEGRATION_ORDERS = ['explicit', 'semi-implicit'] as const;
+/** Which velocity moves the position: the old (`explicit`) or the new (`semi-implicit`); see INTEGRATION_ORDERS. */
 export type IntegrationOrder = (typeof INTEGRATION_ORDERS)[number];
 
 /**
@@ -17,13 +18,18 @@ export type IntegrationOrder = (typeof INTEGRATION_ORDERS)[number];
  * dependent). `off`: no damping, for thousands of sparks where pow is too slow.
  */
 export const DAMPING_MODES = ['per-second', 'per-step', 'off'] as const;
+/** How damping is applied each step; see DAMPING_MODES. */
 export type DampingMode = (typeof DAMPING_MODES)[number];
 
+/** A step variant: fixed per system, compiled into the step's WGSL as override constants. */
 export interface Variant {
+  /** Position from the old velocity (`explicit`) or the new one (`semi-implicit`). */
   readonly integrator: IntegrationOrder;
+  /** `per-second`, `per-step` or `off`. */
   readonly damping: DampingMode;
 }
 
+/** Cyclone's variant: explicit Euler, damping per second. */
 export const DEFAULT_VARIANT: Variant = { integrator: 'explicit', damping: 'per-second' };
 
 /** Every integrator x damping combination, for tests and benchmarks. */
@@ -31,6 +37,7 @@ export const ALL_VARIANTS: readonly Variant[] = INTEGRATION_ORDERS.flatMap((inte
   DAMPING_MODES.map((damping) => ({ integrator, damping })),
 );
 
+/** The variant as `integrator/damping`, e.g. `explicit/per-second`, for logs and reports. */
 export function variantName(variant: Variant): string {
   return `${variant.integrator}/${variant.damping}`;
 }

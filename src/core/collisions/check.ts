@@ -12,6 +12,7 @@ export class CollisionInputError extends SparkworksInputError {
     message: string,
     what: string,
     value: unknown,
+    /** The rule alone (`must be finite and >= 0`), without the value, so a scene file can word its refusal its own way. */
     readonly rule: string,
   ) {
     super(message, what, value);

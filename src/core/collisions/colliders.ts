@@ -18,6 +18,7 @@ import {
 } from './check';
 import { defineStruct, type StructArray } from '../schema';
 
+/** What every collider type also takes: its restitution, friction and kill mode. */
 export interface ColliderCommon {
   /** Share of the closing speed given back, in [0, 1]. Default 0 (no bounce). */
   restitution?: number;
@@ -29,35 +30,54 @@ export interface ColliderCommon {
 
 /** A half-space: particles stay on the side the normal points to, `dot(normal, p) >= offset + radius`. */
 export interface PlaneCollider extends ColliderCommon {
+  /** Selects the half-space. */
   type: 'plane';
+  /** The normal [x, y, z], pointing to the side particles are kept on; any nonzero vector, normalised on the host. */
   normal: ArrayLike<number>;
   /** Default 0. */
   offset?: number;
 }
+/** A sphere: an obstacle particles stay outside of, or a container they stay inside. */
 export interface SphereCollider extends ColliderCommon {
+  /** Selects the sphere. */
   type: 'sphere';
+  /** Its centre [x, y, z], m. */
   center: ArrayLike<number>;
+  /** Its radius, m, > 0. */
   radius: number;
   /** true: particles are kept inside (a container); false: outside (an obstacle). Default false. */
   inside?: boolean;
 }
+/** An axis-aligned box: an obstacle or a container. */
 export interface BoxCollider extends ColliderCommon {
+  /** Selects the axis-aligned box. */
   type: 'box';
+  /** Its centre [x, y, z], m. */
   center: ArrayLike<number>;
+  /** Half its size along x, y and z, m, each > 0. */
   halfExtents: ArrayLike<number>;
+  /** true: particles are kept inside (a container); false: outside (an obstacle). Default false. */
   inside?: boolean;
 }
+/** A box turned by a quaternion: an obstacle or a container. */
 export interface OrientedBoxCollider extends ColliderCommon {
+  /** Selects the oriented box. */
   type: 'orientedBox';
+  /** Its centre [x, y, z], m. */
   center: ArrayLike<number>;
+  /** Half its size along its own axes, m, each > 0. */
   halfExtents: ArrayLike<number>;
   /** A quaternion [x, y, z, w] (gl-matrix order) turning the box's axes into the world's; normalised. */
   rotation: ArrayLike<number>;
+  /** true: particles are kept inside (a container); false: outside (an obstacle). Default false. */
   inside?: boolean;
 }
+/** Any collider: one of the types above, told apart by `type`. */
 export type ColliderInit = PlaneCollider | SphereCollider | BoxCollider | OrientedBoxCollider;
 
+/** Every collider type a system accepts. */
 export const COLLIDER_TYPES = ['plane', 'sphere', 'box', 'orientedBox'] as const;
+/** Colliders a system may have at once: every particle tests every one. */
 export const MAX_COLLIDERS = 64;
 
 export const KIND_PLANE = 0;

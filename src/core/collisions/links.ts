@@ -29,23 +29,30 @@ interface LinkEnds {
 }
 /** Pulls its ends together once they are `maxLength` apart; never pushes. */
 export interface CableLink extends LinkEnds {
+  /** Selects Cyclone's ParticleCable (ParticleCableConstraint with an anchor). */
   type: 'cable';
+  /** The length past which the cable goes taut, m, > 0. */
   maxLength: number;
   /** Share of the separating speed given back when the cable goes taut, in [0, 1]. Default 0. */
   restitution?: number;
 }
 /** Holds its ends exactly `length` apart, pulling and pushing, with no bounce (restitution 0, as in Cyclone). */
 export interface RodLink extends LinkEnds {
+  /** Selects Cyclone's ParticleRod (ParticleRodConstraint with an anchor). */
   type: 'rod';
+  /** The length it holds, m, > 0. */
   length: number;
 }
+/** Any link: a cable or a rod, told apart by `type`. */
 export type LinkInit = CableLink | RodLink;
 
+/** Every link type a system accepts. */
 export const LINK_TYPES = ['cable', 'rod'] as const;
 export const LINK_CABLE = 0;
 export const LINK_ROD = 1;
 /** `b` of a link to an anchor. */
 export const NO_PARTICLE = 0xffffffff;
+/** Links a system may have at once (4,194,304). */
 export const MAX_LINKS = 1 << 22;
 
 /** The link record (32 bytes); shaders/contacts.wgsl's `Link` is generated from it. */

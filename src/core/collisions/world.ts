@@ -20,6 +20,7 @@ import { CpuContacts, MODE_COUNT, MODE_RESOLVE, type ContactParams } from './con
 import { CpuGrid, gridSpacing } from './grid';
 import { noLinks, prepareLinks, type LinkInit, type PackedLinks } from './links';
 
+/** The `collisions` option of a system: its colliders, links and the contact resolver's settings. */
 export interface CollisionOptions {
   /** The world's colliders, tested in this order. Also settable later with setColliders. */
   colliders?: ColliderInit[];
@@ -39,13 +40,19 @@ export interface CollisionOptions {
   skin?: number;
 }
 
+/** The contact resolver's settings, checked and with the defaults filled in. */
 export interface ContactSettings {
+  /** Whether particles collide with each other, as spheres of their radius. */
   readonly particleCollisions: boolean;
+  /** Restitution of particle-particle contacts, in [0, 1]. */
   readonly restitution: number;
+  /** Jacobi iterations of the resolver per step. */
   readonly iterations: number;
+  /** Distance before touching from which a contact exists, scene units. */
   readonly skin: number;
 }
 
+/** The settings a system gets when it names none: no particle collisions, restitution 0.5, 8 iterations, skin 1e-4. */
 export const DEFAULT_CONTACT_SETTINGS: ContactSettings = {
   particleCollisions: false,
   restitution: 0.5,

@@ -29,6 +29,7 @@ export class EmitterInputError extends SparkworksInputError {
   constructor(
     what: string,
     value: unknown,
+    /** The rule alone (`must be finite and >= 0`), without the value, so a scene file can word its refusal its own way. */
     readonly rule: string,
   ) {
     super(refusalMessage(what, value, rule), what, value);

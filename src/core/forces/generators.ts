@@ -17,6 +17,7 @@ import { isFiniteFloat32, validator, type Validator } from '../validation';
 
 /** Cyclone's ParticleGravity: `f = g * mass`, the same acceleration `g` for every mass. */
 export interface GravityForce {
+  /** Selects Cyclone's ParticleGravity. */
   type: 'gravity';
   /** The acceleration of gravity, m/s², e.g. [0, -9.81, 0]. */
   g: Vec3Like;
@@ -28,6 +29,7 @@ export interface GravityForce {
  * 0/0 (Cyclone's normalise skips a zero vector for the same reason).
  */
 export interface DragForce {
+  /** Selects Cyclone's ParticleDrag. */
   type: 'drag';
   /** Linear drag coefficient, N s/m, >= 0. */
   k1: number;
@@ -43,7 +45,9 @@ export interface DragForce {
  * at |d| = 0, where the direction is undefined.
  */
 export interface AnchoredSpringForce {
+  /** Selects the Hooke spring to a fixed point. */
   type: 'anchoredSpring';
+  /** The fixed end, m. */
   anchor: Vec3Like;
   /** Length at which the spring is relaxed, m, >= 0. */
   restLength: number;
@@ -53,9 +57,13 @@ export interface AnchoredSpringForce {
 
 /** Cyclone's ParticleAnchoredBungee: the anchored spring, but it only pulls (no force while |d| <= restLength). */
 export interface AnchoredBungeeForce {
+  /** Selects Cyclone's ParticleAnchoredBungee. */
   type: 'anchoredBungee';
+  /** The fixed end, m. */
   anchor: Vec3Like;
+  /** Length below which the bungee is slack, m, >= 0. */
   restLength: number;
+  /** Spring constant k while stretched, N/m, >= 0. */
   stiffness: number;
 }
 
@@ -71,6 +79,7 @@ export interface AnchoredBungeeForce {
  * Cyclone's magnitudes.
  */
 export interface BuoyancyForce {
+  /** Selects Cyclone's ParticleBuoyancy (with its sign and scale corrected). */
   type: 'buoyancy';
   /** Half the height of the body, m, > 0. */
   maxDepth: number;
@@ -97,7 +106,9 @@ export interface BuoyancyForce {
  * dt, so the shader only multiplies.
  */
 export interface StiffSpringForce {
+  /** Selects Cyclone's ParticleFakeSpring. */
   type: 'stiffSpring';
+  /** The fixed end, m. */
   anchor: Vec3Like;
   /** Per unit mass (ω0²), 1/s², >= 0. */
   stiffness: number;
@@ -111,7 +122,9 @@ export interface StiffSpringForce {
  * `strength/r²` far away, smoothly zero at the centre.
  */
 export interface AttractorForce {
+  /** Selects the softened point attractor. */
   type: 'attractor';
+  /** The attracting point, m. */
   position: Vec3Like;
   /** N m². */
   strength: number;
@@ -126,18 +139,23 @@ export interface AttractorForce {
  * from the axis, zero on it.
  */
 export interface VortexForce {
+  /** Selects the vortex about an axis. */
   type: 'vortex';
+  /** A point on the axis, m. */
   position: Vec3Like;
   /** Any nonzero vector; normalised on the host. */
   axis: Vec3Like;
   /** N m. */
   strength: number;
+  /** m, > 0 (and softening² a normal float32): the core's radius, inside which the force falls to 0. */
   softening: number;
 }
 
 /** A uniform force, N, on every targeted particle. */
 export interface WindForce {
+  /** Selects the uniform force. */
   type: 'wind';
+  /** The force, N. */
   force: Vec3Like;
 }
 
@@ -152,6 +170,7 @@ export interface WindForce {
  * time to animate it.
  */
 export interface TurbulenceForce {
+  /** Selects the divergence-free turbulence field. */
   type: 'turbulence';
   /** N. */
   strength: number;
@@ -163,6 +182,7 @@ export interface TurbulenceForce {
   offset?: Vec3Like;
 }
 
+/** Any force generator: one of the types above, told apart by `type`. */
 export type ForceGenerator =
   | GravityForce
   | DragForce
@@ -174,10 +194,22 @@ export type ForceGenerator =
   | VortexForce
   | WindForce
   | TurbulenceForce;
+/** A generator's `type`: `gravity`, `drag`, `anchoredSpring`, ... */
 export type ForceType = ForceGenerator['type'];
 
 /** Which particles a generator applies to: all, [start, start + count), or a set of indices. */
-export type ForceTarget = 'all' | { start: number; count: number } | { indices: readonly number[] };
+export type ForceTarget =
+  | 'all'
+  | {
+      /** First particle of the range. */
+      start: number;
+      /** Number of particles in the range. */
+      count: number;
+    }
+  | {
+      /** The particles, each once (kept as a bitmask over their span). */
+      indices: readonly number[];
+    };
 
 /** A generator as stored: vectors copied to plain arrays, defaults filled in. */
 export type StoredGenerator<T extends ForceGenerator = ForceGenerator> = {
@@ -228,6 +260,7 @@ export const FORCE_PARAMETERS = {
   },
 } as const satisfies Record<ForceType, Record<string, ParameterSpec>>;
 
+/** Every generator type a system accepts. */
 export const FORCE_TYPES = Object.keys(FORCE_PARAMETERS) as ForceType[];
 
 /** Smallest softening whose square is a normal float32, and largest whose square is finite. */
@@ -269,6 +302,7 @@ export class ForceInputError extends SparkworksInputError {
     message: string,
     what: string,
     value: unknown,
+    /** The rule alone (`must be finite and >= 0`), without the value, so a scene file can word its refusal its own way. */
     readonly rule: string,
   ) {
     super(message, what, value);
@@ -375,7 +409,9 @@ export function checkTarget(
 
 /** A spring or bungee between two particles (Cyclone's ParticleSpring and ParticleBungee, both ends at once). */
 export interface SpringLink {
+  /** One end: a particle index. */
   a: number;
+  /** The other end: another particle's index. */
   b: number;
   /** m, >= 0. */
   restLength: number;
