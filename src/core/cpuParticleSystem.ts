@@ -43,6 +43,7 @@ import { resolveVariant, type Variant } from './variants';
 export type Precision = 'float32' | 'float64';
 
 export interface CpuParticleSystemOptions extends ParticleSystemOptions {
+  /** `float32` (default) rounds as the GPU does; `float64` does not, to measure float32's own error. */
   precision?: Precision;
 }
 
@@ -53,6 +54,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   private destroyed = false;
   readonly capacity: number;
   readonly variant: Variant;
+  /** The arithmetic it steps in: `float32` (as the GPU) or `float64`. */
   readonly precision: Precision;
   /** Packed records, FLOATS_PER_PARTICLE floats a particle. */
   readonly state: FloatArray;
@@ -260,9 +262,11 @@ export class CpuParticleSystem implements ParticleSystemApi {
   getPosition(index: number, out: vec3 = vec3.create()): vec3 {
     return this.getVector(index, 'position', out);
   }
+  /** Cyclone's getVelocity: fills and returns `out`. */
   getVelocity(index: number, out: vec3 = vec3.create()): vec3 {
     return this.getVector(index, 'velocity', out);
   }
+  /** Cyclone's getAcceleration: fills and returns `out`. */
   getAcceleration(index: number, out: vec3 = vec3.create()): vec3 {
     return this.getVector(index, 'acceleration', out);
   }
@@ -272,6 +276,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
     const inverseMass = this.state[floatIndex(index, 'inverseMass')] as number;
     return inverseMass === 0 ? Number.POSITIVE_INFINITY : 1 / inverseMass;
   }
+  /** Cyclone's hasFiniteMass: false for an immovable particle (inverse mass 0). */
   hasFiniteMass(index: number): boolean {
     checkRange(index, 1, this.capacity);
     return (this.state[floatIndex(index, 'inverseMass')] as number) > 0;

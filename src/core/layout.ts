@@ -22,6 +22,7 @@ import { defineStruct, StructArray } from './schema';
 export const LANES = ['positionInverseMass', 'velocityDamping', 'accelerationRadius', 'forceAccumSpare'] as const;
 export type LaneName = (typeof LANES)[number];
 
+/** Where one attribute lives in the particle record: a lane, a first component and a size. */
 export interface AttributeSpec {
   /** The vec4 lane that holds it. */
   readonly lane: LaneName;
@@ -33,16 +34,24 @@ export interface AttributeSpec {
 
 /** Named attributes and where they live. The one place to add a field. */
 export const ATTRIBUTES = {
+  /** Position, m: xyz of the first lane (bytes 0-11). */
   position: { lane: 'positionInverseMass', component: 0, size: 3 },
+  /** 1/mass (0: immovable): w of the first lane (bytes 12-15). */
   inverseMass: { lane: 'positionInverseMass', component: 3, size: 1 },
+  /** Velocity, m/s: xyz of the second lane (bytes 16-27). */
   velocity: { lane: 'velocityDamping', component: 0, size: 3 },
+  /** Share of velocity kept (per second or per step): w of the second lane (bytes 28-31). */
   damping: { lane: 'velocityDamping', component: 3, size: 1 },
+  /** Constant acceleration, m/s² (Cyclone keeps gravity here): xyz of the third lane (bytes 32-43). */
   acceleration: { lane: 'accelerationRadius', component: 0, size: 3 },
+  /** Force accumulator, N, cleared by every step: xyz of the fourth lane (bytes 48-59). */
   forceAccum: { lane: 'forceAccumSpare', component: 0, size: 3 },
   /** Collision radius (0: a point); negative marks a killed particle (src/core/collisions/colliders.ts). */
   radius: { lane: 'accelerationRadius', component: 3, size: 1 },
 } as const satisfies Record<string, AttributeSpec>;
+/** An attribute of the particle record: `position`, `inverseMass`, `velocity`, ... */
 export type AttributeName = keyof typeof ATTRIBUTES;
+/** Every attribute, in the order ATTRIBUTES declares them. */
 export const ATTRIBUTE_NAMES = Object.keys(ATTRIBUTES) as AttributeName[];
 
 /** Float offset of an attribute's first component inside one particle record. */
@@ -81,7 +90,9 @@ export const PARTICLE = defineStruct(
 
 export const FLOATS_PER_LANE = 4;
 export const LANES_PER_PARTICLE = LANES.length;
+/** Floats in one particle record (16): the stride of a packed Float32Array. */
 export const FLOATS_PER_PARTICLE = PARTICLE.words;
+/** Bytes in one particle record (64): the stride of the particle buffer. */
 export const BYTES_PER_PARTICLE = PARTICLE.size;
 
 /**

@@ -6,11 +6,14 @@ import { SparkworksInputError } from './errors';
 import { isFiniteFloat32, validator, type Validator } from './validation';
 import { ATTRIBUTES, ATTRIBUTE_NAMES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from './layout';
 
+/** A vector as the API takes it: [x, y, z], a typed array, or any array-like of three numbers. */
 export type Vec3Like = ArrayLike<number>;
+/** The arrays state is read into: Float32Array, or Float64Array from the CPU reference in float64. */
 export type FloatArray = Float32Array | Float64Array;
 
 /** One particle as a user describes it: Cyclone's setters in one record. */
 export interface ParticleInit {
+  /** Position, m; the one field that is required. */
   position: Vec3Like;
   /** Default [0, 0, 0]. */
   velocity?: Vec3Like;
@@ -27,20 +30,31 @@ export interface ParticleInit {
 }
 
 /** The state of `count` particles, one typed array per attribute (vec3s packed xyz). */
-export type ParticleSnapshot<T extends FloatArray = Float32Array> = { readonly count: number } & {
+export type ParticleSnapshot<T extends FloatArray = Float32Array> = {
+  /** Number of particles read. */
+  readonly count: number;
+} & {
   readonly [K in AttributeName]: T;
 };
 
 /** Attributes a user may set in bulk, with the stored attribute each one writes. */
 export const SETTABLE_FIELDS = {
+  /** xyz per particle. */
   position: 'position',
+  /** xyz per particle. */
   velocity: 'velocity',
+  /** xyz per particle. */
   acceleration: 'acceleration',
+  /** One mass > 0 per particle, stored as its inverse. */
   mass: 'inverseMass',
+  /** One inverse mass >= 0 per particle (0: immovable). */
   inverseMass: 'inverseMass',
+  /** One damping in [0, 1] per particle. */
   damping: 'damping',
+  /** One collision radius >= 0 per particle. */
   radius: 'radius',
 } as const satisfies Record<string, AttributeName>;
+/** A field `setField` writes: `position`, `velocity`, `acceleration`, `mass`, `inverseMass`, `damping` or `radius`. */
 export type SettableField = keyof typeof SETTABLE_FIELDS;
 
 const check: Validator = validator();

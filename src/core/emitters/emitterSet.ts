@@ -23,6 +23,7 @@ import { validator, type Validator } from '../validation';
 
 const check: Validator = validator();
 
+/** What `emitters.set` changes on a running emitter; fields left out keep their value. */
 export interface EmitterUpdate {
   /** Particles per second, >= 0. */
   rate?: number;
@@ -42,13 +43,24 @@ export function fixedPointIncrement(rate: number, dt: number): [number, number] 
   return [whole >>> 0, fraction >>> 0];
 }
 
+/**
+ * A system's emitters as the host drives them (`system.emitters`): bursts,
+ * and each emitter's rate, position and velocity, applied from the next step.
+ */
 export class EmitterSet {
+  /** Number of emitters, fixed at creation. */
   readonly count: number;
   private readonly state: EmitterRuntime[];
   /** Bumped by every change, so a backend knows when to repack. */
   version = 0;
 
-  constructor(readonly rules: PreparedSpawnRules) {
+  constructor(
+    /**
+     * The validated emitters and firework rules the backends pack.
+     * @internal
+     */
+    readonly rules: PreparedSpawnRules,
+  ) {
     this.count = rules.emitterCount;
     this.state = rules.emitters.map((e) => ({ ...e, center: [...e.center], velocity: [...e.velocity] }));
   }

@@ -11,6 +11,7 @@ import type { EmitterInit, FireworkRuleInit } from './types';
 
 const check: Validator = validator();
 
+/** The emitter options of a system: its emitters, firework rules and permanent slots. */
 export interface LifecycleOptions {
   /** Emitters: rates, bursts, shapes, velocities, lifetimes (src/core/emitters/params.ts). */
   emitters?: readonly EmitterInit[];

@@ -7,6 +7,7 @@ import type { LifeRecords } from '../layout';
 import { COUNTER_HEADER_WORDS, LIFE_COUNTERS, MAX_SPAWN_RULES } from './gpuRecords';
 import type { PreparedSpawnRules } from './spawnRules';
 
+/** Births and deaths under one emitter or one firework type, since creation. */
 export interface RuleStats {
   /** Particles born with this rule (an emitter's, or a firework type's: launched and spawned as payload). */
   born: number;
@@ -14,6 +15,7 @@ export interface RuleStats {
   died: number;
 }
 
+/** The counts `readStats()` returns: live, free, emitted, killed, shortfall, steps, and per rule. */
 export interface LifecycleStats {
   /** Live particles now (permanent ones included). */
   live: number;
@@ -39,7 +41,9 @@ export interface LifecycleSnapshot {
   live: Uint32Array;
   /** The free list, bottom to top (the top is taken first). */
   free: Uint32Array;
+  /** Every slot's life record (age, lifetime, size, colour, rule, alive, generation), packed as on the GPU. */
   life: LifeRecords;
+  /** The counts, as `readStats()` gives them. */
   stats: LifecycleStats;
 }
 

@@ -9,16 +9,58 @@ export type { Vec3Like };
 /** One value, or [min, max] (min <= max), drawn uniformly per particle. */
 export type RangeInit = number | readonly [number, number];
 
+/** Where an emitter's particles start: a point, a ball or sphere, a box, a disc or a cone, around `center`. */
 export type ShapeInit =
-  | { type: 'point'; center?: Vec3Like }
+  | {
+      /** Every particle at `center`. */
+      type: 'point';
+      /** Default [0, 0, 0]; `emitters.set(i, { position })` moves it. */
+      center?: Vec3Like;
+    }
   /** A ball (uniform in its volume), or with `surface` its sphere. */
-  | { type: 'sphere'; center?: Vec3Like; radius: number; surface?: boolean }
+  | {
+      /** A ball, or with `surface` a sphere. */
+      type: 'sphere';
+      /** Default [0, 0, 0]. */
+      center?: Vec3Like;
+      /** >= 0. */
+      radius: number;
+      /** true: uniform over the sphere's surface instead of its volume. Default false. */
+      surface?: boolean;
+    }
   /** Axis-aligned, uniform in its volume. */
-  | { type: 'box'; center?: Vec3Like; halfExtents: Vec3Like }
+  | {
+      /** An axis-aligned box. */
+      type: 'box';
+      /** Default [0, 0, 0]. */
+      center?: Vec3Like;
+      /** Half the box's size along x, y and z, each >= 0. */
+      halfExtents: Vec3Like;
+    }
   /** Uniform over a disc of `radius` across `normal` (default [0, 1, 0]). */
-  | { type: 'disc'; center?: Vec3Like; normal?: Vec3Like; radius: number }
+  | {
+      /** A flat disc. */
+      type: 'disc';
+      /** Default [0, 0, 0]. */
+      center?: Vec3Like;
+      /** The disc's normal, any nonzero vector. Default [0, 1, 0]. */
+      normal?: Vec3Like;
+      /** >= 0. */
+      radius: number;
+    }
   /** Uniform in a solid cone: apex at `center`, along `axis` (default [0, 1, 0]), half-angle `angle` (radians), `height`. */
-  | { type: 'cone'; center?: Vec3Like; axis?: Vec3Like; angle: number; height: number };
+  | {
+      /** A solid cone. */
+      type: 'cone';
+      /** The apex. Default [0, 0, 0]. */
+      center?: Vec3Like;
+      /** The direction it opens along, any nonzero vector. Default [0, 1, 0]. */
+      axis?: Vec3Like;
+      /** Half-angle, radians, in [0, pi/2). */
+      angle: number;
+      /** Apex to base along the axis, >= 0. */
+      height: number;
+    };
 
 /**
  * A direction with a spread (half-angle of the cone of directions, radians,
@@ -26,10 +68,24 @@ export type ShapeInit =
  * Cyclone's firework velocity, each component uniform in [min, max].
  */
 export type VelocityInit =
-  { direction?: Vec3Like; spread?: number; speed?: RangeInit } | { min: Vec3Like; max: Vec3Like };
+  | {
+      /** The cone's axis, any nonzero vector. Default [0, 1, 0]. */
+      direction?: Vec3Like;
+      /** Half-angle of the cone of directions, radians, in [0, pi]. Default 0. */
+      spread?: number;
+      /** Speed, m/s, >= 0, or a [min, max] range. Default 0. */
+      speed?: RangeInit;
+    }
+  | {
+      /** Lowest velocity, per component. */
+      min: Vec3Like;
+      /** Highest velocity, per component (>= min). */
+      max: Vec3Like;
+    };
 
 /** What every spawn rule may say about the particles it makes. */
 export interface SpawnInit {
+  /** A direction, spread and speed, or Cyclone's [min, max] per component. Default: at rest. */
   velocity?: VelocityInit;
   /** Mass range > 0 (stored as its inverse). Default 1. */
   mass?: RangeInit;
@@ -51,6 +107,7 @@ export interface SpawnInit {
   seed?: number;
 }
 
+/** One emitter: its rate and bursts, its shape, and what the particles it makes start with. */
 export interface EmitterInit extends SpawnInit {
   /** Particles per second >= 0; fractions carry over between steps. Default 0. */
   rate?: number;
@@ -70,6 +127,7 @@ export interface EmitterInit extends SpawnInit {
   firework?: number;
 }
 
+/** Children a firework spawns when it dies: `count` fireworks of rule `type`. */
 export interface PayloadInit {
   /** The firework type of the children. */
   type: number;
@@ -89,6 +147,7 @@ export interface FireworkRuleInit extends SpawnInit {
   type: number;
   /** Seconds before it bursts, >= 0 (Cyclone's age range). */
   fuse: RangeInit;
+  /** The children spawned at its death (at most 4 entries, 255 children in all). Default none. */
   payload?: readonly PayloadInit[];
 }
 

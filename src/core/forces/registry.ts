@@ -37,6 +37,7 @@ export class ForceHandle {
   /** @internal */
   constructor(
     private readonly registry: ForceRegistry,
+    /** A number unique within its registry, from 1 in order of registration. */
     readonly id: number,
   ) {}
 
@@ -69,6 +70,10 @@ function maskWords(first: number, end: number, indices: readonly number[]): Uint
   return words;
 }
 
+/**
+ * Cyclone's ParticleForceRegistry (`system.forces`): the force generators a
+ * system applies to their targets before every step, in registry order.
+ */
 export class ForceRegistry {
   private readonly list: Entry[] = [];
   private nextId = 1;
@@ -83,7 +88,10 @@ export class ForceRegistry {
   private packCache: { version: number; dt: number; packed: PackedForces } | null = null;
   private closedBy: string | null = null;
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    /** The system's particle count, which targets must fit in. */
+    readonly capacity: number,
+  ) {}
 
   /** Refuses every later change, naming `owner` (the system that was destroyed). */
   close(owner: string): void {
@@ -272,17 +280,22 @@ export class SpringNetwork {
   version = 0;
   private closedBy: string | null = null;
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    /** The system's particle count, which link ends must be below. */
+    readonly capacity: number,
+  ) {}
 
   /** Refuses every later change, naming `owner` (the system that was destroyed). */
   close(owner: string): void {
     this.closedBy = owner;
   }
 
+  /** Number of links. */
   get size(): number {
     return this.stored.length;
   }
 
+  /** The links as stored (defaults filled in), in the order given to `setLinks`. */
   get links(): readonly Readonly<Required<SpringLink>>[] {
     return this.stored;
   }
