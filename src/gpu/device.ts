@@ -7,30 +7,45 @@
  */
 
 export interface AdapterDescription {
+  /** The adapter's vendor, as GPUAdapterInfo names it (may be empty). */
   vendor: string;
+  /** Its architecture (may be empty). */
   architecture: string;
+  /** Its device name (may be empty). */
   device: string;
+  /** A readable name, e.g. `SwiftShader driver 5.0.0`: the adapter's description, else vendor, architecture and device. */
   description: string;
   /** True for a software rasterizer such as SwiftShader. */
   software: boolean;
   /** `navigator.gpu` or `webgpu (Dawn)`, and how the adapter was found. */
   source: string;
+  /** The adapter's largest storage binding, bytes: with 64 bytes a particle, it caps a system's capacity. */
   maxStorageBufferBindingSize: number;
+  /** The adapter's largest buffer, bytes. */
   maxBufferSize: number;
+  /** Whether the adapter has `timestamp-query` (the device is requested with it when it does). */
   timestampQuery: boolean;
 }
 
+/** What `acquireDevice()` returns: the device (yours to destroy), its adapter, and what the adapter is. */
 export interface AcquiredDevice {
+  /** The device, requested with the adapter's largest buffer and compute limits. */
   device: GPUDevice;
+  /** The adapter it came from. */
   adapter: GPUAdapter;
+  /** What the adapter is, for reports and for defaults on software adapters. */
   adapterInfo: AdapterDescription;
 }
 
+/** Thrown by `acquireDevice()` when there is no WebGPU or no adapter; the message says what to do. */
 export class NoAdapterError extends Error {
+  /** `'NoAdapterError'`. */
   override readonly name = 'NoAdapterError';
 }
 
+/** How `acquireDevice()` picks an adapter. */
 export interface AcquireOptions {
+  /** Passed to `requestAdapter`: `high-performance` or `low-power`. */
   powerPreference?: GPUPowerPreference;
   /** `sparkworks/node` only: skip hardware adapters and use SwiftShader. */
   forceSoftware?: boolean;

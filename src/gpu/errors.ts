@@ -1,9 +1,16 @@
 /** GPU failures as typed, thrown errors instead of console messages. */
 
+/**
+ * WebGPU reported a validation, out-of-memory or internal error for a call's
+ * GPU work (caught by error scopes around exactly that work).
+ */
 export class GpuValidationError extends Error {
+  /** `'GpuValidationError'`, or `'GpuOutOfMemoryError'` for the subclass. */
   override readonly name: string = 'GpuValidationError';
   constructor(
+    /** What was being done, e.g. `creating the particle system (capacity 16777216, ...)`. */
     readonly operation: string,
+    /** The error WebGPU reported. */
     readonly gpuError: GPUError,
   ) {
     super(`${operation}: ${gpuError.constructor?.name ?? 'GPUError'}: ${gpuError.message}`);
@@ -12,13 +19,18 @@ export class GpuValidationError extends Error {
 
 /** The device could not allocate what was asked (e.g. a buffer larger than its memory). */
 export class GpuOutOfMemoryError extends GpuValidationError {
+  /** `'GpuOutOfMemoryError'`. */
   override readonly name: string = 'GpuOutOfMemoryError';
 }
 
+/** The device was lost: `system.lost` resolves with it, and every later call throws it. */
 export class DeviceLostError extends Error {
+  /** `'DeviceLostError'`. */
   override readonly name = 'DeviceLostError';
   constructor(
+    /** GPUDeviceLostInfo's reason: `destroyed` or `unknown`. */
     readonly reason: string,
+    /** GPUDeviceLostInfo's message. */
     readonly detail: string,
   ) {
     super(`the GPU device was lost (${reason}): ${detail}`);

@@ -40,10 +40,15 @@ export interface LiveDispatch {
  * the indirect arguments the emit plan writes.
  */
 export interface LiveSource {
+  /** The life records, one a slot (age, lifetime, size, colour, rule, alive, generation). */
   readonly life: GPUBuffer;
+  /** The two live lists, ping-ponged: the k-th live slot is `lists[counters.parity * capacity + k]`. */
   readonly lists: GPUBuffer;
+  /** The lifecycle's counters (live count, list parity, ...). */
   readonly counters: GPUBuffer;
+  /** Indirect dispatch and draw arguments over the live list, written on the GPU each step. */
   readonly args: GPUBuffer;
+  /** Slots, live or free. */
   readonly capacity: number;
 }
 

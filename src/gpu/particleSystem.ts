@@ -60,6 +60,7 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
   fuseForces?: boolean;
 }
 
+/** Invocations per workgroup of every per-particle pass unless `workgroupSize` says otherwise. */
 export const DEFAULT_WORKGROUP_SIZE = 256;
 
 export class ParticleSystem implements ParticleSystemApi {
@@ -86,6 +87,7 @@ export class ParticleSystem implements ParticleSystemApi {
   private callerEncoderPending = false;
 
   private constructor(
+    /** The device it runs on: the caller's, which `destroy()` leaves alone. */
     readonly device: GPUDevice,
     readonly variant: Variant,
     /** The particle buffer's owner (its bind groups and submissions). @internal */

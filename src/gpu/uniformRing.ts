@@ -32,9 +32,12 @@ export class SubmitWindow {
 
 /** Thrown when more distinct parameter blocks are pending than a ring holds. */
 export class UniformRingFullError extends RangeError {
+  /** `'UniformRingFullError'`. */
   override readonly name = 'UniformRingFullError';
   constructor(
+    /** The ring's label, which names its owner. */
     readonly label: string,
+    /** Distinct blocks the ring holds between submits (256 for a system). */
     readonly limit: number,
   ) {
     super(
