@@ -6,10 +6,14 @@
  */
 import { mat4, vec3 } from 'gl-matrix';
 
+/** How the camera projects: with perspective, or orthographically (the visible height at the target kept). */
 export type Projection = 'perspective' | 'orthographic';
 
+/** Where an orbit camera is: what it looks at, from how far, from which angles (e.g. a demo's URL state). */
 export interface OrbitCameraState {
+  /** The point it orbits and looks at. */
   target: [number, number, number];
+  /** Distance from the target, world units. */
   distance: number;
   /** Radians around +y; 0 looks from +z toward the target. */
   yaw: number;
@@ -20,17 +24,30 @@ export interface OrbitCameraState {
 const MAX_PITCH = Math.PI / 2 - 0.01;
 const UP = vec3.fromValues(0, 1, 0);
 
+/**
+ * A camera orbiting a target: set its state, call `update(aspect)` each frame,
+ * and pass `viewProjection` to the passes' draw calls.
+ */
 export class OrbitCamera {
+  /** The point it orbits and looks at. */
   readonly target = vec3.create();
+  /** Distance from the target, clamped to [minDistance, maxDistance]. */
   distance = 10;
+  /** Radians around +y; 0 looks from +z toward the target. */
   yaw = 0;
+  /** Radians above the horizon, clamped just short of ±pi/2. */
   pitch = 0.3;
   /** Vertical field of view (perspective), radians. */
   fovY = Math.PI / 4;
+  /** Near clipping distance (perspective). */
   near = 0.05;
+  /** Far clipping distance (perspective); the depth range around the target (orthographic). */
   far = 2000;
+  /** Perspective (default) or orthographic. */
   projection: Projection = 'perspective';
+  /** Closest zoom. */
   minDistance = 0.1;
+  /** Farthest zoom. */
   maxDistance = 5000;
   /**
    * Lens shift in clip space (NDC units): the target is drawn at (shiftX,
@@ -38,17 +55,23 @@ export class OrbitCamera {
    * canvas a side panel and a header leave free. The view direction does not change.
    */
   shiftX = 0;
+  /** Vertical lens shift in clip space (see shiftX). */
   shiftY = 0;
 
+  /** The camera's position, as of the last `update`. */
   readonly eye = vec3.create();
+  /** World to view, as of the last `update`. */
   readonly view = mat4.create();
+  /** View to clip (WebGPU's depth 0..1), as of the last `update`. */
   readonly projectionMatrix = mat4.create();
+  /** World to clip: what the passes draw with, as of the last `update`. */
   readonly viewProjection = mat4.create();
 
   constructor(state?: Partial<OrbitCameraState>) {
     if (state) this.set(state);
   }
 
+  /** Sets any of target, distance, yaw and pitch (clamped); returns this. */
   set(state: Partial<OrbitCameraState>): this {
     if (state.target) vec3.set(this.target, ...state.target);
     if (state.distance !== undefined) this.distance = state.distance;

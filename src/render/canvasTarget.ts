@@ -13,22 +13,35 @@ export interface CanvasTargetOptions {
   maxPixelRatio?: number;
 }
 
+/** The depth buffer's format: the passes' pipelines are created for it. */
 export const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
 
 /** A rectangle in device pixels, origin top left. */
 export interface PixelRect {
+  /** Left edge, device pixels. */
   x: number;
+  /** Top edge, device pixels. */
   y: number;
+  /** Width, device pixels. */
   width: number;
+  /** Height, device pixels. */
   height: number;
 }
 
+/**
+ * A canvas as a render target: its WebGPU context, its drawing buffer kept at
+ * the element's size in device pixels, and a depth texture to match.
+ */
 export class CanvasTarget {
+  /** The canvas's WebGPU context, configured for the device. */
   readonly context: GPUCanvasContext;
+  /** The colour format the context is configured with (and the passes' pipelines must use). */
   readonly format: GPUTextureFormat;
+  /** The depth texture's format (DEPTH_FORMAT). */
   readonly depthFormat = DEPTH_FORMAT;
-  /** Drawing buffer size in device pixels. */
+  /** Drawing buffer width in device pixels. */
   width = 1;
+  /** Drawing buffer height in device pixels. */
   height = 1;
   /** Device pixels per CSS pixel actually used. */
   pixelRatio = 1;
@@ -40,6 +53,7 @@ export class CanvasTarget {
 
   constructor(
     private readonly device: GPUDevice,
+    /** The canvas it draws into. */
     readonly canvas: HTMLCanvasElement,
     private readonly options: CanvasTargetOptions = {},
   ) {
@@ -178,6 +192,7 @@ export class CanvasTarget {
     return rects;
   }
 
+  /** Stops watching the size, frees the depth texture and unconfigures the context. Safe twice. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;

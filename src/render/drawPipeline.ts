@@ -90,6 +90,7 @@ export class DrawPass {
     return this.shader.layout;
   }
 
+  /** Stops further draws (pipelines need no freeing; bindings are their owners'). Safe twice. */
   destroy(): void {
     this.destroyed = true;
   }
@@ -167,7 +168,12 @@ export function createOverlayPipeline(
  * their owners'; a subclass frees what it creates in `release`.
  */
 export class DrawBinding<F extends FieldSpecs> {
+  /** The uniform buffer the block is uploaded to before each draw. */
   readonly uniform: GPUBuffer;
+  /**
+   * The uniform block on the host, written by the pass's `draw`.
+   * @internal
+   */
   readonly data: StructValue<F>;
   private group: GPUBindGroup;
   private freed = false;
@@ -175,6 +181,7 @@ export class DrawBinding<F extends FieldSpecs> {
   constructor(
     protected readonly device: GPUDevice,
     private readonly layout: GPUBindGroupLayout,
+    /** Labels its GPU objects: `${label}.bindGroup`, `${label}.gridParams`, ... */
     readonly label: string,
     struct: StructDef<F>,
     storage: readonly GPUBuffer[],
@@ -189,6 +196,7 @@ export class DrawBinding<F extends FieldSpecs> {
     this.group = this.createBindGroup(storage);
   }
 
+  /** Bind group 0: the uniform block, then the pass's storage buffers. */
   get bindGroup(): GPUBindGroup {
     return this.group;
   }

@@ -27,6 +27,7 @@ export interface FixedStepOptions {
   maxFrameSeconds?: number;
 }
 
+/** What a frame should do: how many steps, and how far past the last one to draw. */
 export interface StepPlan {
   /** Whole steps to take this frame. */
   steps: number;
@@ -36,11 +37,17 @@ export interface StepPlan {
   dropped: number;
 }
 
+/** A fixed-step clock: `advance(realSeconds)` says how many steps of `dt` a frame takes, and the drawing's `alpha`. */
 export class FixedStepClock {
+  /** Seconds per step, > 0; may change between frames. */
   dt: number;
+  /** Most steps a frame takes; a frame that needs more drops the backlog. */
   maxStepsPerFrame: number;
+  /** Simulated seconds per real second. */
   timeScale: number;
+  /** A frame longer than this counts as this long, seconds. */
   maxFrameSeconds: number;
+  /** While true, frames take no steps except those `requestStep` asks for. */
   paused = false;
   /** Steps taken since the start (or the last reset). */
   stepCount = 0;
@@ -66,6 +73,7 @@ export class FixedStepClock {
     this.singleSteps++;
   }
 
+  /** Back to time 0: no steps taken, the accumulator and pending single steps cleared. */
   reset(): void {
     this.stepCount = 0;
     this.time = 0;

@@ -17,7 +17,9 @@ export interface GpuTiming {
 const READBACK_BUFFERS = 3;
 const SMOOTHING = 0.1;
 
+/** Times a span of GPU work each frame: by timestamp queries where the device has them, else on the host. */
 export class GpuTimer {
+  /** How it times: `timestamp-query` where the device has the feature, else `host`. */
   readonly source: GpuTiming['source'];
   private readonly querySet: GPUQuerySet | null = null;
   private readonly resolveBuffer: GPUBuffer | null = null;
@@ -49,6 +51,7 @@ export class GpuTimer {
     }
   }
 
+  /** The latest smoothed time and how it was measured. */
   get timing(): GpuTiming {
     return { milliseconds: this.smoothed, source: this.source };
   }
@@ -122,6 +125,7 @@ export class GpuTimer {
     this.smoothed = Number.isNaN(this.smoothed) ? ms : this.smoothed + (ms - this.smoothed) * SMOOTHING;
   }
 
+  /** Frees its query set and buffers; later spans are recorded untimed. Safe twice. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;

@@ -19,16 +19,25 @@ export const GRID_PARAMS = defineStruct('GridParams', {
   fadeColor: { type: 'vec4f', doc: 'the background the rim fades into' },
 });
 
+/** A grid to draw: a square of plane, its lines and colours. */
 export interface GridSpec {
+  /** The square's centre. */
   centre: readonly [number, number, number];
+  /** Half the square's side. */
   halfSize: number;
   /** Two unit axes spanning the plane. Default: the ground (x and z). */
   axisU?: readonly [number, number, number];
+  /** The second unit axis (see axisU). Default [0, 0, 1]. */
   axisV?: readonly [number, number, number];
+  /** Distance between lines. */
   spacing: number;
+  /** A major (brighter) line every this many lines. */
   majorEvery: number;
+  /** The lines' colour. */
   lineColor: Rgb;
+  /** The plane's colour between the lines. */
   planeColor: Rgb;
+  /** The background the rim fades into. */
   fadeColor: Rgb;
 }
 
@@ -39,6 +48,7 @@ export class GridBinding extends DrawBinding<typeof GRID_PARAMS.fields> {
   }
 }
 
+/** Draws a grid plane (the ground or a backdrop) that writes depth, so particles are depth-tested against it. */
 export class GridPass extends DrawPass {
   private readonly pipeline: GPURenderPipeline;
 
@@ -66,6 +76,7 @@ export class GridPass extends DrawPass {
     return new GridBinding(this.device, this.layout, label);
   }
 
+  /** Records the grid into `pass` (the caller's render pass), with `binding`'s uniform block. */
   draw(pass: GPURenderPassEncoder, binding: GridBinding, grid: GridSpec, view: DrawView): void {
     if (this.destroyed) return;
     const u = grid.axisU ?? [1, 0, 0];

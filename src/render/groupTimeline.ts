@@ -11,7 +11,16 @@
 
 import { defineStruct, type StructArray } from '../core/schema';
 
-export const GROUP_KINDS = { hidden: 0, rocket: 1, burst: 2 } as const;
+/** What a group is, as the shader reads it: a number per kind. */
+export const GROUP_KINDS = {
+  /** Not drawn. */
+  hidden: 0,
+  /** One particle drawn for the group (its particles share one state until it bursts), warm and larger. */
+  rocket: 1,
+  /** Every particle drawn, coloured by the group's hue, fading and resizing over its life. */
+  burst: 2,
+} as const;
+/** A group's kind: `hidden`, `rocket` or `burst`. */
 export type GroupKind = keyof typeof GROUP_KINDS;
 
 /** One group's record, declared with the schema (shaders/render/records.wgsl reads `array<GroupLife>`). */
@@ -22,7 +31,12 @@ export const GROUP_LIFE = defineStruct('GroupLife', {
   kind: { type: 'f32', doc: '0 hidden, 1 rocket, 2 burst (GROUP_KINDS)' },
 });
 
+/**
+ * Per-group life data for ParticlePass's `life` colour mode: when each group
+ * of `groupSize` particles was (re)launched, how long it lives, its hue and kind.
+ */
 export class GroupTimeline {
+  /** The GPU copy of the records (read-only storage for ParticlePass); written by `upload()`. */
   readonly buffer: GPUBuffer;
   private readonly data: StructArray<typeof GROUP_LIFE.fields>;
   private dirtyFrom = Infinity;
@@ -31,7 +45,9 @@ export class GroupTimeline {
 
   constructor(
     private readonly device: GPUDevice,
+    /** Number of groups. */
     readonly groups: number,
+    /** Particles a group: group g is particles [g * groupSize, (g + 1) * groupSize). */
     readonly groupSize: number,
     label = 'GroupTimeline',
   ) {
@@ -51,15 +67,18 @@ export class GroupTimeline {
     this.dirtyTo = Math.max(this.dirtyTo, group);
   }
 
+  /** Group `group`'s kind, as last set. */
   kind(group: number): GroupKind {
     const value = this.data.get(group, 'kind');
     return value === GROUP_KINDS.rocket ? 'rocket' : value === GROUP_KINDS.burst ? 'burst' : 'hidden';
   }
 
+  /** Group `group`'s launch time, seconds, as last set. */
   birth(group: number): number {
     return this.data.get(group, 'birth');
   }
 
+  /** Group `group`'s lifetime, seconds, as last set. */
   lifetime(group: number): number {
     return this.data.get(group, 'lifetime');
   }
@@ -78,6 +97,7 @@ export class GroupTimeline {
     this.dirtyTo = -1;
   }
 
+  /** Frees the buffer. Safe twice. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;

@@ -22,13 +22,19 @@ export const LINE_PARAMS = defineStruct('LineParams', {
   strips: 'u32',
 });
 
+/** How LinePass draws its strips: width, opacity, and the hue palette strips are coloured from. */
 export interface LineStyle {
   /** Device pixels. */
   width: number;
+  /** Opacity in [0, 1]. */
   alpha: number;
+  /** Hue of the first strip, in [0, 1). */
   hueOffset: number;
+  /** Hue range the strips spread over, in turns (1: the whole wheel). */
   hueSpan: number;
+  /** HSV saturation in [0, 1]. */
   saturation: number;
+  /** HSV value in [0, 1]. */
   brightness: number;
 }
 
@@ -51,7 +57,9 @@ export function packStrips(strips: readonly ArrayLike<number>[]): Float32Array<A
 
 /** Strips' points (uploaded once, owned here) and a LineParams block. */
 export class LineBinding extends DrawBinding<typeof LINE_PARAMS.fields> {
+  /** The strips' points, vec4 each (w: the strip's index); owned and freed by this binding. */
   readonly points: GPUBuffer;
+  /** Segments drawn: points - 1, joins between strips included (the shader hides those). */
   readonly segments: number;
 
   constructor(
@@ -59,6 +67,7 @@ export class LineBinding extends DrawBinding<typeof LINE_PARAMS.fields> {
     layout: GPUBindGroupLayout,
     label: string,
     packed: Float32Array<ArrayBuffer>,
+    /** Number of strips. */
     readonly strips: number,
   ) {
     const points = device.createBuffer({
@@ -77,6 +86,7 @@ export class LineBinding extends DrawBinding<typeof LINE_PARAMS.fields> {
   }
 }
 
+/** Draws polylines of constant pixel width (trails, orbits), depth-tested against the scene but never written. */
 export class LinePass extends DrawPass {
   private readonly pipeline: GPURenderPipeline;
 
@@ -101,6 +111,7 @@ export class LinePass extends DrawPass {
     return new LineBinding(this.device, this.layout, label, packStrips(strips), strips.length);
   }
 
+  /** Records the binding's strips into `pass` (the caller's render pass) in `style`. */
   draw(pass: GPURenderPassEncoder, binding: LineBinding, style: LineStyle, view: DrawView): void {
     if (this.destroyed || binding.segments < 1) return;
     binding.data

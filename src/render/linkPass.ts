@@ -37,17 +37,22 @@ export const WORDS_PER_LINK = LINK_RECORD.words;
 
 /** A link: two particle indices and, for the stretch colours, its rest length. A SpringLink is one. */
 export interface LinkEnds {
+  /** One end: a particle index. */
   readonly a: number;
+  /** The other end: a particle index. */
   readonly b: number;
+  /** The length at which it has its rest colour; left out (or 0), it keeps that colour. */
   readonly restLength?: number;
 }
 
 /** Links as objects, or as flat index pairs [a0, b0, a1, b1, ...] (no rest lengths). */
 export type LinkList = readonly LinkEnds[] | ArrayLike<number>;
 
+/** How LinkPass draws links: width, colours at rest and stretched, opacity. */
 export interface LinkStyle {
   /** Device pixels. */
   width: number;
+  /** The colour of a link at its rest length or shorter. */
   color: Rgb;
   /** The colour of a link stretched by `stretchRange` or more. */
   stretchColor: Rgb;
@@ -57,6 +62,7 @@ export interface LinkStyle {
   opacity: number;
 }
 
+/** Thin blue-grey links turning orange at 25% stretch, 60% opaque: the Springs demo's look. */
 export const DEFAULT_LINK_STYLE: Readonly<LinkStyle> = {
   width: 1.5,
   color: [0.45, 0.55, 0.75],
@@ -112,6 +118,7 @@ export class LinkBinding extends DrawBinding<typeof LINK_PARAMS.fields> {
     device: GPUDevice,
     layout: GPUBindGroupLayout,
     label: string,
+    /** The buffer of Particle records the links join (usually `system.buffer`); its owner's. */
     readonly particles: GPUBuffer,
     links: LinkList = [],
   ) {
@@ -170,6 +177,10 @@ function createLinkBuffer(device: GPUDevice, label: string, count: number): GPUB
   });
 }
 
+/**
+ * Draws lines of constant pixel width between pairs of particles, read from
+ * the particle buffer on the GPU (no readback), coloured by their stretch.
+ */
 export class LinkPass extends DrawPass {
   private readonly pipeline: GPURenderPipeline;
 

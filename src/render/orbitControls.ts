@@ -6,6 +6,7 @@
  */
 import type { OrbitCamera } from './camera';
 
+/** How fast OrbitControls turns and zooms, and whom it tells of a change. */
 export interface OrbitControlsOptions {
   /** Radians per CSS pixel dragged. */
   rotateSpeed?: number;
@@ -21,6 +22,10 @@ interface TrackedPointer {
   pan: boolean;
 }
 
+/**
+ * Mouse, wheel and touch input for an OrbitCamera: drag to orbit, right button
+ * or shift to pan, wheel or pinch to zoom, two fingers to pan.
+ */
 export class OrbitControls {
   private readonly pointers = new Map<number, TrackedPointer>();
   private pinchDistance = 0;
@@ -96,6 +101,7 @@ export class OrbitControls {
     return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
   }
 
+  /** Removes every listener it added. */
   dispose(): void {
     this.abort.abort();
     this.pointers.clear();

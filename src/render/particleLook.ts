@@ -8,10 +8,12 @@ import { defineStruct } from '../core/schema';
 
 /** `sprites`: soft round camera-facing quads. `sparks`: quads stretched along the velocity. `points`: one pixel each, for millions. */
 export const DRAW_MODES = ['sprites', 'sparks', 'points'] as const;
+/** How each particle is drawn: `sprites`, `sparks` or `points` (see DRAW_MODES). */
 export type DrawMode = (typeof DRAW_MODES)[number];
 
 /** `additive` for light (fire, sparks, stars); `alpha` for matter (premultiplied "over", unsorted). */
 export const BLEND_MODES = ['additive', 'alpha'] as const;
+/** How particles blend: `additive` or `alpha` (see BLEND_MODES). */
 export type BlendMode = (typeof BLEND_MODES)[number];
 
 /**
@@ -21,13 +23,19 @@ export type BlendMode = (typeof BLEND_MODES)[number];
  * for a live binding (ParticlePass.bindLive), over the particle's own life, from its life record (its rule's colour).
  */
 export const COLOR_MODES = ['index', 'speed', 'life'] as const;
+/** How particles are coloured: `index`, `speed` or `life` (see COLOR_MODES). */
 export type ColorMode = (typeof COLOR_MODES)[number];
 
+/** A colour: red, green, blue in [0, 1], not premultiplied. */
 export type Rgb = readonly [number, number, number];
 
+/** How a ParticlePass draws particles: mode, blending, size and colour rules. */
 export interface ParticleLook {
+  /** Sprites, sparks or points. */
   mode: DrawMode;
+  /** Additive (light) or alpha (matter). */
   blend: BlendMode;
+  /** By index, by speed, or over the life of the particle or its group. */
   colorMode: ColorMode;
   /** Sprite radius in world units. */
   size: number;
@@ -37,11 +45,17 @@ export interface ParticleLook {
   minPixels: number;
   /** Brightness multiplier (the alpha of a point). */
   intensity: number;
+  /** Speed colours: the colour at rest. */
   colorA: Rgb;
+  /** Speed colours: the colour halfway to `speedRange` (white beyond). */
   colorB: Rgb;
+  /** Index colours: the hue of particle 0, in [0, 1). */
   hueOffset: number;
+  /** Index colours: the hue range the particles spread over, in turns (1: the whole wheel). */
   hueSpan: number;
+  /** HSV saturation of index and life colours, in [0, 1]. */
   saturation: number;
+  /** Speed colours: the speed drawn white, m/s. */
   speedRange: number;
   /** Spark length: seconds of velocity drawn behind the particle. */
   stretch: number;
@@ -49,11 +63,13 @@ export interface ParticleLook {
   clipBelow: number;
   /** Life colours: share of life spent white-hot, and the share after which it fades out. */
   hotTime: number;
+  /** Life colours: the share of life after which the particle fades out. */
   fadeStart: number;
   /** Life: the size at the end of life, as a share of `size`. */
   endSize: number;
 }
 
+/** Soft additive sprites of radius 0.05, coloured by index: the look a pass starts with. */
 export const DEFAULT_LOOK: ParticleLook = {
   mode: 'sprites',
   blend: 'additive',
@@ -103,8 +119,11 @@ export const DRAW_PARAMS = defineStruct('DrawParams', {
 
 /** The view a draw is seen through, in device pixels. */
 export interface DrawView {
+  /** World to clip, column-major (OrbitCamera.viewProjection). */
   viewProjection: ArrayLike<number>;
+  /** The render target's width, device pixels. */
   width: number;
+  /** The render target's height, device pixels. */
   height: number;
   /** Pixels per world unit at clip w = 1 (OrbitCamera.focalPixels). */
   focalPixels: number;
@@ -112,6 +131,8 @@ export interface DrawView {
 
 /** Where the drawn time lies: `extrapolate = alpha * dt` seconds past the state in the buffer. */
 export interface DrawTime {
+  /** Seconds past the stored state to move each particle along its velocity: `alpha * dt` (FixedStepClock). */
   extrapolate: number;
+  /** The simulated time drawn, seconds, for life colours. */
   time: number;
 }

@@ -60,8 +60,10 @@ const BLEND: Record<BlendMode, GPUBlendState> = { additive: ADDITIVE, alpha: PRE
  * frame there.
  */
 export const QUAD_PATHS = ['instanced', 'pulled'] as const;
+/** How quads find their particle: `instanced` or `pulled` (see QUAD_PATHS). */
 export type QuadPath = (typeof QUAD_PATHS)[number];
 
+/** How a ParticlePass draws quads, and what it knows of the adapter to choose. */
 export interface ParticlePassOptions {
   /** 'auto' (default): 'pulled' on a software adapter, 'instanced' otherwise. */
   quads?: QuadPath | 'auto';
@@ -83,7 +85,9 @@ type Source = 'records' | 'live';
 
 /** What a draw reads: `count` particles a sample, `drawn` of them drawn (default `count`). */
 export interface DrawRange {
+  /** Particles a sample: the records of one state (for a plain buffer, the particles bound). */
   count: number;
+  /** Particles drawn, e.g. several samples of a history buffer. Default `count`. */
   drawn?: number;
   /** Draw every n-th sample of a history buffer. Default 1. */
   sampleStride?: number;
@@ -99,16 +103,26 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
     layout: GPUBindGroupLayout,
     label: string,
     buffers: readonly GPUBuffer[],
+    /** The live list drawn from (bindLive), else null: drawn by index. */
     readonly live: LiveSource | null = null,
   ) {
     super(device, layout, label, DRAW_PARAMS, buffers);
   }
 
+  /**
+   * Which of the pass's shaders draws it: `live` or `records`.
+   * @internal
+   */
   get source(): Source {
     return this.live ? 'live' : 'records';
   }
 }
 
+/**
+ * Draws particles straight from a particle buffer (no readback, no copy):
+ * sprites, sparks or points, coloured by index, speed or life; `bindLive`
+ * draws only the live particles of a system with emitters, indirectly.
+ */
 export class ParticlePass {
   /** How this pass draws quads ('auto' resolved). */
   readonly quads: QuadPath;

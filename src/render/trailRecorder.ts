@@ -9,7 +9,12 @@
  */
 import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE } from '../core/layout';
 
+/**
+ * A history of particle states on the GPU: each `record` copies the first
+ * `count` particle records into the next sample (no shader, no readback).
+ */
 export class TrailRecorder {
+  /** The samples, one after another, as Particle records (draw it with ParticlePass, `sampleStride`). */
   readonly buffer: GPUBuffer;
   /** Samples recorded so far. */
   recorded = 0;
@@ -18,8 +23,11 @@ export class TrailRecorder {
   constructor(
     private readonly device: GPUDevice,
     private readonly source: GPUBuffer,
+    /** Particle records copied a sample: the first `count` of the source. */
     readonly count: number,
+    /** Samples it holds; `record` does nothing once full. */
     readonly capacity: number,
+    /** Labels its buffers: `${label}.samples`, `${label}.readback`. */
     readonly label = 'TrailRecorder',
   ) {
     this.buffer = device.createBuffer({
@@ -29,6 +37,7 @@ export class TrailRecorder {
     });
   }
 
+  /** Whether `capacity` samples are recorded. */
   get full(): boolean {
     return this.recorded >= this.capacity;
   }
@@ -41,6 +50,7 @@ export class TrailRecorder {
     this.recorded++;
   }
 
+  /** Starts over: the next `record` writes sample 0. */
   reset(): void {
     this.recorded = 0;
   }
@@ -76,6 +86,7 @@ export class TrailRecorder {
     return out;
   }
 
+  /** Frees the samples' buffer. Safe twice. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
