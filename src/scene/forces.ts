@@ -31,8 +31,16 @@ import {
 import { MAX_FORCE_GENERATORS } from '../core/forces/records';
 import { validator, type Validator } from '../core/validation';
 
+/** A scene's `"forces"`, checked and split: the generators for `system.forces`, the pair springs for `system.springs`. */
 export interface SceneForces {
-  generators: { generator: StoredGenerator; target: ForceTarget }[];
+  /** Each generator with its target, in file order: register them with `system.forces.add(generator, target)`. */
+  generators: {
+    /** The generator as stored (defaults filled in). */
+    generator: StoredGenerator;
+    /** Every particle, a range, or a set of indices. */
+    target: ForceTarget;
+  }[];
+  /** The `spring` and `bungee` entries: pass them to `system.springs.setLinks`. */
   links: SpringLink[];
 }
 

@@ -34,12 +34,19 @@ const vec3 = z.tuple([finite, finite, finite], {
 });
 
 const particleFields = {
+  /** [x, y, z], m; the one field that is required. */
   position: vec3,
+  /** [x, y, z], m/s. Default [0, 0, 0]. */
   velocity: vec3.optional(),
+  /** [x, y, z], m/s² (Cyclone keeps gravity per particle). Default [0, 0, 0]. */
   acceleration: vec3.optional(),
+  /** > 0; give `mass` or `inverseMass`, not both. Default 1. */
   mass: finite.refine(isValidMass, RULES.mass).optional(),
+  /** >= 0; 0 makes the particle immovable. */
   inverseMass: finite.refine(isValidInverseMass, RULES.inverseMass).optional(),
+  /** In [0, 1]. Default 1. */
   damping: finite.refine(isValidDamping, RULES.damping).optional(),
+  /** Collision radius >= 0; overrides the scene's `radius`. Default 0. */
   radius: finite.refine(isValidRadius, RULES.radius).optional(),
 };
 
@@ -60,25 +67,34 @@ const sceneObject = z.strictObject(
     $schema: z.string({ error: 'must be a string (the URL of a JSON Schema)' }).optional(),
     /** What the scene shows; not read. */
     description: z.string({ error: 'must be a string' }).optional(),
+    /** The particles, in slot order; may be left out with emitters or fireworks. */
     particles: z.array(particleSchema, {
       error: (issue) => (issue.input === undefined ? 'is required, as an array' : 'must be an array of particles'),
     }),
     // Collisions: the structure is checked here, the values by the core
     // (src/core/collisions), whose refusals are reported with their JSON path.
+    /** Every particle's collision radius, unless the particle gives its own. */
     radius: finite.refine(isValidRadius, RULES.radius).optional(),
+    /** Colliders, as the `collisions.colliders` option takes them. */
     colliders: z.array(z.unknown(), { error: 'must be an array of colliders' }).optional(),
+    /** Cables and rods, as the `collisions.links` option takes them. */
     links: z.array(z.unknown(), { error: 'must be an array of links' }).optional(),
+    /** The contact resolver's settings: `particleCollisions`, `restitution`, `iterations`, `skin`. */
     collisions: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
     // Forces: likewise, values checked by the core (src/core/forces), see src/scene/forces.ts.
+    /** Force generators (each with an optional target) and `spring`/`bungee` pair springs. */
     forces: z.array(z.unknown(), { error: 'must be an array of forces' }).optional(),
     // Emitters and firework rules: likewise, values checked by the core (src/core/emitters).
     // The scene's particles take slots [0, particles.length) and never die; the emitters recycle the rest.
+    /** Particle slots, an integer >= the particle count. Default: the particle count. */
     capacity: z
       .number({ error: 'must be an integer >= 1 (particle slots)' })
       .int('must be an integer >= 1 (particle slots)')
       .min(1, 'must be an integer >= 1 (particle slots)')
       .optional(),
+    /** Emitters, as the `emitters` option takes them. */
     emitters: z.array(z.unknown(), { error: 'must be an array of emitters' }).optional(),
+    /** Firework rules, as the `fireworks` option takes them. */
     fireworks: z.array(z.unknown(), { error: 'must be an array of firework rules' }).optional(),
   },
   { error: 'a scene must be a JSON object {"particles": [...]}' },
@@ -102,6 +118,7 @@ const sceneSchema = z.preprocess(
   }),
 );
 
+/** A scene file as parsed and checked by `parseScene`. */
 export type Scene = z.infer<typeof sceneObject>;
 
 /** `$.particles[3].mass`, or `$["odd key"]` for keys that are not identifiers. */

@@ -54,6 +54,10 @@ export class EmitterSet {
   /** Bumped by every change, so a backend knows when to repack. */
   version = 0;
 
+  /**
+   * Made by a system from its validated options (`system.emitters`).
+   * @internal
+   */
   constructor(
     /**
      * The validated emitters and firework rules the backends pack.
