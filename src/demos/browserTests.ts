@@ -5,6 +5,7 @@ import { fountainBrowserTest } from './fountain/browserTest';
 import { galaxyBrowserTest } from './galaxy/browserTest';
 import { springsBrowserTest } from './springs/browserTest';
 import { integratorsBrowserTest } from './integrators/browserTest';
+import { threeBrowserTest } from './three/browserTest';
 
 export const DEMO_BROWSER_TESTS: readonly DemoBrowserTest[] = [
   fireworksBrowserTest,
@@ -12,4 +13,5 @@ export const DEMO_BROWSER_TESTS: readonly DemoBrowserTest[] = [
   galaxyBrowserTest,
   springsBrowserTest,
   integratorsBrowserTest,
+  threeBrowserTest,
 ];
