@@ -177,13 +177,9 @@ export class ThreeStage {
     }
 
     this.scene.add(new THREE.HemisphereLight(0x9fb4ff, 0x2a1a10, 1.6));
-    const sun = new THREE.DirectionalLight(0xffffff, 2.2);
+    const sun = new THREE.DirectionalLight(0xfff1e0, 2.6);
     sun.position.set(5, 9, 4);
     this.scene.add(sun);
-    // The sparks' glow on the ball and the floor (a light three knows of; the sparks themselves light nothing).
-    const glow = new THREE.PointLight(0xff9a40, 18, 12, 1.6);
-    glow.position.set(0, 3.4, 0);
-    this.scene.add(glow);
   }
 
   /** Colour and depth formats of the frame Sparkworks draws into (ParticlePass needs them). */
