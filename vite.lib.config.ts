@@ -31,7 +31,7 @@ export default defineConfig({
   publicDir: false,
   build: {
     target: 'es2022',
-    outDir: 'dist/lib',
+    outDir: 'lib',
     emptyOutDir: true,
     sourcemap: true,
     minify: false,

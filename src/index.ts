@@ -1,4 +1,4 @@
-/// <reference types="@webgpu/types" />
+/// <reference types="@webgpu/types" preserve="true" />
 /**
  * `sparkworks`: the GPU particle system, with everything in `sparkworks/core`
  * (the CPU reference, forces, colliders, emitters, the scene format and the

@@ -1,4 +1,4 @@
-/// <reference types="@webgpu/types" />
+/// <reference types="@webgpu/types" preserve="true" />
 /**
  * `sparkworks/node`: a WebGPU device in Node through Dawn's `webgpu` package
  * (install it beside Sparkworks). Hardware first, SwiftShader when there is no

@@ -1,4 +1,4 @@
-/// <reference types="@webgpu/types" />
+/// <reference types="@webgpu/types" preserve="true" />
 /**
  * `sparkworks/render`: passes that draw particles, links and a ground grid
  * straight from the particle system's storage buffers (no copy, no readback),
