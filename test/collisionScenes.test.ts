@@ -23,7 +23,7 @@ import { StepErrorBound } from './support/errorBound';
 import { useAcquiredDevices } from './support/gpu';
 
 // The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
-vi.mock('../src/gpu/device', async (original) =>
+vi.mock('../src/node/device', async (original) =>
   (await import('./support/acquired')).watchingAcquisitions(await original()),
 );
 useAcquiredDevices();

@@ -15,7 +15,7 @@ import { parseScene, sceneCapacity, sceneToLifecycle } from '../src/scene/scene'
 import { useAcquiredDevices } from './support/gpu';
 
 // The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
-vi.mock('../src/gpu/device', async (original) =>
+vi.mock('../src/node/device', async (original) =>
   (await import('./support/acquired')).watchingAcquisitions(await original()),
 );
 useAcquiredDevices();

@@ -16,7 +16,7 @@ import { forceBound } from './support/forceBound';
 import { useAcquiredDevices } from './support/gpu';
 
 // The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
-vi.mock('../src/gpu/device', async (original) =>
+vi.mock('../src/node/device', async (original) =>
   (await import('./support/acquired')).watchingAcquisitions(await original()),
 );
 useAcquiredDevices();

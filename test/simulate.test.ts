@@ -4,7 +4,9 @@
  * The GPU is real (acquireDevice: Dawn, SwiftShader here), never mocked.
  */
 import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,11 +17,11 @@ import { ALL_VARIANTS, variantName } from '../src/core/variants';
 import { StepErrorBound } from './support/errorBound';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
 import { capture, useTempDir } from './support/cli';
-import { main, runSimulate, type SimulationOutput } from '../src/cli/simulate';
+import { INTERRUPTED_EXIT_CODE, MAX_STEPS, main, runSimulate, type SimulationOutput } from '../src/cli/simulate';
 import { useAcquiredDevices } from './support/gpu';
 
 // The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
-vi.mock('../src/gpu/device', async (original) =>
+vi.mock('../src/node/device', async (original) =>
   (await import('./support/acquired')).watchingAcquisitions(await original()),
 );
 useAcquiredDevices();
@@ -184,6 +186,8 @@ describe('simulate: flag validation', () => {
       /--damping: damping = "bar" is invalid: must be one of per-second, per-step/,
     ],
     ['no --dt', ['--scene', BALLISTIC, '--steps', '10'], /required option '--dt <seconds>' not specified/],
+    // Issue 17 item 9: a run too long to ever end is refused, naming the limit.
+    ['--steps 1e12', [...base, '--steps', '1e12'], /--steps: 1e12 is more than 1,000,000,000, the most one run takes/],
   ])('refuses %s naming the value: one line on stderr, exit code 1', async (_, argv, message) => {
     await expect(runSimulate(argv, capture())).rejects.toThrow(message);
     const io = capture();
@@ -281,5 +285,90 @@ describe('simulate: a capacity the limits allow but the memory may not (issue 17
       expect(io.stderr).toMatch(/^simulate: creating the particle system \(capacity 16777216, .*GPUOutOfMemoryError/);
       expect(io.stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Long runs (issue 17, item 9 and deliverable 6)
+
+/** A stream that keeps what the progress bar writes (not a terminal: it gets a line now and then). */
+function progressSink(): Writable & { text: string } {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      sink.text += String(chunk);
+      done();
+    },
+  }) as Writable & { text: string };
+  sink.text = '';
+  return sink;
+}
+
+describe('simulate: long runs', () => {
+  it(`takes --steps up to ${MAX_STEPS}, and refuses one more`, async () => {
+    const flags = ['--scene', BALLISTIC, '--dt', '0.01', '--cpu'];
+    await expect(runSimulate([...flags, '--steps', String(MAX_STEPS + 1)], capture())).rejects.toThrow(
+      /--steps: 1000000001 is more than 1,000,000,000/,
+    );
+    // The maximum itself passes validation: stopped at once, it writes the state it reached (none taken).
+    const stop = new AbortController();
+    stop.abort();
+    const { output } = await runSimulate([...flags, '--steps', String(MAX_STEPS)], capture(), stop.signal);
+    expect(output).toMatchObject({ steps: 0, interrupted: true, requestedSteps: MAX_STEPS });
+  });
+
+  it('shows progress on stderr after a second, stops when told, and writes exactly the state of the steps taken', async () => {
+    const out = join(dir.path, 'stopped.json');
+    const flags = ['--scene', BALLISTIC, '--steps', '100000000', '--dt', '0.001', '--cpu', '--out', out];
+    const sink = progressSink();
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 2500);
+    const { output, summary } = await runSimulate(flags, { ...capture(), progress: sink }, stop.signal);
+    clearTimeout(timer);
+    expect(output.interrupted).toBe(true);
+    expect(output.requestedSteps).toBe(100_000_000);
+    expect(output.steps).toBeGreaterThan(0);
+    expect(output.steps).toBeLessThan(100_000_000);
+    expect(summary).toMatch(new RegExp(`x ${output.steps} of 100000000 steps \\(interrupted\\)`));
+    expect(sink.text).toMatch(/simulate \[.*\] \d+% \| \d+\/100000000 steps/);
+    const written = JSON.parse(await readFile(out, 'utf8')) as SimulationOutput;
+    expect(written.steps).toBe(output.steps);
+    // The same number of steps asked for outright lands on the same bits (the CPU reference is deterministic).
+    const again = await runSimulate(
+      ['--scene', BALLISTIC, '--steps', String(output.steps), '--dt', '0.001', '--cpu'],
+      capture(),
+    );
+    expect(again.output.interrupted).toBeUndefined();
+    expect(written.particles).toEqual(again.output.particles);
+  });
+
+  it('--no-progress keeps stderr to the summary', async () => {
+    const sink = progressSink();
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 1500);
+    const flags = ['--scene', BALLISTIC, '--steps', '100000000', '--dt', '0.001', '--cpu', '--no-progress'];
+    await runSimulate(flags, { ...capture(), progress: sink }, stop.signal);
+    clearTimeout(timer);
+    expect(sink.text).toBe('');
+  });
+
+  it('Ctrl-C (SIGINT) on the command writes the state reached and exits with code 130', async () => {
+    const out = join(dir.path, 'interrupted.json');
+    const flags = ['--scene', BALLISTIC, '--steps', '100000000', '--dt', '0.001', '--cpu', '--out', out];
+    // vite-node itself, not npm: a terminal's Ctrl-C reaches the whole process group, a kill only its target.
+    const child = spawn(join(ROOT, 'node_modules/.bin/vite-node'), ['scripts/simulate.ts', '--', ...flags], {
+      cwd: ROOT,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Interrupted once it is stepping: its progress bar has appeared.
+    await vi.waitFor(() => expect(stderr).toMatch(/simulate \[/), { timeout: 60_000, interval: 100 });
+    child.kill('SIGINT');
+    expect(await exited).toBe(INTERRUPTED_EXIT_CODE);
+    expect(stderr).toMatch(/simulate: interrupted; writing the state reached/);
+    expect(stderr).toMatch(/of 100000000 steps \(interrupted\)/);
+    const written = JSON.parse(await readFile(out, 'utf8')) as SimulationOutput;
+    expect(written).toMatchObject({ interrupted: true, requestedSteps: 100_000_000 });
+    expect(written.steps).toBeGreaterThan(0);
   });
 });

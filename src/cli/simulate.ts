@@ -1,14 +1,17 @@
 /**
  * `npm run simulate -- --scene scene.json --steps N --dt S [--integrator explicit|semi-implicit]
- *   [--damping per-second|per-step|off] [--cpu] [--out state.json]`
+ *   [--damping per-second|per-step|off] [--cpu] [--out state.json] [--no-progress]`
  *
  * Steps a scene headless, on the GPU (or the CPU reference with --cpu), and
  * writes the final state as JSON to --out, or to stdout without it. A one-line
  * summary goes to stderr, so stdout stays pure JSON when it carries the state.
+ * A long run shows a progress bar on stderr; Ctrl-C stops it at the next
+ * chunk of steps and writes the state reached (exit code 130).
  */
 import { randomBytes } from 'node:crypto';
 import { access, constants, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { SingleBar } from 'cli-progress';
 import { Command, CommanderError } from 'commander';
 import type { ParticleSystemApi } from '../core/api';
 import type { CollisionOptions } from '../core/collisions/world';
@@ -40,6 +43,14 @@ import {
 
 /** Steps per command buffer, so a huge --steps never records one giant command buffer. */
 const STEPS_PER_SUBMIT = 1000;
+/** The most steps one run takes: about 4.6 hours of simulated time at 1/60 s, and a day or more of stepping here. */
+export const MAX_STEPS = 1_000_000_000;
+/** Wall time a chunk of steps aims at: Ctrl-C and the progress bar answer within about this. */
+const CHUNK_SECONDS = 0.25;
+/** A run still going after this long shows a progress bar. */
+const PROGRESS_AFTER_SECONDS = 1;
+/** Exit code after Ctrl-C, as shells report a process ended by SIGINT (128 + 2). */
+export const INTERRUPTED_EXIT_CODE = 130;
 
 const CPU_ADAPTER = { description: 'CPU reference (float32)' } as const;
 
@@ -77,6 +88,9 @@ export interface SimulationOutput {
   particles: ParticleState[];
   /** Only for a scene with emitters or fireworks. */
   stats?: LifecycleOutput;
+  /** Only when Ctrl-C stopped the run: `steps` is how many were taken, of `requestedSteps`. */
+  interrupted?: true;
+  requestedSteps?: number;
 }
 
 export interface SimulateResult {
@@ -88,11 +102,14 @@ export interface SimulateResult {
 export interface SimulateIo {
   out(text: string): void;
   err(text: string): void;
+  /** Where a long run's progress bar goes (a terminal redraws it in place; anything else gets a line now and then). */
+  progress?: NodeJS.WritableStream;
 }
 
 const processIo: SimulateIo = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  progress: process.stderr,
 };
 
 interface Options {
@@ -102,6 +119,7 @@ interface Options {
   variant: Variant;
   cpu: boolean;
   out: string | undefined;
+  progress: boolean;
 }
 
 /** Runs a core check on a flag's value and names the flag in its error. */
@@ -132,18 +150,20 @@ interface Flags {
   damping: string;
   cpu?: true;
   out?: string;
+  progress: boolean;
 }
 
 function parseOptions(argv: string[], io: SimulateIo): Options {
   const program = new Command('simulate')
     .description('Step a scene headless and write the final particle state as JSON.')
     .requiredOption('--scene <file>', 'scene JSON file')
-    .requiredOption('--steps <n>', 'number of steps, an integer >= 0')
+    .requiredOption('--steps <n>', `number of steps, an integer from 0 to ${MAX_STEPS.toLocaleString('en-US')}`)
     .requiredOption('--dt <seconds>', 'time step, finite and > 0')
     .option('--integrator <order>', INTEGRATION_ORDERS.join(' | '), DEFAULT_VARIANT.integrator)
     .option('--damping <mode>', DAMPING_MODES.join(' | '), DEFAULT_VARIANT.damping)
     .option('--cpu', 'use the CPU reference instead of the GPU')
     .option('--out <file>', 'write the state here instead of stdout')
+    .option('--no-progress', 'no progress bar on stderr, however long the run')
     // Throw instead of exiting, so runSimulate can be tested; main() prints the message once.
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: () => {} });
@@ -152,18 +172,27 @@ function parseOptions(argv: string[], io: SimulateIo): Options {
 
   const steps = numberFlag('--steps', flags.steps);
   checkFlag('--steps', () => checkStepCount(steps));
+  if (steps > MAX_STEPS) {
+    throw new SparkworksInputError(
+      `--steps: ${flags.steps} is more than ${MAX_STEPS.toLocaleString('en-US')}, the most one run takes`,
+      '--steps',
+      steps,
+    );
+  }
   const dt = numberFlag('--dt', flags.dt);
   checkFlag('--dt', () => checkTimeStep(dt));
   // resolveVariant fills the other half with its default, so each call checks one flag.
   const { integrator } = checkFlag('--integrator', () => resolveVariant({ integrator: flags.integrator }));
   const { damping } = checkFlag('--damping', () => resolveVariant({ damping: flags.damping }));
   const variant = { integrator, damping };
-  return { scene: flags.scene, steps, dt, variant, cpu: flags.cpu === true, out: flags.out };
+  return { scene: flags.scene, steps, dt, variant, cpu: flags.cpu === true, out: flags.out, progress: flags.progress };
 }
 
 interface Backend {
   system: ParticleSystemApi;
   adapter: SimulationOutput['adapter'];
+  /** Resolves when the steps submitted so far have run (the GPU queue is drained). */
+  settle(): Promise<void>;
   close(): void;
 }
 
@@ -176,7 +205,7 @@ async function openBackend(
 ): Promise<Backend> {
   if (cpu) {
     const system = new CpuParticleSystem({ capacity, ...variant, collisions, ...lifecycle });
-    return { system, adapter: CPU_ADAPTER, close: () => system.destroy() };
+    return { system, adapter: CPU_ADAPTER, settle: async () => {}, close: () => system.destroy() };
   }
   const { device, adapterInfo } = await acquireDevice();
   try {
@@ -184,6 +213,7 @@ async function openBackend(
     return {
       system,
       adapter: adapterInfo,
+      settle: () => device.queue.onSubmittedWorkDone(),
       close: () => {
         system.destroy();
         device.destroy();
@@ -332,8 +362,16 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   }
 }
 
-/** Runs the command (without exiting); throws SparkworksInputError or CommanderError for bad input. */
-export async function runSimulate(argv: string[], io: SimulateIo = processIo): Promise<SimulateResult> {
+/**
+ * Runs the command (without exiting); throws SparkworksInputError or
+ * CommanderError for bad input. `stop` (Ctrl-C in main) ends the run after the
+ * chunk of steps in flight, and the state reached is written as usual.
+ */
+export async function runSimulate(
+  argv: string[],
+  io: SimulateIo = processIo,
+  stop?: AbortSignal,
+): Promise<SimulateResult> {
   const options = parseOptions(argv, io);
   const text = await readScene(options.scene);
   if (options.out !== undefined) await checkOut(options.out, options.scene);
@@ -348,15 +386,14 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
   let snapshot: ParticleSnapshot;
   let elapsedMs: number;
   let life: LifecycleSnapshot | null = null;
+  let taken = 0;
   try {
     await backend.system.writeParticles(0, particles);
     // The scene's forces, the same on both backends (already checked by parseScene).
     for (const { generator, target } of forces.generators) backend.system.forces.add(generator, target);
     if (forces.links.length > 0) backend.system.springs.setLinks(forces.links);
     const started = performance.now();
-    for (let done = 0; done < options.steps; done += STEPS_PER_SUBMIT) {
-      await backend.system.stepMany(options.dt, Math.min(STEPS_PER_SUBMIT, options.steps - done));
-    }
+    taken = await runSteps(backend, options, io, started, stop);
     // Reading waits for the GPU, so the time covers the steps themselves.
     snapshot = await backend.system.read(0, emitting ? capacity : particles.length);
     elapsedMs = performance.now() - started;
@@ -369,11 +406,9 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
     backend: options.cpu ? 'cpu' : 'gpu',
     adapter: backend.adapter,
     variant: options.variant,
-    steps: options.steps,
+    steps: taken,
     dt: options.dt,
-    particles: life
-      ? liveStates(particleStates(snapshot, options.steps), life)
-      : particleStates(snapshot, options.steps),
+    particles: life ? liveStates(particleStates(snapshot, taken), life) : particleStates(snapshot, taken),
     ...(life
       ? {
           stats: {
@@ -384,6 +419,7 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
           },
         }
       : {}),
+    ...(taken < options.steps ? { interrupted: true as const, requestedSteps: options.steps } : {}),
   };
   const json = toJson(output);
   if (options.out === undefined) io.out(json);
@@ -393,8 +429,9 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
     ? `${output.stats.live} live particles (${capacity} slots; ${output.stats.emitted} emitted, ` +
       `${output.stats.killed} killed, ${output.stats.shortfall} short)`
     : `${particles.length} particles`;
+  const stepsTaken = output.interrupted ? `${taken} of ${options.steps} steps (interrupted)` : `${taken} steps`;
   const summary =
-    `simulated ${counted} x ${options.steps} steps of ${options.dt} s ` +
+    `simulated ${counted} x ${stepsTaken} of ${options.dt} s ` +
     `on ${backend.adapter.description} (${variantName(options.variant)}) in ${Math.round(elapsedMs)} ms; ` +
     `centroid [${centroid(output.particles).join(', ')}]` +
     (options.out === undefined ? '' : `; wrote ${options.out}`);
@@ -402,11 +439,67 @@ export async function runSimulate(argv: string[], io: SimulateIo = processIo): P
   return { output, summary };
 }
 
+/**
+ * Takes the run's steps in chunks of about CHUNK_SECONDS each (at most
+ * STEPS_PER_SUBMIT), so Ctrl-C and the progress bar answer quickly at any
+ * speed; returns how many were taken (fewer than asked when `stop` fired).
+ */
+async function runSteps(
+  backend: Backend,
+  options: Options,
+  io: SimulateIo,
+  started: number,
+  stop: AbortSignal | undefined,
+): Promise<number> {
+  let done = 0;
+  let chunk = 1;
+  let bar: SingleBar | null = null;
+  try {
+    while (done < options.steps && !stop?.aborted) {
+      const steps = Math.min(chunk, options.steps - done);
+      const chunkStarted = performance.now();
+      await backend.system.stepMany(options.dt, steps);
+      await backend.settle();
+      // The CPU backend settles in microtasks alone: yield to the event loop so Ctrl-C and the bar's timer get their turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      done += steps;
+      const seconds = (performance.now() - chunkStarted) / 1000;
+      chunk = Math.max(1, Math.min(STEPS_PER_SUBMIT, Math.round(steps * (CHUNK_SECONDS / Math.max(seconds, 1e-4)))));
+      const elapsed = (performance.now() - started) / 1000;
+      if (!bar && options.progress && io.progress && elapsed > PROGRESS_AFTER_SECONDS && done < options.steps) {
+        bar = new SingleBar({
+          stream: io.progress,
+          format:
+            'simulate [{bar}] {percentage}% | {value}/{total} steps | {eta_formatted} left | Ctrl-C writes the state reached',
+          barsize: 30,
+          hideCursor: true,
+          // Not a terminal (a log file, CI): a line every 10 s instead of redrawing.
+          noTTYOutput: true,
+          notTTYSchedule: 10_000,
+        });
+        bar.start(options.steps, done);
+      }
+      bar?.update(done);
+    }
+  } finally {
+    bar?.stop();
+  }
+  return done;
+}
+
 /** runSimulate as a program: returns the exit code, and bad input is one line on stderr. */
 export async function main(argv: string[], io: SimulateIo = processIo): Promise<number> {
+  // The first Ctrl-C stops the run and writes what it reached; a second one ends the process at once.
+  const controller = new AbortController();
+  const interrupt = (): void => {
+    controller.abort();
+    io.err('simulate: interrupted; writing the state reached (Ctrl-C again to quit without it)\n');
+    process.removeListener('SIGINT', interrupt);
+  };
+  process.on('SIGINT', interrupt);
   try {
-    await runSimulate(argv, io);
-    return 0;
+    const { output } = await runSimulate(argv, io, controller.signal);
+    return output.interrupted ? INTERRUPTED_EXIT_CODE : 0;
   } catch (error) {
     // --help and --version arrive as CommanderErrors with exit code 0.
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
@@ -420,5 +513,7 @@ export async function main(argv: string[], io: SimulateIo = processIo): Promise<
     if (!expected) throw error;
     io.err(`simulate: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
     return 1;
+  } finally {
+    process.removeListener('SIGINT', interrupt);
   }
 }

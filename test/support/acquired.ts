@@ -4,15 +4,15 @@
  * handed to the file's uncaptured-error check. Nothing is mocked: the device
  * is Dawn's, as acquired; only who gets to watch it changes. Use it as
  *
- *   vi.mock('../src/gpu/device', async (original) =>
+ *   vi.mock('../src/node/device', async (original) =>
  *     (await import('./support/acquired')).watchingAcquisitions(await original()),
  *   );
  *   const gpu = useAcquiredDevices();
  *
- * This module must not import src/gpu/device at run time: the mock's factory
+ * This module must not import src/node/device at run time: the mock's factory
  * imports it while that module is being mocked.
  */
-import type * as DeviceModule from '../../src/gpu/device';
+import type * as DeviceModule from '../../src/node/device';
 
 let onAcquired: ((device: GPUDevice) => void) | null = null;
 
