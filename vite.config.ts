@@ -62,10 +62,14 @@ export default defineConfig({
   build: {
     target: 'es2022',
     outDir: 'dist',
+    // three.js (the three.js page alone) is one chunk of about 850 kB; the rest is far below.
+    chunkSizeWarningLimit: 1000,
     rollupOptions: {
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),
         bench: fileURLToPath(new URL('bench.html', import.meta.url)),
+        // The README's quick start, as a page (test/package.test.ts builds it from the tarball too).
+        minimal: fileURLToPath(new URL('examples/minimal/index.html', import.meta.url)),
         ...Object.fromEntries(
           DEMO_PAGES.map((id) => [id, fileURLToPath(new URL(`demos/${id}.html`, import.meta.url))]),
         ),

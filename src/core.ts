@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 export { SparkworksInputError } from './core/errors';
+export type { LifeRecords } from './core/layout';
 export {
   ATTRIBUTES,
   ATTRIBUTE_NAMES,
@@ -103,6 +104,7 @@ export {
 } from './core/emitters';
 export {
   parseScene,
+  sceneObject,
   sceneCapacity,
   sceneToCollisions,
   sceneToForces,

@@ -26,22 +26,8 @@ import type { DemoBrowserTest } from '../src/demos/shared/browserTest';
 import type { SparkworksHooks } from '../src/demos/shared/hooks';
 import type { IntegratorsCheck } from '../src/demos/integrators/integrators';
 import { StepErrorBound } from './support/errorBound';
+import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-  // Without it, headless Chromium's compositor never shows a WebGPU canvas:
-  // screenshots and canvas reads come back transparent.
-  '--use-angle=swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const OUT = 'test-out';
 const VIEWPORT = { width: 1024, height: 640 };
 

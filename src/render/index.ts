@@ -31,6 +31,7 @@ export {
   ParticleBinding,
   QUAD_PATHS,
   type DrawRange,
+  type DrawSource,
   type LiveSource,
   type ParticlePassOptions,
   type QuadPath,

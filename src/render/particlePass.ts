@@ -81,7 +81,8 @@ function softwareAdapter(device: GPUDevice): boolean | undefined {
   return info ? isSoftwareAdapter(info) : undefined;
 }
 
-type Source = 'records' | 'live';
+/** Where a draw finds its particles: every record by index, or the live list. */
+export type DrawSource = 'records' | 'live';
 
 /** What a draw reads: `count` particles a sample, `drawn` of them drawn (default `count`). */
 export interface DrawRange {
@@ -113,7 +114,7 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
    * Which of the pass's shaders draws it: `live` or `records`.
    * @internal
    */
-  get source(): Source {
+  get source(): DrawSource {
     return this.live ? 'live' : 'records';
   }
 }
@@ -126,7 +127,7 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
 export class ParticlePass {
   /** How this pass draws quads ('auto' resolved). */
   readonly quads: QuadPath;
-  private readonly sources: Record<Source, DrawShader>;
+  private readonly sources: Record<DrawSource, DrawShader>;
   private readonly pipelines = new Map<string, GPURenderPipeline>();
   /** Bound where a draw has no GroupTimeline. */
   private readonly noGroups: GPUBuffer;
@@ -200,7 +201,7 @@ export class ParticlePass {
   }
 
   /** Creates the pipeline for `look` now (e.g. inside an error scope), rather than at its first draw. */
-  prepare(look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode'>, source: Source = 'records'): GPURenderPipeline {
+  prepare(look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode'>, source: DrawSource = 'records'): GPURenderPipeline {
     const points = look.mode === 'points';
     const key = `${source}/${look.mode}/${look.blend}/${look.colorMode}${points ? '' : `/${this.quads}`}`;
     let pipeline = this.pipelines.get(key);

@@ -60,8 +60,12 @@ const particleSchema = z.strictObject(particleFields).superRefine((particle, con
 /** A scene with emitters or fireworks may have no particles of its own. */
 const hasLifecycle = (scene: object) => 'emitters' in scene || 'fireworks' in scene;
 
-// Strict: a top-level typo ("collider") is refused, not silently ignored.
-const sceneObject = z.strictObject(
+/**
+ * The scene format's top level as a zod schema: what `Scene` is inferred from.
+ * Strict: a top-level typo ("collider") is refused, not silently ignored.
+ * `parseScene` adds the checks across fields and the JSON-path messages.
+ */
+export const sceneObject = z.strictObject(
   {
     /** The JSON Schema a file names for its editor; not read. */
     $schema: z.string({ error: 'must be a string (the URL of a JSON Schema)' }).optional(),
