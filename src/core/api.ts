@@ -6,7 +6,7 @@ import type { EmitterSet } from './emitters/emitterSet';
 import type { LifecycleOptions } from './emitters/options';
 import type { LifecycleSnapshot, LifecycleStats } from './emitters/stats';
 import type { ForceRegistry, SpringNetwork } from './forces/registry';
-import type { ParticleInit, ParticleSnapshot, SettableField } from './particles';
+import type { ParticleArrays, ParticleInit, ParticleSnapshot, SettableField } from './particles';
 import type { DampingMode, IntegrationOrder, Variant } from './variants';
 
 /** What a particle system is created with, on either backend: its capacity, step variant, collisions and emitters. */
@@ -28,7 +28,11 @@ export interface ParticleSystemOptions {
   emitters?: LifecycleOptions['emitters'];
   /** Cyclone's firework rules, launched by emitters and by each other's payloads. Default: none. */
   fireworks?: LifecycleOptions['fireworks'];
-  /** With emitters: slots [0, permanent) never die and are the ones writeParticles, setField and addForces address. Default 0. */
+  /**
+   * With emitters: slots [0, permanent) never die and are the ones
+   * writeParticles, writeAttributes, writePacked, setField and addForces
+   * address. Default 0.
+   */
   permanent?: number;
 }
 
@@ -40,6 +44,22 @@ export interface ParticleSystemApi {
   readonly variant: Variant;
   /** Sets whole particles from `start` (force accumulators cleared). */
   writeParticles(start: number, particles: readonly ParticleInit[]): void | Promise<void>;
+  /**
+   * Sets whole particles from `start`, as writeParticles does, from one array
+   * per attribute (typed arrays, xyz per particle for vectors: the shape
+   * `read()` returns); attributes left out take Cyclone's defaults. The same
+   * rules as writeParticles, checked in one pass per array before anything is
+   * written.
+   */
+  writeAttributes(start: number, attributes: ParticleArrays): void | Promise<void>;
+  /**
+   * Sets whole particles from `start` from packed records in the layout of
+   * src/core/layout.ts (FLOATS_PER_PARTICLE floats a particle, as
+   * `readPacked()` returns them), force accumulators included; every float
+   * must be finite, and inverse mass, damping and radius follow
+   * writeParticles' rules.
+   */
+  writePacked(start: number, records: Float32Array): void | Promise<void>;
   /**
    * Cyclone's setters in bulk: `values` holds one entry per particle (xyz for
    * vectors) from `start`; `mass` is stored as its inverse.

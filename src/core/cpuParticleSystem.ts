@@ -21,6 +21,8 @@ import { ATTRIBUTES, FLOATS_PER_PARTICLE, LIFE, attributeOffset, floatIndex, typ
 import {
   checkCapacity,
   fillDefaultParticles,
+  checkPackedRecords,
+  checkParticleArrays,
   checkParticleList,
   checkRange,
   checkStepCount,
@@ -28,8 +30,11 @@ import {
   packParticles,
   prepareFieldValues,
   prepareForces,
+  prepareParticleArrays,
+  prepareRecords,
   unpackSnapshot,
   type FloatArray,
+  type ParticleArrays,
   type ParticleInit,
   type ParticleSnapshot,
   type SettableField,
@@ -118,6 +123,34 @@ export class CpuParticleSystem implements ParticleSystemApi {
     const packed = packParticles(particles);
     this.state.set(packed, start * FLOATS_PER_PARTICLE);
     this.collisions.radius.note(largestRadius(packed));
+  }
+
+  writeAttributes(start: number, attributes: ParticleArrays): void {
+    this.checkUsable();
+    const shape = checkParticleArrays(attributes);
+    checkRange(start, shape.count, this.capacity);
+    checkPermanentRange(this.lifecycle, start, shape.count);
+    const prepared = prepareParticleArrays(shape, start);
+    const at = start * FLOATS_PER_PARTICLE;
+    if (this.state instanceof Float32Array) {
+      prepared.pack(this.state, at, 0, prepared.count);
+    } else {
+      // float64 precision stores what writeParticles stores: float32 values.
+      const packed = new Float32Array(prepared.count * FLOATS_PER_PARTICLE);
+      prepared.pack(packed, 0, 0, prepared.count);
+      this.state.set(packed, at);
+    }
+    this.collisions.radius.note(prepared.largestRadius);
+  }
+
+  writePacked(start: number, records: Float32Array): void {
+    this.checkUsable();
+    const count = checkPackedRecords(records);
+    checkRange(start, count, this.capacity);
+    checkPermanentRange(this.lifecycle, start, count);
+    const { largestRadius } = prepareRecords(records, start);
+    this.state.set(records, start * FLOATS_PER_PARTICLE);
+    this.collisions.radius.note(largestRadius);
   }
 
   setField(field: SettableField, start: number, values: ArrayLike<number>): void {

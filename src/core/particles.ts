@@ -4,7 +4,14 @@
  */
 import { SparkworksInputError } from './errors';
 import { isFiniteFloat32, validator, type Validator } from './validation';
-import { ATTRIBUTES, ATTRIBUTE_NAMES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from './layout';
+import {
+  ATTRIBUTES,
+  ATTRIBUTE_NAMES,
+  FLOATS_PER_PARTICLE,
+  OFFSET,
+  attributeOffset,
+  type AttributeName,
+} from './layout';
 
 /** A vector as the API takes it: [x, y, z], a typed array, or any array-like of three numbers. */
 export type Vec3Like = ArrayLike<number>;
@@ -71,10 +78,14 @@ export function checkStepCount(steps: number): void {
   check.integer('steps', steps, 0, Infinity);
 }
 
-export function checkCapacity(capacity: number, maxParticles: number, limitName: string): void {
+/**
+ * A capacity: an integer >= 1 and at most `maxParticles`, the most that
+ * `limitName` allows; a refusal ends with `advice` (how to raise the limit).
+ */
+export function checkCapacity(capacity: number, maxParticles: number, limitName: string, advice = ''): void {
   check.integer('capacity', capacity, 1, Infinity);
   if (capacity > maxParticles) {
-    check.refuse('capacity', capacity, `exceeds ${maxParticles} particles, the most that ${limitName} allows`);
+    check.refuse('capacity', capacity, `exceeds ${maxParticles} particles, the most that ${limitName} allows${advice}`);
   }
 }
 
@@ -276,4 +287,347 @@ export function unpackSnapshot<T extends FloatArray>(
     snapshot[name] = out;
   }
   return snapshot as ParticleSnapshot<T>;
+}
+
+// ---------------------------------------------------------------------------
+// Bulk writes from typed arrays (writeAttributes, writePacked)
+//
+// The same rules as writeParticles, checked in one pass per attribute: a
+// tight loop over each array that calls the same predicates (isFiniteFloat32,
+// isValidMass, ...) and builds no object or string unless it refuses. Every
+// check runs before anything is written, so a refusal changes nothing.
+
+/**
+ * Whole particles as one array per attribute, vectors xyz per particle
+ * (particle i's position is position[3i], position[3i + 1], position[3i + 2];
+ * its damping is damping[i]): the shape `read()` returns, so a snapshot can be
+ * written back. As with ParticleInit, attributes left out take Cyclone's
+ * defaults (at rest, mass 1, damping 1, radius 0) and the force accumulator
+ * is cleared unless `forceAccum` is given.
+ */
+export interface ParticleArrays {
+  readonly position: ArrayLike<number>;
+  /** Default 0. */
+  readonly velocity?: ArrayLike<number>;
+  /** Default 0. */
+  readonly acceleration?: ArrayLike<number>;
+  /** Forces already accumulated for the next step (what `read()` returns). Default 0. */
+  readonly forceAccum?: ArrayLike<number>;
+  /** Each > 0, stored as its inverse. Give `mass` or `inverseMass`, not both. Default mass 1. */
+  readonly mass?: ArrayLike<number>;
+  /** Each 0 (immovable) or a normal float32. */
+  readonly inverseMass?: ArrayLike<number>;
+  /** Each in [0, 1]. Default 1. */
+  readonly damping?: ArrayLike<number>;
+  /** Each >= 0. Default 0: a point. */
+  readonly radius?: ArrayLike<number>;
+  /** The number of particles, if given (a snapshot has it): must agree with the arrays. */
+  readonly count?: number;
+}
+
+type ArrayField = Exclude<keyof ParticleArrays, 'count'>;
+
+/** The fields of ParticleArrays in the order they are checked, with the attribute each writes. */
+const ARRAY_FIELDS = {
+  position: 'position',
+  velocity: 'velocity',
+  acceleration: 'acceleration',
+  forceAccum: 'forceAccum',
+  mass: 'inverseMass',
+  inverseMass: 'inverseMass',
+  damping: 'damping',
+  radius: 'radius',
+} as const satisfies Record<ArrayField, AttributeName>;
+const ARRAY_FIELD_NAMES = Object.keys(ARRAY_FIELDS) as ArrayField[];
+
+/** Cyclone's default particle as one record: at rest at the origin, mass 1, damping 1, radius 0. */
+export function defaultRecord(): Float32Array {
+  const record = new Float32Array(FLOATS_PER_PARTICLE);
+  fillDefaultParticles(record, 0, 1);
+  return record;
+}
+
+/** Particle arrays whose shape is checked: the arrays given, and how many particles they hold. */
+export interface ParticleArraysShape {
+  readonly count: number;
+  readonly fields: ReadonlyMap<ArrayField, ArrayLike<number>>;
+}
+
+/**
+ * Checks the shape of particle arrays (known fields, arrays of numbers, xyz
+ * lengths, one count for all) without reading their values, so a range can
+ * be checked before the values are.
+ */
+export function checkParticleArrays(arrays: unknown, what = 'attributes'): ParticleArraysShape {
+  const object = check.object(what, arrays, [...ARRAY_FIELD_NAMES, 'count']);
+  const fields = new Map<ArrayField, ArrayLike<number>>();
+  for (const name of ARRAY_FIELD_NAMES) {
+    if (object[name] !== undefined) fields.set(name, checkNumberList(name, object[name]));
+  }
+  const position = fields.get('position');
+  if (position === undefined) {
+    check.refuse('position', object.position, 'must be given: xyz per particle, in one array (a Float32Array, say)');
+  }
+  if (fields.has('mass') && fields.has('inverseMass')) {
+    check.refuse('mass', object.mass, 'give mass or inverseMass, not both');
+  }
+  if (position.length % 3 !== 0) {
+    check.refuse('position.length', position.length, 'must be a multiple of 3 (xyz per particle)');
+  }
+  const count = position.length / 3;
+  for (const [name, values] of fields) {
+    const size = ATTRIBUTES[ARRAY_FIELDS[name]].size;
+    if (size === 3 && values.length % 3 !== 0) {
+      check.refuse(`${name}.length`, values.length, 'must be a multiple of 3 (xyz per particle)');
+    }
+    if (values.length !== count * size) {
+      check.refuse(
+        `${name}.length`,
+        values.length,
+        `gives ${values.length / size} particles, but position.length = ${position.length} gives ${count} ` +
+          `(every attribute holds one entry per particle${size === 3 ? ', xyz' : ''})`,
+      );
+    }
+  }
+  if (object.count !== undefined && object.count !== count) {
+    check.refuse('count', object.count, `must match the arrays: position.length = ${position.length} gives ${count}`);
+  }
+  return { count, fields };
+}
+
+/** Particle arrays whose values are checked, ready to pack. */
+export interface PreparedArrays {
+  readonly count: number;
+  /** The largest radius written (0 without radii), for the collision grid's cells. */
+  readonly largestRadius: number;
+  /**
+   * Writes the whole records (every float, defaults for the attributes not
+   * given) of particles [first, first + n) of the write into `out` from
+   * float `at`.
+   */
+  pack(out: Float32Array, at: number, first: number, n: number): void;
+}
+
+const COMPONENT = 'xyz';
+
+/** Refuses `values[index]` of an array field, naming the particle (and its slot) and the component. */
+function refuseArrayValue(
+  name: ArrayField,
+  values: ArrayLike<number>,
+  index: number,
+  start: number,
+  rule: string,
+): never {
+  const size = ATTRIBUTES[ARRAY_FIELDS[name]].size;
+  const particle = Math.floor(index / size);
+  const component = size === 3 ? `, component ${COMPONENT[index % 3]}` : '';
+  check.refuse(
+    `${name}[${index}]`,
+    values[index],
+    `${rule} (particle ${particle} of this write, slot ${start + particle}${component})`,
+  );
+}
+
+/** The largest finite float32, 3.4028235e38. */
+const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
+
+/*
+ * The first value that breaks a rule, or -1: one tight loop each, no
+ * allocation. A Float32Array (what callers pass, and what is stored) takes
+ * a loop of plain comparisons; anything else (a Float64Array, an array that
+ * may hold non-numbers) calls the predicates writeParticles uses. For a
+ * float32 x the two agree: x is finite exactly when x - x is 0 (NaN and the
+ * infinities give NaN), and finite exactly when |x| <= FLOAT32_MAX; a test
+ * (test/bulkWrite.test.ts) checks them on the edge values.
+ */
+function firstNotFinite(values: ArrayLike<number>): number {
+  if (values instanceof Float32Array) {
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i] as number;
+      if (x - x !== 0) return i;
+    }
+    return -1;
+  }
+  for (let i = 0; i < values.length; i++) if (!isFiniteFloat32(values[i] as number)) return i;
+  return -1;
+}
+function firstBadMass(values: ArrayLike<number>): number {
+  for (let i = 0; i < values.length; i++) if (!isValidMass(values[i] as number)) return i;
+  return -1;
+}
+function firstBadInverseMass(values: ArrayLike<number>): number {
+  if (values instanceof Float32Array) {
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i] as number;
+      if (!(x === 0 || (x >= FLOAT32_MIN_NORMAL && x <= FLOAT32_MAX))) return i;
+    }
+    return -1;
+  }
+  for (let i = 0; i < values.length; i++) if (!isValidInverseMass(values[i] as number)) return i;
+  return -1;
+}
+function firstBadDamping(values: ArrayLike<number>): number {
+  // Already plain comparisons (NaN fails both); the same loop for every array.
+  for (let i = 0; i < values.length; i++) if (!isValidDamping(values[i] as number)) return i;
+  return -1;
+}
+function firstBadRadius(values: ArrayLike<number>): number {
+  if (values instanceof Float32Array) {
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i] as number;
+      if (!(x >= 0 && x <= FLOAT32_MAX)) return i;
+    }
+    return -1;
+  }
+  for (let i = 0; i < values.length; i++) if (!isValidRadius(values[i] as number)) return i;
+  return -1;
+}
+function largest(values: ArrayLike<number>): number {
+  let out = 0;
+  for (let i = 0; i < values.length; i++) if ((values[i] as number) > out) out = values[i] as number;
+  return out;
+}
+
+/** The rule a field's values obey and the loop that checks it. */
+const FIELD_CHECKS: Record<ArrayField, { rule: string; firstBad: (values: ArrayLike<number>) => number }> = {
+  position: { rule: RULES.vector, firstBad: firstNotFinite },
+  velocity: { rule: RULES.vector, firstBad: firstNotFinite },
+  acceleration: { rule: RULES.vector, firstBad: firstNotFinite },
+  forceAccum: { rule: RULES.vector, firstBad: firstNotFinite },
+  mass: { rule: RULES.mass, firstBad: firstBadMass },
+  inverseMass: { rule: RULES.inverseMass, firstBad: firstBadInverseMass },
+  damping: { rule: RULES.damping, firstBad: firstBadDamping },
+  radius: { rule: RULES.radius, firstBad: firstBadRadius },
+};
+
+/* Packing loops: one attribute of n records at a time, FLOATS_PER_PARTICLE apart. */
+function copyVectors(out: Float32Array, at: number, values: ArrayLike<number>, first: number, n: number): void {
+  for (let i = 0, o = at, v = first * 3; i < n; i++, o += FLOATS_PER_PARTICLE, v += 3) {
+    out[o] = values[v] as number;
+    out[o + 1] = values[v + 1] as number;
+    out[o + 2] = values[v + 2] as number;
+  }
+}
+function copyScalars(out: Float32Array, at: number, values: ArrayLike<number>, first: number, n: number): void {
+  for (let i = 0, o = at; i < n; i++, o += FLOATS_PER_PARTICLE) out[o] = values[first + i] as number;
+}
+function copyInverses(out: Float32Array, at: number, values: ArrayLike<number>, first: number, n: number): void {
+  for (let i = 0, o = at; i < n; i++, o += FLOATS_PER_PARTICLE) out[o] = 1 / (values[first + i] as number);
+}
+function fillComponents(out: Float32Array, at: number, size: number, value: number, n: number): void {
+  for (let i = 0, o = at; i < n; i++, o += FLOATS_PER_PARTICLE) {
+    for (let c = 0; c < size; c++) out[o + c] = value;
+  }
+}
+
+/**
+ * Checks every value of particle arrays whose shape `checkParticleArrays`
+ * passed (the particle index and its slot, `start` + index, are named in a
+ * refusal) and returns how to pack them. Values are stored as float32, a
+ * mass as float32(1 / mass), exactly as writeParticles stores them.
+ */
+export function prepareParticleArrays(shape: ParticleArraysShape, start: number): PreparedArrays {
+  for (const [name, values] of shape.fields) {
+    const { rule, firstBad } = FIELD_CHECKS[name];
+    const bad = firstBad(values);
+    if (bad >= 0) refuseArrayValue(name, values, bad, start, rule);
+  }
+  const { fields } = shape;
+  const radii = fields.get('radius');
+  const scalars = [
+    ['inverseMass', fields.get('inverseMass') ?? fields.get('mass'), fields.has('mass'), 1],
+    ['damping', fields.get('damping'), false, 1],
+    ['radius', fields.get('radius'), false, 0],
+  ] as const;
+  const vectors = (['position', 'velocity', 'acceleration', 'forceAccum'] as const).map(
+    (name) => [attributeOffset(name), fields.get(name)] as const,
+  );
+  return {
+    count: shape.count,
+    largestRadius: radii ? largest(radii) : 0,
+    pack(out, at, first, n) {
+      for (const [offset, values] of vectors) {
+        if (values) copyVectors(out, at + offset, values, first, n);
+        else fillComponents(out, at + offset, 3, 0, n);
+      }
+      for (const [name, values, inverse, fallback] of scalars) {
+        const offset = at + attributeOffset(name);
+        if (!values) fillComponents(out, offset, 1, fallback, n);
+        else if (inverse) copyInverses(out, offset, values, first, n);
+        else copyScalars(out, offset, values, first, n);
+      }
+      fillComponents(out, at + SPARE, 1, 0, n);
+    },
+  };
+}
+
+/** The float after forceAccum's xyz: unused, written 0 by writeParticles and writeAttributes. */
+const SPARE = OFFSET.FORCE_ACCUM + 3;
+
+/** What each float of a record holds, e.g. `velocity.y` or `spare`, for refusals. */
+const RECORD_FLOATS: readonly string[] = Array.from({ length: FLOATS_PER_PARTICLE }, (_, at) => {
+  for (const name of ATTRIBUTE_NAMES) {
+    const { size } = ATTRIBUTES[name];
+    const inside = at - attributeOffset(name);
+    if (inside >= 0 && inside < size) return size === 1 ? name : `${name}.${COMPONENT[inside]}`;
+  }
+  return 'spare';
+});
+
+/**
+ * Checks packed records (FLOATS_PER_PARTICLE floats a particle, the layout
+ * of readPacked) for their shape and returns how many particles they hold.
+ */
+export function checkPackedRecords(records: unknown): number {
+  if (!(records instanceof Float32Array)) {
+    check.refuse(
+      'records',
+      records,
+      `must be a Float32Array of packed records (${FLOATS_PER_PARTICLE} floats a particle, as readPacked returns)`,
+    );
+  }
+  if (records.length % FLOATS_PER_PARTICLE !== 0) {
+    check.refuse(
+      'records.length',
+      records.length,
+      `must be a multiple of ${FLOATS_PER_PARTICLE} (FLOATS_PER_PARTICLE: one record a particle)`,
+    );
+  }
+  return records.length / FLOATS_PER_PARTICLE;
+}
+
+/**
+ * Checks the values of packed records: every float finite (force accumulator
+ * and spare included), and inverse mass, damping and radius by their rules,
+ * as writeParticles checks them. Returns the largest radius. A refusal names
+ * `records[k]`, the particle, its slot (`start` + index) and the attribute.
+ */
+export function prepareRecords(records: Float32Array, start: number): { largestRadius: number } {
+  const refuse = (at: number, rule: string): never => {
+    const particle = Math.floor(at / FLOATS_PER_PARTICLE);
+    const holds = RECORD_FLOATS[at % FLOATS_PER_PARTICLE] as string;
+    return check.refuse(
+      `records[${at}]`,
+      records[at],
+      `${rule} (particle ${particle} of this write, slot ${start + particle}, ${holds})`,
+    );
+  };
+  // One pass, record by record (each float read once): a float32 is finite when x - x is 0, and the
+  // scalar rules are writeParticles' predicates written as comparisons on a float32 (see firstNotFinite).
+  const { INVERSE_MASS, DAMPING, RADIUS } = OFFSET;
+  let largestRadius = 0;
+  for (let base = 0; base < records.length; base += FLOATS_PER_PARTICLE) {
+    for (let at = base; at < base + FLOATS_PER_PARTICLE; at++) {
+      const x = records[at] as number;
+      if (x - x !== 0) refuse(at, RULES.vector);
+    }
+    const inverseMass = records[base + INVERSE_MASS] as number;
+    if (!(inverseMass === 0 || inverseMass >= FLOAT32_MIN_NORMAL)) refuse(base + INVERSE_MASS, RULES.inverseMass);
+    const damping = records[base + DAMPING] as number;
+    if (!(damping >= 0 && damping <= 1)) refuse(base + DAMPING, RULES.damping);
+    const radius = records[base + RADIUS] as number;
+    if (!(radius >= 0)) refuse(base + RADIUS, RULES.radius);
+    if (radius > largestRadius) largestRadius = radius;
+  }
+  return { largestRadius };
 }

@@ -20,17 +20,22 @@ import { checkPermanentRange, parkSlot } from '../core/emitters/lifecycle';
 import { prepareLifecycle } from '../core/emitters/options';
 import { staticStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import { ForceRegistry, SpringNetwork } from '../core/forces/registry';
-import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE } from '../core/layout';
+import { BYTES_PER_PARTICLE } from '../core/layout';
 import {
+  checkPackedRecords,
+  checkParticleArrays,
   checkParticleList,
   checkRange,
   checkStepCount,
   checkTimeStep,
-  fillDefaultParticles,
+  defaultRecord,
   packParticles,
   prepareFieldValues,
   prepareForces,
+  prepareParticleArrays,
+  prepareRecords,
   unpackSnapshot,
+  type ParticleArrays,
   type ParticleInit,
   type ParticleSnapshot,
   type SettableField,
@@ -85,22 +90,38 @@ export class ParticleSystem implements ParticleSystemApi {
   private plan: StepPlan | null = null;
   /** Set by encodeSteps/encodeForces until `submitted()`: a caller's encoder may still hold uniform slots. */
   private callerEncoderPending = false;
+  /**
+   * Slots whose initial (default or parked) records create() has not
+   * written yet: a write that covers a slot first makes writing its default
+   * unnecessary, so creating and filling a system uploads its state once.
+   * `settle()` writes the rest before anything can read the buffer.
+   */
+  private unwritten: { start: number; end: number; record: Float32Array }[] = [];
 
   private constructor(
     /** The device it runs on: the caller's, which `destroy()` leaves alone. */
     readonly device: GPUDevice,
     readonly variant: Variant,
-    /** The particle buffer's owner (its bind groups and submissions). @internal */
-    readonly particles: ParticleBuffer,
+    private readonly state: ParticleBuffer,
     private readonly integratePass: IntegratePass,
     private readonly scatterPass: ScatterPass,
     private readonly loss: DeviceLossWatch,
   ) {
-    this.capacity = particles.capacity;
+    this.capacity = state.capacity;
     this.lost = loss.lost;
     this.forces = new ForceRegistry(this.capacity);
     this.springs = new SpringNetwork(this.capacity);
-    this.forcePasses = new GpuForces(device, particles, this.forces, this.springs, integratePass.workgroupSize);
+    this.forcePasses = new GpuForces(device, state, this.forces, this.springs, integratePass.workgroupSize);
+  }
+
+  /**
+   * The particle buffer's owner (its bind groups and submissions), with
+   * every slot's initial record written.
+   * @internal
+   */
+  get particles(): ParticleBuffer {
+    this.settle();
+    return this.state;
   }
 
   /** Creates a system on `device` (which stays the caller's to destroy). */
@@ -174,15 +195,46 @@ export class ParticleSystem implements ParticleSystemApi {
     system.radii = radii;
     system.lifecyclePasses = lifecycle ?? null;
     system.fuseForces = options.fuseForces ?? true;
-    // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping.
-    const defaults = new Float32Array(system.capacity * FLOATS_PER_PARTICLE);
-    fillDefaultParticles(defaults, 0, system.capacity);
-    // With emitters, the slots past the permanent ones start free: parked (immovable, no collision radius).
-    if (lifecycleInputs) {
-      for (let slot = lifecycleInputs.permanent; slot < system.capacity; slot++) parkSlot(defaults, slot);
-    }
-    await system.submit('initialising particles', () => system.particles.write(0, defaults));
+    // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping. With emitters, the
+    // slots past the permanent ones start free: parked (immovable, no collision radius). Written by
+    // settle() when first needed, for the slots no write has covered by then.
+    const permanent = lifecycleInputs ? lifecycleInputs.permanent : system.capacity;
+    const parked = defaultRecord();
+    parkSlot(parked, 0);
+    system.unwritten = [
+      { start: 0, end: permanent, record: defaultRecord() },
+      { start: permanent, end: system.capacity, record: parked },
+    ].filter((range) => range.end > range.start);
     return system;
+  }
+
+  /**
+   * Notes that slots [start, start + count) are about to be written whole,
+   * so their initial records need not be.
+   */
+  private cover(start: number, count: number): void {
+    if (this.unwritten.length === 0 || count === 0) return;
+    const end = start + count;
+    this.unwritten = this.unwritten.flatMap((range) => {
+      if (end <= range.start || start >= range.end) return [range];
+      const left = { ...range, end: start };
+      const right = { ...range, start: end };
+      return [left, right].filter((piece) => piece.end > piece.start);
+    });
+  }
+
+  /**
+   * Writes the initial records of the slots no write has covered. Called
+   * before anything can read the state: every submit, encode and read of
+   * this system, and every getter that hands the buffer (or passes bound to
+   * it) out. writeBuffer is ordered before any later submit, so this needs
+   * no submit of its own.
+   */
+  private settle(): void {
+    if (this.unwritten.length === 0 || this.destroyed) return;
+    const ranges = this.unwritten;
+    this.unwritten = [];
+    for (const { start, end, record } of ranges) this.state.writeRepeated(start, end - start, record);
   }
 
   private checkUsable(): void {
@@ -194,11 +246,12 @@ export class ParticleSystem implements ParticleSystemApi {
   private async submit(operation: string, record: (encoder: GPUCommandEncoder) => void): Promise<void> {
     this.checkUsable();
     await withErrorScopes(this.device, operation, () => {
+      this.settle();
       const encoder = this.device.createCommandEncoder({ label: `ParticleSystem: ${operation}` });
       record(encoder);
       this.device.queue.submit([encoder.finish()]);
       // The slots this call used are submitted; those of a caller's own encoder may not be yet.
-      if (!this.callerEncoderPending) this.particles.submissions.submitted();
+      if (!this.callerEncoderPending) this.state.submissions.submitted();
     });
   }
 
@@ -209,7 +262,32 @@ export class ParticleSystem implements ParticleSystemApi {
     checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, particles.length);
     const packed = packParticles(particles);
     this.radii.note(largestRadius(packed));
-    await this.submit('writeParticles', () => this.particles.write(start, packed));
+    this.cover(start, particles.length);
+    await this.submit('writeParticles', () => this.state.write(start, packed));
+  }
+
+  async writeAttributes(start: number, attributes: ParticleArrays): Promise<void> {
+    this.checkUsable();
+    const shape = checkParticleArrays(attributes);
+    checkRange(start, shape.count, this.capacity);
+    checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, shape.count);
+    const prepared = prepareParticleArrays(shape, start);
+    this.radii.note(prepared.largestRadius);
+    this.cover(start, prepared.count);
+    await this.submit('writeAttributes', () =>
+      this.state.writeChunked(start, prepared.count, (chunk, first, n) => prepared.pack(chunk, 0, first, n)),
+    );
+  }
+
+  async writePacked(start: number, records: Float32Array): Promise<void> {
+    this.checkUsable();
+    const count = checkPackedRecords(records);
+    checkRange(start, count, this.capacity);
+    checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, count);
+    const { largestRadius } = prepareRecords(records, start);
+    this.radii.note(largestRadius);
+    this.cover(start, count);
+    await this.submit('writePacked', () => this.state.write(start, records));
   }
 
   async setField(field: SettableField, start: number, values: ArrayLike<number>): Promise<void> {
@@ -256,6 +334,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
+    this.settle();
     this.callerEncoderPending = true;
     this.stepPlan().encode(encoder, dt, steps);
   }
@@ -267,7 +346,7 @@ export class ParticleSystem implements ParticleSystemApi {
    */
   submitted(): void {
     this.callerEncoderPending = false;
-    this.particles.submissions.submitted();
+    this.state.submissions.submitted();
   }
 
   /** The passes of one step, in order (a new plan is built when the configuration changes). */
@@ -369,6 +448,7 @@ export class ParticleSystem implements ParticleSystemApi {
   encodeForces(encoder: GPUCommandEncoder, dt: number): void {
     this.checkUsable();
     checkTimeStep(dt);
+    this.settle();
     this.callerEncoderPending = true;
     this.recordForces(encoder, dt);
   }
@@ -385,7 +465,7 @@ export class ParticleSystem implements ParticleSystemApi {
   private ensureCollisions(): GpuCollisions {
     this.collisions ??= GpuCollisions.create(
       this.device,
-      this.particles,
+      this.state,
       this.collisionSettings,
       this.radii,
       this.integratePass.workgroupSize,
@@ -416,6 +496,7 @@ export class ParticleSystem implements ParticleSystemApi {
 
   /** The live list and its draw arguments, to draw only live particles (ParticlePass.bindLive); null without emitters. */
   get liveBuffers(): LiveSource | null {
+    this.settle();
     return this.lifecyclePasses?.buffers ?? null;
   }
 
@@ -424,6 +505,7 @@ export class ParticleSystem implements ParticleSystemApi {
    * @internal
    */
   get collisionPasses(): GpuCollisions | null {
+    this.settle();
     return this.collisions;
   }
 
@@ -437,6 +519,7 @@ export class ParticleSystem implements ParticleSystemApi {
    * @internal
    */
   get lifecycle(): GpuLifecycle | null {
+    this.settle();
     return this.lifecyclePasses;
   }
 
@@ -451,6 +534,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     const lifecycle = this.lifecyclePasses;
     if (!lifecycle) return null;
+    this.settle();
     // readState copies and submits before its first await: only its mapAsync is left for the tail.
     return withErrorScopes(
       this.device,
@@ -468,11 +552,12 @@ export class ParticleSystem implements ParticleSystemApi {
   async readPacked(start = 0, count = this.capacity - start): Promise<Float32Array> {
     this.checkUsable();
     checkRange(start, count, this.capacity);
+    this.settle();
     // read copies and submits before its first await: only its mapAsync is left for the tail.
     return withErrorScopes(
       this.device,
       'read',
-      () => ({ reading: this.particles.read(start, count) }),
+      () => ({ reading: this.state.read(start, count) }),
       ({ reading }) => reading,
     );
   }
@@ -488,6 +573,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.forcePasses.destroy();
     this.collisions?.destroy();
     this.lifecyclePasses?.destroy();
-    this.particles.destroy();
+    this.unwritten = [];
+    this.state.destroy();
   }
 }
