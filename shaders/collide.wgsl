@@ -48,12 +48,24 @@ fn resolveWorldContact(
 ) {
   let separatingVelocity = dot3(*v, n);
   if (separatingVelocity < 0.0) {
-    var newSepVelocity = -separatingVelocity * restitution;
+    let accCausedSepVelocity = dot3(a, n) * params.dt;
+    // A resting contact, not a bounce: closing no faster than the acceleration
+    // makes in min(e / (1 - e) + EXTRA, MAX) steps (src/core/collisions/collide.ts
+    // says why); bouncing on it would never settle. No division, (1 - e)
+    // multiplied out: the CPU twin rounds the same products.
+    var e = restitution;
+    let resting = accCausedSepVelocity < 0.0 &&
+      separatingVelocity >= RESTING_CLOSING_STEPS_MAX * accCausedSepVelocity &&
+      separatingVelocity * (1.0 - restitution) >=
+        (RESTING_CLOSING_STEPS_EXTRA - (RESTING_CLOSING_STEPS_EXTRA - 1.0) * restitution) * accCausedSepVelocity;
+    if (resting) {
+      e = 0.0;
+    }
+    var newSepVelocity = -separatingVelocity * e;
     // Remove the closing velocity the acceleration built up in the last step,
     // so a resting particle comes to rest instead of bouncing on gravity.
-    let accCausedSepVelocity = dot3(a, n) * params.dt;
     if (accCausedSepVelocity < 0.0) {
-      newSepVelocity = newSepVelocity + restitution * accCausedSepVelocity;
+      newSepVelocity = newSepVelocity + e * accCausedSepVelocity;
       newSepVelocity = max(newSepVelocity, 0.0);
     }
     // Coulomb friction: the tangential speed drops by at most friction times

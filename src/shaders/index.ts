@@ -9,6 +9,7 @@
  * as text and compiles it on the adapter.
  */
 import { DEAD_RADIUS, wgslColliderStruct } from '../core/collisions/colliders';
+import { RESTING_CLOSING_STEPS } from '../core/collisions/collide';
 import { wgslLinkStruct } from '../core/collisions/links';
 import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslDrawConstants } from '../core/emitters/random';
@@ -101,7 +102,14 @@ export const shaders = {
   scatter: () => perParticle(SCATTER_PARAMS.wgsl(), s.scatter),
 
   // Collisions (src/gpu/collidePass.ts, gridPass.ts, scanPass.ts, contactPass.ts).
-  collide: () => perParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), s.collide),
+  collide: () =>
+    perParticle(
+      wgslColliderStruct(),
+      COLLIDE_PARAMS.wgsl(),
+      `const RESTING_CLOSING_STEPS_EXTRA: f32 = ${RESTING_CLOSING_STEPS.extra.toFixed(1)};`,
+      `const RESTING_CLOSING_STEPS_MAX: f32 = ${RESTING_CLOSING_STEPS.max.toFixed(1)};`,
+      s.collide,
+    ),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),
   scan: () => compose(SCAN_PARAMS.wgsl(), s.scan),
   contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.contacts),

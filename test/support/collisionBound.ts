@@ -27,8 +27,8 @@
  * (the response is continuous there) a comparison within the bound costs only
  * the size of the jump, added to the bound: `separatingVelocity < 0` (the
  * velocity changes by at most (1 + e)(1 + mu)|vs|), `penetration > 0` (the
- * position by at most |penetration|), the resting-contact and friction
- * clamps. Where they do not (a contact exists or not, a particle is killed or
+ * position by at most |penetration|), the resting-contact test (the
+ * bounce kept or given up: at most e|vs|), and the friction clamps. Where they do not (a contact exists or not, a particle is killed or
  * not, a box face or a wall sign is chosen, a particle at a sphere's centre),
  * the test scenes must keep every particle further from the threshold than
  * the bound: the bound throws `NearThresholdError`, naming the particle, the
@@ -44,7 +44,7 @@ import {
   KIND_PLANE,
   KIND_SPHERE,
 } from '../../src/core/collisions/colliders';
-import type { CollideParams } from '../../src/core/collisions/collide';
+import { RESTING_CLOSING_STEPS, type CollideParams } from '../../src/core/collisions/collide';
 import { OFFSET, FLOATS_PER_PARTICLE } from '../../src/core/layout';
 import { UNIT_ROUNDOFF, type StepErrorBound } from './errorBound';
 
@@ -139,13 +139,25 @@ export function advanceThroughColliders(
       const vs = dot3(v, n);
       const closingAmbiguous = !(Math.abs(vs.v) > vs.e);
       if (vs.v < 0) {
-        let newSep = mul(neg(vs), e);
         const accSep = mul(dot3(a, n), dt);
+        // The resting-contact test of the twin (RESTING_CLOSING_STEPS): restitution 0 below it.
+        const { extra, max } = RESTING_CLOSING_STEPS;
+        const maxSide = mul(exact(max), accSep);
+        const scaled = mul(vs, sub(exact(1), e));
+        const threshold = mul(sub(exact(extra), mul(exact(extra - 1), e)), accSep);
+        const resting = accSep.v < 0 && vs.v >= maxSide.v && scaled.v >= threshold.v;
+        const used = resting ? exact(0) : e;
+        let newSep = mul(neg(vs), used);
         if (accSep.v < 0) {
-          newSep = add(newSep, mul(e, accSep));
+          newSep = add(newSep, mul(used, accSep));
           newSep = { v: Math.max(newSep.v, 0), e: newSep.e };
         }
         if (!(Math.abs(accSep.v) > accSep.e)) newSep = widen(newSep, e.v * (Math.abs(accSep.v) + accSep.e));
+        // Either side of the resting test within the bound: the bounce is kept or given up, at most e|vs| apart.
+        const restingAmbiguous =
+          !(Math.abs(vs.v - maxSide.v) > vs.e + maxSide.e) ||
+          !(Math.abs(scaled.v - threshold.v) > scaled.e + threshold.e);
+        if (restingAmbiguous) newSep = widen(newSep, e.v * (Math.abs(vs.v) + vs.e));
         const t = [0, 1, 2].map((k) => sub(v[k] as C, mul(n[k] as C, vs)));
         let keep = exact(1);
         if (mu.v > 0) {
