@@ -22,6 +22,8 @@ import {
   isValidInverseMass,
   isValidRadius,
   isFiniteFloat32,
+  checkParticleArrays,
+  prepareParticleArrays,
   type ParticleArrays,
   type ParticleInit,
 } from '../src/core/particles';
@@ -393,6 +395,34 @@ describe.each(backends)('%s: bad bulk input', (_, make) => {
 });
 
 describe('the fast loops apply writeParticles’ predicates', () => {
+  it('finds a bad value anywhere in a block of the running sums, and names the first', () => {
+    const count = 5000;
+    const s = new CpuParticleSystem({ capacity: count });
+    for (const index of [0, 3, 4095, 4096, 4099, 8191, 3 * count - 1]) {
+      const position = new Float32Array(3 * count).fill(-0);
+      position[index] = -Infinity;
+      position[3 * count - 1] = NaN; // a later bad value is not the one named, unless it is the first
+      const first = index === 3 * count - 1 ? 'NaN' : '-Infinity';
+      expect(() => s.writeAttributes(0, { position }), `index ${index}`).toThrow(
+        new RegExp(`^position\\[${index}\\] = ${first} is invalid`),
+      );
+    }
+  });
+
+  it('writes every float of each record, whatever is left out', () => {
+    for (const arrays of [
+      { position: [1, 2, 3] },
+      toArrays(scene(1, 2, 'mass')),
+      toArrays(scene(1, 2, 'inverseMass')),
+    ]) {
+      const prepared = prepareParticleArrays(checkParticleArrays(arrays), 0);
+      const out = new Float32Array(3 * FLOATS_PER_PARTICLE).fill(NaN);
+      prepared.pack(out, FLOATS_PER_PARTICLE, 0, 1);
+      expect(Array.from(out.subarray(FLOATS_PER_PARTICLE, 2 * FLOATS_PER_PARTICLE)).filter(Number.isNaN)).toEqual([]);
+      expect(out.filter(Number.isNaN).length, 'nothing written outside the record').toBe(2 * FLOATS_PER_PARTICLE);
+    }
+  });
+
   // Float32Arrays are checked with plain comparisons, other arrays with the predicates: on every
   // float32 edge value the two must accept and refuse alike (as must writeParticles).
   const edges = [

@@ -105,6 +105,8 @@ export function checkRange(start: number, count: number, capacity: number): void
 export const FLOAT32_MIN_NORMAL = 2 ** -126;
 
 export { isFiniteFloat32 };
+/** isFiniteFloat32 as a binding of this module, for the predicates in loops (see STRIDE below for why). */
+const finiteFloat32 = isFiniteFloat32;
 
 /**
  * A stored inverse mass is 0 (immovable) or a normal float32: a subnormal one
@@ -112,7 +114,7 @@ export { isFiniteFloat32 };
  * would disagree on whether the particle moves.
  */
 export function isValidInverseMass(inverseMass: number): boolean {
-  if (typeof inverseMass !== 'number' || !isFiniteFloat32(inverseMass)) return false;
+  if (typeof inverseMass !== 'number' || !finiteFloat32(inverseMass)) return false;
   const stored = Math.fround(inverseMass);
   return stored === 0 || stored >= FLOAT32_MIN_NORMAL;
 }
@@ -122,7 +124,7 @@ export function isValidMass(mass: number): boolean {
     Number.isFinite(mass) &&
     mass > 0 &&
     Math.fround(1 / mass) >= FLOAT32_MIN_NORMAL &&
-    isFiniteFloat32(1 / mass)
+    finiteFloat32(1 / mass)
   );
 }
 export function isValidDamping(damping: number): boolean {
@@ -130,7 +132,7 @@ export function isValidDamping(damping: number): boolean {
 }
 /** A collision radius: finite as a float32 and >= 0 (negative radii mark killed particles, set only by a kill collider). */
 export function isValidRadius(radius: number): boolean {
-  return typeof radius === 'number' && isFiniteFloat32(radius) && radius >= 0;
+  return typeof radius === 'number' && finiteFloat32(radius) && radius >= 0;
 }
 
 /** The rules, worded once for every caller (the API, the scene file, the CLI). */
@@ -428,6 +430,14 @@ function refuseArrayValue(
   );
 }
 
+/**
+ * FLOATS_PER_PARTICLE as a binding of this module, for the hot loops below:
+ * under Vite's SSR transform (vitest, vite-node) an imported name is read
+ * through a getter of the exporting module's namespace at every use, which
+ * made a loop over a million records several times slower.
+ */
+const STRIDE = FLOATS_PER_PARTICLE;
+
 /** The largest finite float32, 3.4028235e38. */
 const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
 
@@ -442,13 +452,33 @@ const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
  */
 function firstNotFinite(values: ArrayLike<number>): number {
   if (values instanceof Float32Array) {
-    for (let i = 0; i < values.length; i++) {
-      const x = values[i] as number;
-      if (x - x !== 0) return i;
+    // x * 0 is +-0 for a finite x and NaN otherwise: four running sums per block of 4096 (twice as fast
+    // here as a test per value), and the first block whose sums are not 0 is searched value by value.
+    const length = values.length;
+    for (let block = 0; block < length; block += 4096) {
+      const end = Math.min(block + 4096, length);
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let i = block;
+      for (; i + 3 < end; i += 4) {
+        s0 += (values[i] as number) * 0;
+        s1 += (values[i + 1] as number) * 0;
+        s2 += (values[i + 2] as number) * 0;
+        s3 += (values[i + 3] as number) * 0;
+      }
+      for (; i < end; i++) s0 += (values[i] as number) * 0;
+      if (s0 + s1 + s2 + s3 !== 0) {
+        for (i = block; i < end; i++) {
+          const x = values[i] as number;
+          if (x - x !== 0) return i;
+        }
+      }
     }
     return -1;
   }
-  for (let i = 0; i < values.length; i++) if (!isFiniteFloat32(values[i] as number)) return i;
+  for (let i = 0; i < values.length; i++) if (!finiteFloat32(values[i] as number)) return i;
   return -1;
 }
 function firstBadMass(values: ArrayLike<number>): number {
@@ -500,24 +530,13 @@ const FIELD_CHECKS: Record<ArrayField, { rule: string; firstBad: (values: ArrayL
   radius: { rule: RULES.radius, firstBad: firstBadRadius },
 };
 
-/* Packing loops: one attribute of n records at a time, FLOATS_PER_PARTICLE apart. */
-function copyVectors(out: Float32Array, at: number, values: ArrayLike<number>, first: number, n: number): void {
-  for (let i = 0, o = at, v = first * 3; i < n; i++, o += FLOATS_PER_PARTICLE, v += 3) {
-    out[o] = values[v] as number;
-    out[o + 1] = values[v + 1] as number;
-    out[o + 2] = values[v + 2] as number;
-  }
+/** Where the packer reads an attribute: the caller's array (`stride` floats a particle), or its default (stride 0). */
+interface Source {
+  readonly values: ArrayLike<number>;
+  readonly stride: number;
 }
-function copyScalars(out: Float32Array, at: number, values: ArrayLike<number>, first: number, n: number): void {
-  for (let i = 0, o = at; i < n; i++, o += FLOATS_PER_PARTICLE) out[o] = values[first + i] as number;
-}
-function copyInverses(out: Float32Array, at: number, values: ArrayLike<number>, first: number, n: number): void {
-  for (let i = 0, o = at; i < n; i++, o += FLOATS_PER_PARTICLE) out[o] = 1 / (values[first + i] as number);
-}
-function fillComponents(out: Float32Array, at: number, size: number, value: number, n: number): void {
-  for (let i = 0, o = at; i < n; i++, o += FLOATS_PER_PARTICLE) {
-    for (let c = 0; c < size; c++) out[o + c] = value;
-  }
+function source(values: ArrayLike<number> | undefined, size: number, fallback: number): Source {
+  return values ? { values, stride: size } : { values: new Float32Array(size).fill(fallback), stride: 0 };
 }
 
 /**
@@ -534,29 +553,50 @@ export function prepareParticleArrays(shape: ParticleArraysShape, start: number)
   }
   const { fields } = shape;
   const radii = fields.get('radius');
-  const scalars = [
-    ['inverseMass', fields.get('inverseMass') ?? fields.get('mass'), fields.has('mass'), 1],
-    ['damping', fields.get('damping'), false, 1],
-    ['radius', fields.get('radius'), false, 0],
-  ] as const;
-  const vectors = (['position', 'velocity', 'acceleration', 'forceAccum'] as const).map(
-    (name) => [attributeOffset(name), fields.get(name)] as const,
-  );
+  const mass = fields.get('mass');
+  const position = source(fields.get('position'), 3, 0);
+  const velocity = source(fields.get('velocity'), 3, 0);
+  const acceleration = source(fields.get('acceleration'), 3, 0);
+  const forceAccum = source(fields.get('forceAccum'), 3, 0);
+  const inverseMass = source(mass ?? fields.get('inverseMass'), 1, 1);
+  const damping = source(fields.get('damping'), 1, 1);
+  const radius = source(radii, 1, 0);
   return {
     count: shape.count,
     largestRadius: radii ? largest(radii) : 0,
     pack(out, at, first, n) {
-      for (const [offset, values] of vectors) {
-        if (values) copyVectors(out, at + offset, values, first, n);
-        else fillComponents(out, at + offset, 3, 0, n);
+      // One loop writing each record whole (three times faster here than a loop per attribute).
+      const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, RADIUS, FORCE_ACCUM } = OFFSET;
+      const { values: P, stride: pS } = position;
+      const { values: V, stride: vS } = velocity;
+      const { values: A, stride: aS } = acceleration;
+      const { values: F, stride: fS } = forceAccum;
+      const { values: M, stride: mS } = inverseMass;
+      const { values: D, stride: dS } = damping;
+      const { values: R, stride: rS } = radius;
+      const inverse = mass !== undefined;
+      for (let i = 0, o = at, k = first; i < n; i++, o += STRIDE, k++) {
+        const p = k * pS;
+        const v = k * vS;
+        const a = k * aS;
+        const f = k * fS;
+        out[o + POSITION] = P[p] as number;
+        out[o + POSITION + 1] = P[p + 1] as number;
+        out[o + POSITION + 2] = P[p + 2] as number;
+        out[o + INVERSE_MASS] = inverse ? 1 / (M[k * mS] as number) : (M[k * mS] as number);
+        out[o + VELOCITY] = V[v] as number;
+        out[o + VELOCITY + 1] = V[v + 1] as number;
+        out[o + VELOCITY + 2] = V[v + 2] as number;
+        out[o + DAMPING] = D[k * dS] as number;
+        out[o + ACCELERATION] = A[a] as number;
+        out[o + ACCELERATION + 1] = A[a + 1] as number;
+        out[o + ACCELERATION + 2] = A[a + 2] as number;
+        out[o + RADIUS] = R[k * rS] as number;
+        out[o + FORCE_ACCUM] = F[f] as number;
+        out[o + FORCE_ACCUM + 1] = F[f + 1] as number;
+        out[o + FORCE_ACCUM + 2] = F[f + 2] as number;
+        out[o + SPARE] = 0;
       }
-      for (const [name, values, inverse, fallback] of scalars) {
-        const offset = at + attributeOffset(name);
-        if (!values) fillComponents(out, offset, 1, fallback, n);
-        else if (inverse) copyInverses(out, offset, values, first, n);
-        else copyScalars(out, offset, values, first, n);
-      }
-      fillComponents(out, at + SPARE, 1, 0, n);
     },
   };
 }
@@ -612,21 +652,40 @@ export function prepareRecords(records: Float32Array, start: number): { largestR
       `${rule} (particle ${particle} of this write, slot ${start + particle}, ${holds})`,
     );
   };
-  // One pass, record by record (each float read once): a float32 is finite when x - x is 0, and the
-  // scalar rules are writeParticles' predicates written as comparisons on a float32 (see firstNotFinite).
+  // One pass, record by record (each float read once). x * 0 is +-0 for a finite float32 and NaN
+  // otherwise, summed over the record's vec4 lanes in four running sums (twice as fast here as a test
+  // per float); the scalar rules are writeParticles' predicates as comparisons on a float32 (see
+  // firstNotFinite). Only a record that fails is looked at float by float, to name the value.
   const { INVERSE_MASS, DAMPING, RADIUS } = OFFSET;
   let largestRadius = 0;
-  for (let base = 0; base < records.length; base += FLOATS_PER_PARTICLE) {
-    for (let at = base; at < base + FLOATS_PER_PARTICLE; at++) {
-      const x = records[at] as number;
-      if (x - x !== 0) refuse(at, RULES.vector);
+  for (let base = 0; base < records.length; base += STRIDE) {
+    let x = 0;
+    let y = 0;
+    let z = 0;
+    let w = 0;
+    for (let lane = base; lane < base + STRIDE; lane += 4) {
+      x += (records[lane] as number) * 0;
+      y += (records[lane + 1] as number) * 0;
+      z += (records[lane + 2] as number) * 0;
+      w += (records[lane + 3] as number) * 0;
     }
     const inverseMass = records[base + INVERSE_MASS] as number;
-    if (!(inverseMass === 0 || inverseMass >= FLOAT32_MIN_NORMAL)) refuse(base + INVERSE_MASS, RULES.inverseMass);
     const damping = records[base + DAMPING] as number;
-    if (!(damping >= 0 && damping <= 1)) refuse(base + DAMPING, RULES.damping);
     const radius = records[base + RADIUS] as number;
-    if (!(radius >= 0)) refuse(base + RADIUS, RULES.radius);
+    if (
+      x + y + z + w !== 0 ||
+      !(inverseMass === 0 || inverseMass >= FLOAT32_MIN_NORMAL) ||
+      !(damping >= 0 && damping <= 1) ||
+      !(radius >= 0)
+    ) {
+      for (let at = base; at < base + STRIDE; at++) {
+        const value = records[at] as number;
+        if (value - value !== 0) refuse(at, RULES.vector);
+      }
+      if (!(inverseMass === 0 || inverseMass >= FLOAT32_MIN_NORMAL)) refuse(base + INVERSE_MASS, RULES.inverseMass);
+      if (!(damping >= 0 && damping <= 1)) refuse(base + DAMPING, RULES.damping);
+      refuse(base + RADIUS, RULES.radius);
+    }
     if (radius > largestRadius) largestRadius = radius;
   }
   return { largestRadius };
