@@ -73,13 +73,16 @@ export interface AnchoredBungeeForce {
  * `liquidDensity * volume * gravity * s`, with s the submerged share,
  * 0 at y >= waterHeight + maxDepth, 1 at y <= waterHeight - maxDepth, linear in
  * between, so the force is continuous at both surfaces. Cyclone's partial
- * case computes `ρV (y - maxDepth - waterHeight) / 2 * maxDepth`, negative and
- * multiplied where it should divide, so its force jumps at both surfaces;
- * Cyclone also leaves out g (its "force" is a mass): `gravity: 1` gives
- * Cyclone's magnitudes.
+ * case (src/pfgen.cpp since its fix of 6 Aug 2020, commit 43640d7) computes
+ * `ρV (y - maxDepth - waterHeight) / (2 * maxDepth)`: the right size but
+ * negative, so it pulls a half-submerged body down, is continuous at the
+ * upper surface and jumps from -ρV to +ρV at the lower one. (Before that fix it
+ * read `/ 2 * maxDepth`, multiplying where it should divide.) Cyclone also
+ * leaves out g (its "force" is a mass): `gravity: 1` gives Cyclone's
+ * magnitudes. test/cycloneClaims.test.ts checks both against a transcription.
  */
 export interface BuoyancyForce {
-  /** Selects Cyclone's ParticleBuoyancy (with its sign and scale corrected). */
+  /** Selects Cyclone's ParticleBuoyancy (with its sign corrected and g added). */
   type: 'buoyancy';
   /** Half the height of the body, m, > 0. */
   maxDepth: number;
@@ -94,12 +97,23 @@ export interface BuoyancyForce {
 }
 
 /**
- * Cyclone's ParticleFakeSpring: a stiff damped spring to an anchor, stable at
- * any stiffness because the force is chosen so that one step lands where the
+ * Cyclone's ParticleFakeSpring: a stiff damped spring to an anchor. The force
+ * is chosen so that a step that moves with the new velocity lands where the
  * damped harmonic oscillator `x'' = -stiffness x - damping x'` (x = position -
- * anchor; both per unit mass) would be after `dt`. With the semi-implicit
- * order that is where the particle lands; with the explicit (Cyclone's) order
- * it gets there one step later. Cyclone computes
+ * anchor; both per unit mass) would be after `dt`: with the semi-implicit
+ * order one step lands on x(dt). With the explicit order (the default, and
+ * Cyclone's Particle::integrate) it never gets there: the first step moves
+ * with the old velocity and leaves the velocity (x(dt) - x0)/dt, so two steps
+ * land at x(dt) + v0 dt, not one step late at x(dt).
+ *
+ * Bounded with the semi-implicit order, though not at every stiffness
+ * (test/cycloneClaims.test.ts, undamped): while γ dt < π, where Hooke's
+ * spring is bounded only while ω dt < 2, but growing again for γ dt between π
+ * and about 4.06 (and just past each odd multiple of π); and it loses energy
+ * the oscillator keeps (x0.77 a step at k = 1e4, dt = 1/60), because the
+ * velocity it leaves is a chord. With the explicit order it grows for every
+ * γ dt < 4.49 (k = 1e4 at dt = 1/60: x1.30 a step, float32's range passed
+ * after about 300 steps); damping holds only soft springs. Cyclone computes
  * `gamma = sqrt(4k - d²) / 2` and returns NaN when 4k < d² (and nothing when
  * 4k = d²); here the overdamped and critical cases use their own closed forms
  * (cosh/sinh, and the linear one), computed on the host in float64 once per
