@@ -47,7 +47,8 @@ export function integrate(state: FloatArray, count: number, dt: number, variant:
       const resultingAcc = round(
         (state[base + ACCELERATION + c] as number) + round((state[base + FORCE_ACCUM + c] as number) * inverseMass),
       );
-      // Update linear velocity from the acceleration, then impose drag.
+      // Update linear velocity from the acceleration, then impose drag: v = (v + a dt) k, as
+      // Cyclone's code does (not the book's printed eq. 3.5/3.6, v k + a dt; see variants.ts).
       let velocity = round(oldVelocity + round(resultingAcc * dt));
       if (variant.damping !== 'off') velocity = round(velocity * keep);
       // Explicit (Cyclone, Lander): position moves with the old velocity.

@@ -13,9 +13,13 @@ export type IntegrationOrder = (typeof INTEGRATION_ORDERS)[number];
 
 /**
  * `per-second`: `v *= pow(damping, dt)` (Millington eq. 3.6; damping is the
- * share of velocity kept each second, so the result does not depend on how a
- * span is split). `per-step`: `v *= damping` (eq. 3.5; cheaper, frame-rate
- * dependent). `off`: no damping, for thousands of sparks where pow is too slow.
+ * share of velocity kept each second, so the share kept over a span does not
+ * depend on how the span is split). `per-step`: `v *= damping` (eq. 3.5;
+ * cheaper, frame-rate dependent). `off`: no damping, for thousands of sparks
+ * where pow is too slow. Both apply the factor as Cyclone's code does, after
+ * the step's acceleration is added: `v = (v + a dt) k` (Particle::integrate,
+ * seed 000), not the book's printed `v d + a t` and `v d^t + a t` (seed 003),
+ * which leave `a dt` undamped; test/cycloneClaims.test.ts checks it.
  */
 export const DAMPING_MODES = ['per-second', 'per-step', 'off'] as const;
 /** How damping is applied each step; see DAMPING_MODES. */
