@@ -161,6 +161,13 @@ describe.each(backends)('%s: bulk writes store what writeParticles stores', (_, 
     copy.destroy();
   });
 
+  it('is refused after destroy()', async () => {
+    const s = await make(2);
+    s.destroy();
+    await expect(async () => s.writeAttributes(0, { position: [0, 0, 0] })).rejects.toThrow(/has been destroyed/);
+    await expect(async () => s.writePacked(0, defaultRecord())).rejects.toThrow(/has been destroyed/);
+  });
+
   it('writes nothing for empty arrays', async () => {
     const s = await make(4);
     const before = await s.readPacked();

@@ -565,7 +565,7 @@ export function prepareParticleArrays(shape: ParticleArraysShape, start: number)
     count: shape.count,
     largestRadius: radii ? largest(radii) : 0,
     pack(out, at, first, n) {
-      // One loop writing each record whole (three times faster here than a loop per attribute).
+      // One loop writing each record whole (about 1.5 times faster here than a loop per attribute).
       const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, RADIUS, FORCE_ACCUM } = OFFSET;
       const { values: P, stride: pS } = position;
       const { values: V, stride: vS } = velocity;
