@@ -7,18 +7,31 @@
  * they are used: Cyclone's Particle::integrate from the seed text
  * (../shared/seeds/000_9ee6b4ae08432aee.txt, the book's listing), equations
  * 3.5 and 3.6 from ../shared/seeds/003_2eedbff3115d40df.txt, and the force
- * generators from Cyclone's repository (idmillington/cyclone-physics,
- * src/pfgen.cpp at d75c8d9), which the seeds do not include.
+ * generators and contact generation from Cyclone's repository
+ * (idmillington/cyclone-physics at d75c8d9: src/pfgen.cpp, src/plinks.cpp),
+ * which the seeds do not include. Last, the contact resolver comparison of
+ * docs/collisions.md (scripts/compare-resolvers.ts prints it) against
+ * Cyclone's resolver given Cyclone's contact generation.
  *
  * Everything runs on the CPU reference: in float64 where an identity is
  * checked (only the algorithm matters), in float32 (as the GPU rounds) where a
  * run's growth or boundedness is the claim.
  */
 import { describe, expect, it } from 'vitest';
+import { prepareLinks } from '../src/core/collisions/links';
+import { generateContacts } from '../src/core/collisions/sequential';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { stiffSpringCoefficients } from '../src/core/forces/records';
 import { floatIndex } from '../src/core/layout';
+import { packParticles } from '../src/core/particles';
 import type { IntegrationOrder } from '../src/core/variants';
+import {
+  CYCLONE_SKIN,
+  RESOLVER_SCENES,
+  compareResolvers,
+  type ComparisonSkins,
+  type ResolverScene,
+} from './support/resolverScenes';
 
 /** x(t) for x'' = -k x - d x' from x0, v0: the textbook closed forms, float64. */
 function oscillator(k: number, d: number, x0: number, v0: number, t: number): number {
@@ -252,5 +265,72 @@ describe('damping follows Cyclone’s code, v = (v + a dt) k, not the book’s p
     // The book's form differs by a dt (1 - k): 0.16 m/s per-step, 0.0075 m/s per-second here.
     expect(Math.abs(got - (v0 * k + a * dt))).toBeCloseTo(Math.abs(a * dt * (1 - k)), 12);
     expect(Math.abs(got - (v0 * k + a * dt))).toBeGreaterThan(1e-3);
+  });
+});
+
+describe('the contact resolver against Cyclone’s, given Cyclone’s contact generation (docs/collisions.md)', () => {
+  const SKINS: ComparisonSkins = { cyclone: CYCLONE_SKIN, jacobi: 1e-4, residual: CYCLONE_SKIN };
+  const scene = (start: string): ResolverScene => RESOLVER_SCENES.find((s) => s.name.startsWith(start))!;
+  const K = [1, 4, 8, 16, 32, 64];
+
+  it('a cable is Cyclone’s contact once length >= maxLength: CYCLONE_SKIN gives that, skin 0 misses it, 1e-4 adds more', () => {
+    // plinks.cpp, ParticleCable::addContact: `if (length < maxLength) return 0;`.
+    const cable = (length: number) => {
+      const state = Float64Array.from(packParticles([{ position: [0, 0, 0] }, { position: [length, 0, 0] }]));
+      const links = prepareLinks([{ type: 'cable', a: 0, b: 1, maxLength: 1.5 }], 2);
+      return (skin: number) => generateContacts(state, 2, { links, skin }).length;
+    };
+    expect(cable(1.5)(CYCLONE_SKIN)).toBe(1);
+    expect(cable(1.5)(0)).toBe(0);
+    const nearlyTaut = Math.fround(1.5 - 5e-5);
+    expect(cable(nearlyTaut)(CYCLONE_SKIN)).toBe(0);
+    expect(cable(nearlyTaut)(1e-4)).toBe(1);
+  });
+
+  it('Newton’s cradle: Cyclone’s velocities from 4 iterations (one per contact down the row)', () => {
+    const rows = compareResolvers(scene("Newton's cradle"), [1, 2, 3, 4, 8, 64], SKINS);
+    for (const row of rows.slice(0, 3)) expect(row.velocity).toBeGreaterThan(0.5);
+    for (const row of rows.slice(3)) expect(row.velocity).toBeLessThanOrEqual(1e-12);
+  });
+
+  it.each(RESOLVER_SCENES.map((s) => [s.name, s] as const))(
+    '%s: 32 iterations leave no more unresolved than Cyclone’s default, and less penetration',
+    (_, s) => {
+      const [thirtyTwo] = compareResolvers(s, [32], SKINS);
+      const cyclone = thirtyTwo!.cycloneDefaultResidual;
+      expect(thirtyTwo!.jacobiResidual.closing).toBeLessThanOrEqual(cyclone.closing + 1e-12);
+      expect(thirtyTwo!.jacobiResidual.penetration).toBeLessThan(cyclone.penetration);
+    },
+  );
+
+  it.each(RESOLVER_SCENES.filter((s) => !s.name.includes('restitution 0')).map((s) => [s.name, s] as const))(
+    '%s: from 4 iterations no more unresolved than Cyclone’s default',
+    (_, s) => {
+      for (const row of compareResolvers(s, [4, 8, 16], SKINS)) {
+        expect(row.jacobiResidual.closing).toBeLessThanOrEqual(row.cycloneDefaultResidual.closing + 1e-12);
+        expect(row.jacobiResidual.penetration).toBeLessThanOrEqual(row.cycloneDefaultResidual.penetration + 1e-12);
+      }
+    },
+  );
+
+  it('the bridge with restitution 0: more closing speed than Cyclone’s default until 32 (+50% at 8, +17% at 16), less penetration', () => {
+    const rows = compareResolvers(scene("Cyclone's bridge, loaded, restitution 0"), K, SKINS);
+    const ratio = (i: number) => rows[i]!.jacobiResidual.closing / rows[i]!.cycloneDefaultResidual.closing;
+    expect(ratio(2)).toBeGreaterThan(1.45);
+    expect(ratio(2)).toBeLessThan(1.55);
+    expect(ratio(3)).toBeGreaterThan(1.12);
+    expect(ratio(3)).toBeLessThan(1.22);
+    expect(ratio(4)).toBeLessThan(1);
+    for (const row of rows) {
+      expect(row.jacobiResidual.penetration).toBeLessThan(row.cycloneDefaultResidual.penetration);
+    }
+  });
+
+  it('the loaded bridge: Jacobi stays at least 0.1 m/s from Cyclone’s result at every K; Cyclone’s default is within 1e-6', () => {
+    const rows = compareResolvers(scene("Cyclone's bridge, loaded"), K, SKINS);
+    expect(rows[0]!.cycloneDefaultVelocity).toBeLessThan(1e-6);
+    for (const row of rows) expect(row.velocity).toBeGreaterThan(0.1);
+    // And Cyclone's converged result leaves a cable its corrections pulled taut: 0.15 m/s closing.
+    expect(rows[0]!.cycloneResidual.closing).toBeGreaterThan(0.1);
   });
 });
