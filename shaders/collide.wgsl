@@ -27,6 +27,8 @@ const DEAD_RADIUS: f32 = -1.0;
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: CollideParams;
 @group(1) @binding(1) var<storage, read> colliders: array<Collider>;
+// shaders/health.wgsl (prepended) counts what goes non-finite here.
+@group(1) @binding(3) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;
 // Two vec4 a particle: the position correction, then the velocity change.
 @group(1) @binding(2) var<storage, read> deltas: array<vec4f>;
 
@@ -99,6 +101,7 @@ fn main(invocation: Invocation) {
 
   var p = positionInverseMass.xyz;
   var v = velocityDamping.xyz;
+  let wasFinite = isFiniteState(p, v);
   if (APPLY_DELTAS) {
     p = p + deltas[2u * index].xyz;
     v = v + deltas[2u * index + 1u].xyz;
@@ -193,6 +196,13 @@ fn main(invocation: Invocation) {
   // Only a kill leaves the loop early.
   if (c < params.colliderCount) {
     // Parked where it touched, immovable, and marked dead for the other passes.
+    particles[index].positionInverseMass = vec4f(p, 0.0);
+    particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
+    particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);
+    // A contact can overflow too (a radius near float32's largest): counted as the step counts it.
+    if (wasFinite && !isFiniteVec3(p)) { _ = noteNonFinite(index); }
+  } else if (wasFinite && !isFiniteState(p, v) && noteNonFinite(index)) {
+    // Gone non-finite, and the policy parks it: as a kill does, where it is.
     particles[index].positionInverseMass = vec4f(p, 0.0);
     particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
     particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);

@@ -12,9 +12,11 @@ override SEMI_IMPLICIT: bool = false;
 // 2: off
 override DAMPING_MODE: u32 = 0u;
 
-// StepParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+// StepParams: generated from src/gpu/passParams.ts (the schema) and prepended;
+// so is shaders/health.wgsl, whose counters are `health`.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: StepParams;
+@group(1) @binding(1) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;
 
 fn dampingFactor(damping: f32, dt: f32) -> f32 {
   switch DAMPING_MODE {
@@ -38,6 +40,7 @@ fn main(invocation: Invocation) {
 
   let dt = params.dt;
   let oldVelocity = getVelocity(p);
+  let wasFinite = isFiniteState(getPosition(p), oldVelocity);
   // The accumulator, plus the field forces when they are fused into the step.
   let forceAccum = fieldForces(index, getPosition(p), oldVelocity, inverseMass, getForceAccum(p));
   // Work out the acceleration from the force: a + f * (1/m).
@@ -56,6 +59,14 @@ fn main(invocation: Invocation) {
   // here (measured ~10% faster on SwiftShader than storing the whole struct).
   // Lanes are named after what they hold, so a layout change that moves these
   // attributes renames the lanes and this fails to compile rather than drift.
+  // A particle the step took to NaN or infinity: counted, and parked
+  // (immovable, collision-free, at rest) when the policy says so.
+  if (wasFinite && !isFiniteState(getPosition(p), velocity) && noteNonFinite(index)) {
+    setInverseMass(&p, 0.0);
+    setVelocity(&p, vec3f(0.0));
+    setRadius(&p, HEALTH_PARKED_RADIUS);
+    particles[index].accelerationRadius = p.accelerationRadius;
+  }
   particles[index].positionInverseMass = p.positionInverseMass;
   particles[index].velocityDamping = p.velocityDamping;
   particles[index].forceAccumSpare = p.forceAccumSpare;

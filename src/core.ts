@@ -36,7 +36,14 @@ export {
   type SettableField,
   type Vec3Like,
 } from './core/particles';
-export type { ParticleSystemApi, ParticleSystemOptions } from './core/api';
+export type { ParticleSystemApi, ParticleSystemOptions, SystemStats } from './core/api';
+export {
+  NON_FINITE_POLICIES,
+  DEFAULT_NON_FINITE_POLICY,
+  NonFiniteStateError,
+  type NonFinitePolicy,
+  type NonFiniteStats,
+} from './core/nonFinite';
 export { CpuParticleSystem, type CpuParticleSystemOptions, type Precision } from './core/cpuParticleSystem';
 export {
   ForceRegistry,

@@ -382,18 +382,18 @@ export async function runSimulate(
   const emitting = lifecycle.emitters !== undefined;
   const capacity = sceneCapacity(scene);
 
-  const backend = await openBackend(options.cpu, capacity, options.variant, sceneToCollisions(scene), lifecycle);
+  const open = () => openBackend(options.cpu, capacity, options.variant, sceneToCollisions(scene), lifecycle);
+  const setup: SceneSetup = { particles, forces };
+  const backend = await open();
   let snapshot: ParticleSnapshot;
   let elapsedMs: number;
   let life: LifecycleSnapshot | null = null;
   let taken = 0;
+  let badChunk: [number, number] | null = null;
   try {
-    await backend.system.writeParticles(0, particles);
-    // The scene's forces, the same on both backends (already checked by parseScene).
-    for (const { generator, target } of forces.generators) backend.system.forces.add(generator, target);
-    if (forces.links.length > 0) backend.system.springs.setLinks(forces.links);
+    await setUp(backend, setup);
     const started = performance.now();
-    taken = await runSteps(backend, options, io, started, stop);
+    ({ taken, badChunk } = await runSteps(backend, options, io, started, stop));
     // Reading waits for the GPU, so the time covers the steps themselves.
     snapshot = await backend.system.read(0, emitting ? capacity : particles.length);
     elapsedMs = performance.now() - started;
@@ -401,6 +401,7 @@ export async function runSimulate(
   } finally {
     backend.close();
   }
+  if (badChunk) await findNonFinite(open, setup, options, badChunk, emitting ? capacity : particles.length);
 
   const output: SimulationOutput = {
     backend: options.cpu ? 'cpu' : 'gpu',
@@ -450,9 +451,10 @@ async function runSteps(
   io: SimulateIo,
   started: number,
   stop: AbortSignal | undefined,
-): Promise<number> {
+): Promise<{ taken: number; badChunk: [number, number] | null }> {
   let done = 0;
   let chunk = 1;
+  let badChunk: [number, number] | null = null;
   let bar: SingleBar | null = null;
   try {
     while (done < options.steps && !stop?.aborted) {
@@ -463,6 +465,11 @@ async function runSteps(
       // The CPU backend settles in microtasks alone: yield to the event loop so Ctrl-C and the bar's timer get their turn.
       await new Promise((resolve) => setImmediate(resolve));
       done += steps;
+      // A particle gone NaN or infinite: JSON cannot hold the result, so stop and find where (findNonFinite).
+      if ((await backend.system.readStats()).nonFinite > 0) {
+        badChunk = [done - steps, done];
+        break;
+      }
       const seconds = (performance.now() - chunkStarted) / 1000;
       chunk = Math.max(1, Math.min(STEPS_PER_SUBMIT, Math.round(steps * (CHUNK_SECONDS / Math.max(seconds, 1e-4)))));
       const elapsed = (performance.now() - started) / 1000;
@@ -484,7 +491,62 @@ async function runSteps(
   } finally {
     bar?.stop();
   }
-  return done;
+  return { taken: done, badChunk };
+}
+
+/** What the scene puts in a fresh system before its first step. */
+interface SceneSetup {
+  particles: ReturnType<typeof sceneToParticles>;
+  forces: ReturnType<typeof sceneToForces>;
+}
+
+async function setUp(backend: Backend, { particles, forces }: SceneSetup): Promise<void> {
+  await backend.system.writeParticles(0, particles);
+  // The scene's forces, the same on both backends (already checked by parseScene).
+  for (const { generator, target } of forces.generators) backend.system.forces.add(generator, target);
+  if (forces.links.length > 0) backend.system.springs.setLinks(forces.links);
+}
+
+/**
+ * The first step at which a particle's state went non-finite, and the lowest
+ * such particle: the run is deterministic, so it is run again on a fresh
+ * backend to the start of the chunk where the count first rose, then a step
+ * at a time. Refused as input: the scene's values overflow float32 there.
+ */
+async function findNonFinite(
+  open: () => Promise<Backend>,
+  setup: SceneSetup,
+  options: Options,
+  [from, to]: [number, number],
+  count: number,
+): Promise<never> {
+  const backend = await open();
+  try {
+    await setUp(backend, setup);
+    for (let done = 0; done < from; done += STEPS_PER_SUBMIT) {
+      await backend.system.stepMany(options.dt, Math.min(STEPS_PER_SUBMIT, from - done));
+    }
+    for (let step = from + 1; step <= to; step++) {
+      await backend.system.stepMany(options.dt, 1);
+      if ((await backend.system.readStats()).nonFinite === 0) continue;
+      const snapshot = await backend.system.read(0, count);
+      for (let i = 0; i < count; i++) {
+        const position = Array.from(snapshot.position.subarray(3 * i, 3 * i + 3));
+        const velocity = Array.from(snapshot.velocity.subarray(3 * i, 3 * i + 3));
+        if ([...position, ...velocity].every(Number.isFinite)) continue;
+        throw new SparkworksInputError(
+          `particles[${i}] became non-finite at step ${step} of ${options.steps} (dt ${options.dt}): ` +
+            `position [${position.join(', ')}], velocity [${velocity.join(', ')}]; the scene's values overflow ` +
+            "float32 there (forces, speeds or sizes too large), and JSON cannot hold non-finite numbers",
+          `particles[${i}]`,
+          step,
+        );
+      }
+    }
+    throw new Error(`the run went non-finite in steps ${from + 1} to ${to} but not when run again: not deterministic`);
+  } finally {
+    backend.close();
+  }
 }
 
 /** runSimulate as a program: returns the exit code, and bad input is one line on stderr. */

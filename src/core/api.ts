@@ -8,6 +8,7 @@ import type { LifecycleSnapshot, LifecycleStats } from './emitters/stats';
 import type { ForceRegistry, SpringNetwork } from './forces/registry';
 import type { ParticleArrays, ParticleInit, ParticleSnapshot, SettableField } from './particles';
 import type { DampingMode, IntegrationOrder, Variant } from './variants';
+import type { NonFinitePolicy, NonFiniteStats } from './nonFinite';
 
 /** What a particle system is created with, on either backend: its capacity, step variant, collisions and emitters. */
 export interface ParticleSystemOptions {
@@ -34,7 +35,17 @@ export interface ParticleSystemOptions {
    * address. Default 0.
    */
   permanent?: number;
+  /**
+   * What happens to a particle whose position or velocity becomes NaN or
+   * infinite: `report` (counted in readStats, the default), `park` (counted,
+   * and made immovable and collision-free), or `throw` (counted, and the next
+   * read throws a NonFiniteStateError). See src/core/nonFinite.ts.
+   */
+  nonFinite?: NonFinitePolicy;
 }
+
+/** What `readStats()` returns: the lifecycle's counts and the non-finite count. */
+export type SystemStats = LifecycleStats & NonFiniteStats;
 
 /** The calls both backends answer alike: `ParticleSystem` (GPU, async) and `CpuParticleSystem` (the reference, synchronous). */
 export interface ParticleSystemApi {
@@ -95,7 +106,7 @@ export interface ParticleSystemApi {
    * stalling a frame (the GPU resolves when it reaches the copy). Without
    * emitters: every slot live, nothing born or killed.
    */
-  readStats(): Promise<LifecycleStats>;
+  readStats(): Promise<SystemStats>;
   /** The live and free lists and the life records (a read that waits for the GPU); null without emitters. */
   readLifecycle(): Promise<LifecycleSnapshot | null>;
   /** Particles [start, start + count), one array per attribute. */

@@ -4,7 +4,8 @@
  * check the GPU, and usable as a CPU fallback.
  */
 import { vec3 } from 'gl-matrix';
-import type { ParticleSystemApi, ParticleSystemOptions } from './api';
+import type { ParticleSystemApi, ParticleSystemOptions, SystemStats } from './api';
+import { HealthRecord, checkNonFinitePolicy } from './nonFinite';
 import { prepareColliders, type ColliderInit } from './collisions/colliders';
 import { prepareLinks, type LinkInit } from './collisions/links';
 import { CpuCollisionWorld, RadiusBound, largestRadius, prepareCollisionInputs } from './collisions/world';
@@ -76,9 +77,12 @@ export class CpuParticleSystem implements ParticleSystemApi {
    * @internal
    */
   readonly lifecycle: CpuLifecycle | null = null;
+  /** Particles gone non-finite, and the policy for them. */
+  private readonly health: HealthRecord;
 
   constructor(options: CpuParticleSystemOptions) {
     this.variant = resolveVariant(options);
+    this.health = new HealthRecord(checkNonFinitePolicy(options.nonFinite));
     checkCapacity(options.capacity, CPU_MAX_PARTICLES, 'the CPU reference');
     const collisions = prepareCollisionInputs(options.collisions, options.capacity);
     const lifecycle = prepareLifecycle(options, options.capacity);
@@ -207,8 +211,8 @@ export class CpuParticleSystem implements ParticleSystemApi {
     checkTimeStep(dt);
     this.lifecycle?.beforeStep();
     this.applyForces(Math.fround(dt));
-    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
-    this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round);
+    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.health);
+    this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.health);
     // Free slots have inverse mass 0, so the step and the forces above skipped them as the GPU's live list does.
     this.lifecycle?.afterStep(this.state, Math.fround(dt));
   }
@@ -220,8 +224,8 @@ export class CpuParticleSystem implements ParticleSystemApi {
     for (let s = 0; s < steps; s++) {
       this.lifecycle?.beforeStep();
       this.applyForces(Math.fround(dt));
-      integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
-      this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round);
+      integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.health);
+      this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.health);
       this.lifecycle?.afterStep(this.state, Math.fround(dt));
     }
   }
@@ -245,7 +249,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   integrateOnly(dt: number): void {
     this.checkUsable();
     checkTimeStep(dt);
-    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round);
+    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.health);
   }
 
   /** The emitters' rates, bursts and motion; null without emitters. */
@@ -253,9 +257,10 @@ export class CpuParticleSystem implements ParticleSystemApi {
     return this.lifecycle?.emitters ?? null;
   }
 
-  async readStats(): Promise<LifecycleStats> {
+  async readStats(): Promise<SystemStats> {
     this.checkUsable();
-    return this.lifecycle ? this.lifecycle.stats() : staticStats(this.capacity);
+    this.health.checkRead();
+    return { ...(this.lifecycle ? this.lifecycle.stats() : staticStats(this.capacity)), ...this.health.stats() };
   }
 
   async readLifecycle(): Promise<LifecycleSnapshot | null> {
@@ -279,6 +284,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   readExact(start = 0, count = this.capacity - start): ParticleSnapshot<FloatArray> {
     this.checkUsable();
     checkRange(start, count, this.capacity);
+    this.health.checkRead();
     const packed = this.state.slice(start * FLOATS_PER_PARTICLE, (start + count) * FLOATS_PER_PARTICLE);
     return unpackSnapshot<FloatArray>(packed, count, (n) =>
       this.precision === 'float32' ? new Float32Array(n) : new Float64Array(n),
@@ -288,6 +294,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   async readPacked(start = 0, count = this.capacity - start): Promise<Float32Array> {
     this.checkUsable();
     checkRange(start, count, this.capacity);
+    this.health.checkRead();
     return Float32Array.from(this.state.subarray(start * FLOATS_PER_PARTICLE, (start + count) * FLOATS_PER_PARTICLE));
   }
 

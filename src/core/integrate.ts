@@ -8,10 +8,34 @@
 import { OFFSET, FLOATS_PER_PARTICLE } from './layout';
 import type { FloatArray } from './particles';
 import type { Variant } from './variants';
+import type { HealthRecord } from './nonFinite';
+import { DEAD_RADIUS } from './collisions/colliders';
 
 export type Rounding = (x: number) => number;
 
-const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, FORCE_ACCUM } = OFFSET;
+const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, FORCE_ACCUM, RADIUS } = OFFSET;
+
+/** Whether particle `base`'s position and velocity are all finite (shaders/health.wgsl's isFiniteState). */
+export function isFiniteState(state: FloatArray, base: number): boolean {
+  for (let c = 0; c < 3; c++) {
+    if (!Number.isFinite(state[base + POSITION + c]) || !Number.isFinite(state[base + VELOCITY + c])) return false;
+  }
+  return true;
+}
+
+/**
+ * Particle `index` (record at `base`) went from finite to non-finite: counted,
+ * and with policy `park` made immovable and collision-free (inverse mass 0,
+ * radius DEAD_RADIUS, velocity 0), as shaders/health.wgsl's parkIfNonFinite does.
+ */
+export function noteNonFinite(state: FloatArray, base: number, index: number, health: HealthRecord): void {
+  health.note(index);
+  if (!health.park) return;
+  state[base + INVERSE_MASS] = 0;
+  state[base + RADIUS] = DEAD_RADIUS;
+  for (let c = 0; c < 3; c++) state[base + VELOCITY + c] = 0;
+}
+
 
 /**
  * The share of velocity kept this step. Damping 0 and 1 are exact (pow(0, dt)
@@ -29,8 +53,19 @@ export function dampingFactor(variant: Variant, damping: number, dt: number, rou
   }
 }
 
-/** One step of `dt` for particles [0, count) of `state`, in place. */
-export function integrate(state: FloatArray, count: number, dt: number, variant: Variant, round: Rounding): void {
+/**
+ * One step of `dt` for particles [0, count) of `state`, in place. With
+ * `health`, a particle whose state the step takes from finite to non-finite
+ * is counted and handled by its policy.
+ */
+export function integrate(
+  state: FloatArray,
+  count: number,
+  dt: number,
+  variant: Variant,
+  round: Rounding,
+  health: HealthRecord | null = null,
+): void {
   const semiImplicit = variant.integrator === 'semi-implicit';
   for (let i = 0; i < count; i++) {
     const base = i * FLOATS_PER_PARTICLE;
@@ -39,6 +74,7 @@ export function integrate(state: FloatArray, count: number, dt: number, variant:
     if (inverseMass <= 0) continue;
 
     const keep = dampingFactor(variant, state[base + DAMPING] as number, dt, round);
+    const wasFinite = health !== null && isFiniteState(state, base);
     for (let c = 0; c < 3; c++) {
       const p = base + POSITION + c;
       const v = base + VELOCITY + c;
@@ -59,5 +95,6 @@ export function integrate(state: FloatArray, count: number, dt: number, variant:
       // Clear the forces.
       state[base + FORCE_ACCUM + c] = 0;
     }
+    if (wasFinite && !isFiniteState(state, base)) noteNonFinite(state, base, i, health);
   }
 }

@@ -22,6 +22,8 @@ export class CollidePass {
   private bindGroup: GPUBindGroup | null = null;
   private destroyed = false;
 
+  private readonly health: GPUBuffer;
+
   private constructor(
     private readonly device: GPUDevice,
     particles: ParticleBuffer,
@@ -29,6 +31,7 @@ export class CollidePass {
     private readonly applying: Kernel,
   ) {
     this.params = new UniformRing(device, 'CollidePass.params', COLLIDE_PARAMS.size, particles.submissions);
+    this.health = particles.health.buffer;
   }
 
   /** Created synchronously: the caller's error scopes catch any failure. */
@@ -38,7 +41,8 @@ export class CollidePass {
       file: 'collide.wgsl',
       code: shaders.collide(),
       constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 0 },
-      groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage']],
+      // Binding 3: the health record (src/gpu/health.ts).
+      groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage', 'storage']],
     });
     const applying = plain.variant({
       name: 'CollidePass(apply deltas)',
@@ -49,7 +53,11 @@ export class CollidePass {
 
   /** Binds the collider records and the resolver's corrections (the orchestrator owns both). */
   bind(colliders: GPUBuffer, deltas: GPUBuffer): void {
-    this.bindGroup = this.plain.bindGroup(0, [this.params.binding, colliders, deltas], 'CollidePass.bindGroup');
+    this.bindGroup = this.plain.bindGroup(
+      0,
+      [this.params.binding, colliders, deltas, this.health],
+      'CollidePass.bindGroup',
+    );
   }
 
   /** Records one colliders pass over particles [0, step.count); with `applyDeltas`, the resolver's corrections first. */

@@ -2,6 +2,7 @@
  * The particle state on the GPU: one storage buffer of packed records (see
  * src/core/layout.ts) and the bind group layout every pass shares for it.
  */
+import { GpuHealth } from './health';
 import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE } from '../core/layout';
 import { checkCapacity } from '../core/particles';
 import { SubmitWindow } from './uniformRing';
@@ -46,6 +47,8 @@ export class ParticleBuffer {
   /** Group 0 of every per-particle pass: the state, read-write. */
   readonly bindGroupLayout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
+  /** Particles gone non-finite and the policy for them: bound by the step and the colliders pass. */
+  readonly health: GpuHealth;
   /** The submits of the system that owns this state: every pass's uniform ring reclaims slots by it. */
   readonly submissions = new SubmitWindow();
   private destroyed = false;
@@ -66,6 +69,7 @@ export class ParticleBuffer {
       size: capacity * BYTES_PER_PARTICLE,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC | GPUBufferUsage.VERTEX,
     });
+    this.health = new GpuHealth(device);
     this.bindGroupLayout = device.createBindGroupLayout({
       label: 'ParticleBuffer.layout',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } }],
@@ -138,5 +142,6 @@ export class ParticleBuffer {
     if (this.destroyed) return;
     this.destroyed = true;
     this.buffer.destroy();
+    this.health.destroy();
   }
 }

@@ -5,7 +5,8 @@
  * method checks its input, then hands the work to an owner of passes
  * (GpuForces, GpuCollisions, GpuLifecycle) or to the step plan.
  */
-import type { ParticleSystemApi, ParticleSystemOptions } from '../core/api';
+import { HealthRecord, checkNonFinitePolicy, statsOf, type NonFiniteStats } from '../core/nonFinite';
+import type { ParticleSystemApi, ParticleSystemOptions, SystemStats } from '../core/api';
 import { prepareColliders, type ColliderInit } from '../core/collisions/colliders';
 import { prepareLinks, type LinkInit } from '../core/collisions/links';
 import {
@@ -97,6 +98,8 @@ export class ParticleSystem implements ParticleSystemApi {
    * `settle()` writes the rest before anything can read the buffer.
    */
   private unwritten: { start: number; end: number; record: Float32Array }[] = [];
+  /** The non-finite policy, and what `throw` has reported (the counts themselves are on the GPU). */
+  private health = new HealthRecord('report');
 
   private constructor(
     /** The device it runs on: the caller's, which `destroy()` leaves alone. */
@@ -135,6 +138,7 @@ export class ParticleSystem implements ParticleSystemApi {
     if (options.fuseForces !== undefined && typeof options.fuseForces !== 'boolean') {
       throw new TypeError(`fuseForces = ${String(options.fuseForces)} must be true or false`);
     }
+    const nonFinite = checkNonFinitePolicy(options.nonFinite);
     const loss = new DeviceLossWatch(device);
     loss.check();
     let particles: ParticleBuffer | undefined;
@@ -152,6 +156,7 @@ export class ParticleSystem implements ParticleSystemApi {
         `creating the particle system (capacity ${options.capacity}, ${options.capacity * BYTES_PER_PARTICLE} bytes of state)`,
         () => {
           particles = new ParticleBuffer(device, options.capacity);
+          particles.health.write(nonFinite);
           const collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
           collisionSettings = collisionInputs.settings;
           // Both build their pipelines before they return, so inside these scopes.
@@ -195,6 +200,7 @@ export class ParticleSystem implements ParticleSystemApi {
     system.radii = radii;
     system.lifecyclePasses = lifecycle ?? null;
     system.fuseForces = options.fuseForces ?? true;
+    system.health = new HealthRecord(nonFinite);
     // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping. With emitters, the
     // slots past the permanent ones start free: parked (immovable, no collision radius). Written by
     // settle() when first needed, for the slots no write has covered by then.
@@ -524,10 +530,26 @@ export class ParticleSystem implements ParticleSystemApi {
   }
 
   /** Live, free, emitted, killed, shortfall: a copy submitted now, resolved when the GPU reaches it. */
-  async readStats(): Promise<LifecycleStats> {
+  async readStats(): Promise<SystemStats> {
     this.checkUsable();
-    if (!this.lifecyclePasses) return staticStats(this.capacity);
-    return this.lifecyclePasses.readStats();
+    this.settle();
+    const [lifecycle, health] = await Promise.all([
+      this.lifecyclePasses ? this.lifecyclePasses.readStats() : staticStats(this.capacity),
+      this.readHealth(),
+    ]);
+    return { ...lifecycle, ...health };
+  }
+
+  /** The non-finite counts, read back; with policy `throw`, throws when they grew since the last throw. */
+  private async readHealth(): Promise<NonFiniteStats> {
+    const { nonFinite, firstIndex } = await withErrorScopes(
+      this.device,
+      'reading the non-finite count',
+      () => ({ reading: this.state.health.read() }),
+      ({ reading }) => reading,
+    );
+    this.health.checkRead(nonFinite, firstIndex);
+    return statsOf(nonFinite, firstIndex);
   }
 
   async readLifecycle(): Promise<LifecycleSnapshot | null> {
@@ -554,12 +576,15 @@ export class ParticleSystem implements ParticleSystemApi {
     checkRange(start, count, this.capacity);
     this.settle();
     // read copies and submits before its first await: only its mapAsync is left for the tail.
-    return withErrorScopes(
+    const packed = await withErrorScopes(
       this.device,
       'read',
       () => ({ reading: this.state.read(start, count) }),
       ({ reading }) => reading,
     );
+    // Policy `throw`: a read after particles went non-finite throws (once per new count).
+    if (this.health.policy === 'throw') await this.readHealth();
+    return packed;
   }
 
   /** Frees this system's GPU objects (not the device). Safe to call twice. */

@@ -1,6 +1,6 @@
 /**
- * The step's uniform (`StepParams` of shaders/integrate.wgsl: dt, count) and
- * its override constants, shared by the step passes over every slot
+ * The step's uniform (`StepParams` of shaders/integrate.wgsl: dt, count), the
+ * health record bound beside it, and its override constants, shared by the step passes over every slot
  * (IntegratePass) and over the live list (LiveIntegratePass).
  *
  * `dt` and the count live in a ring of uniform slots addressed by dynamic
@@ -33,13 +33,20 @@ export class StepParams {
   constructor(device: GPUDevice, label: string, particles: ParticleBuffer) {
     this.layout = device.createBindGroupLayout({
       label: `${label}.paramsLayout`,
-      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: UNIFORM_DYNAMIC }],
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: UNIFORM_DYNAMIC },
+        // The health record (src/gpu/health.ts): the step counts particles it takes non-finite.
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+      ],
     });
     this.ring = new UniformRing(device, `${label}.params`, STEP_PARAMS.size, particles.submissions);
     this.bindGroup = device.createBindGroup({
       label: `${label}.paramsBindGroup`,
       layout: this.layout,
-      entries: [{ binding: 0, resource: this.ring.binding }],
+      entries: [
+        { binding: 0, resource: this.ring.binding },
+        { binding: 1, resource: { buffer: particles.health.buffer } },
+      ],
     });
   }
 

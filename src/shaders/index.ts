@@ -10,6 +10,7 @@
  */
 import { DEAD_RADIUS, wgslColliderStruct } from '../core/collisions/colliders';
 import { RESTING_CLOSING_STEPS } from '../core/collisions/collide';
+import { HEALTH, NON_FINITE_POLICIES } from '../core/nonFinite';
 import { wgslLinkStruct } from '../core/collisions/links';
 import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslDrawConstants } from '../core/emitters/random';
@@ -82,8 +83,20 @@ function lifeHeader(): string {
   );
 }
 
-/** The step: shaders/integrate.wgsl reads StepParams. */
-const step = () => compose(STEP_PARAMS.wgsl(), s.integrate);
+/** shaders/health.wgsl and its constants, from src/core/nonFinite.ts. */
+const health = () =>
+  compose(
+    `const HEALTH_NON_FINITE: u32 = ${HEALTH.nonFinite}u;`,
+    `const HEALTH_FIRST_INDEX: u32 = ${HEALTH.firstIndex}u;`,
+    `const HEALTH_POLICY: u32 = ${HEALTH.policy}u;`,
+    `const HEALTH_WORDS: u32 = ${HEALTH.words}u;`,
+    `const HEALTH_POLICY_PARK: u32 = ${NON_FINITE_POLICIES.indexOf('park')}u;`,
+    `const HEALTH_PARKED_RADIUS: f32 = ${DEAD_RADIUS.toFixed(1)};`,
+    s.health,
+  );
+
+/** The step: shaders/integrate.wgsl reads StepParams and counts non-finite state (shaders/health.wgsl). */
+const step = () => compose(STEP_PARAMS.wgsl(), health(), s.integrate);
 
 export const shaders = {
   // The step and the forces (src/gpu/integratePass.ts, liveIntegratePass.ts, forcesPass.ts, springsPass.ts, scatterPass.ts).
@@ -108,6 +121,7 @@ export const shaders = {
       COLLIDE_PARAMS.wgsl(),
       `const RESTING_CLOSING_STEPS_EXTRA: f32 = ${RESTING_CLOSING_STEPS.extra.toFixed(1)};`,
       `const RESTING_CLOSING_STEPS_MAX: f32 = ${RESTING_CLOSING_STEPS.max.toFixed(1)};`,
+      health(),
       s.collide,
     ),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),

@@ -17,6 +17,7 @@ import forceGenerators from '../../shaders/forceGenerators.wgsl?raw';
 import forces from '../../shaders/forces.wgsl?raw';
 import grid from '../../shaders/grid.wgsl?raw';
 import gridHash from '../../shaders/gridHash.wgsl?raw';
+import health from '../../shaders/health.wgsl?raw';
 import integrate from '../../shaders/integrate.wgsl?raw';
 import integrateForces from '../../shaders/integrateForces.wgsl?raw';
 import lifePlan from '../../shaders/lifePlan.wgsl?raw';
@@ -54,6 +55,7 @@ export const sources = {
   forces,
   grid,
   gridHash,
+  health,
   integrate,
   integrateForces,
   lifePlan,

@@ -5,7 +5,8 @@
  * GPU does. No GPU imports.
  */
 import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
-import type { Rounding } from '../integrate';
+import { isFiniteState, noteNonFinite, type Rounding } from '../integrate';
+import type { HealthRecord } from '../nonFinite';
 import type { FloatArray } from '../particles';
 import {
   COLLIDER,
@@ -128,7 +129,9 @@ const scratch: Body = { px: 0, py: 0, pz: 0, vx: 0, vy: 0, vz: 0 };
  * Runs every collider against particles [0, count) of `state`, in place: the
  * CPU twin of shaders/collide.wgsl. With `deltas` (two xyzw per particle: the
  * position correction, then the velocity change) it first applies the contact
- * resolver's corrections, as the shader's APPLY_DELTAS variant does.
+ * resolver's corrections, as the shader's APPLY_DELTAS variant does. With
+ * `health`, a particle this pass takes from finite to non-finite is counted
+ * and handled by its policy (src/core/nonFinite.ts).
  */
 export function collide(
   state: FloatArray,
@@ -137,6 +140,7 @@ export function collide(
   params: CollideParams,
   round: Rounding,
   deltas?: FloatArray,
+  health: HealthRecord | null = null,
 ): void {
   const W = COLLIDER_WORDS;
   const { floats, words } = colliders;
@@ -147,6 +151,7 @@ export function collide(
     const base = i * FLOATS_PER_PARTICLE;
     // Immovable particles (and dead ones) are never moved.
     if ((state[base + INVERSE_MASS] as number) <= 0) continue;
+    const wasFinite = health !== null && isFiniteState(state, base);
     body.px = state[base + POSITION] as number;
     body.py = state[base + POSITION + 1] as number;
     body.pz = state[base + POSITION + 2] as number;
@@ -317,5 +322,7 @@ export function collide(
       state[base + VELOCITY + 1] = body.vy;
       state[base + VELOCITY + 2] = body.vz;
     }
+    // A contact can overflow too (a radius near float32's largest): counted as the step counts it.
+    if (wasFinite && !isFiniteState(state, base)) noteNonFinite(state, base, i, health);
   }
 }

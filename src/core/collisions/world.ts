@@ -10,6 +10,7 @@
  *
  * This file holds the options, their validation, and the CPU sequence.
  */
+import type { HealthRecord } from '../nonFinite';
 import type { Rounding } from '../integrate';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../layout';
 import type { FloatArray } from '../particles';
@@ -187,17 +188,23 @@ export class CpuCollisionWorld {
     };
   }
 
-  /** Runs after one integration step of `dt` over particles [0, count) of `state`, in place. */
-  afterIntegrate(state: FloatArray, count: number, dt: number, round: Rounding): void {
+  /** Runs after one integration step of `dt` over particles [0, count) of `state`, in place; `health` counts what goes non-finite. */
+  afterIntegrate(
+    state: FloatArray,
+    count: number,
+    dt: number,
+    round: Rounding,
+    health: HealthRecord | null = null,
+  ): void {
     const colliderParams = { dt: Math.fround(dt), skin: Math.fround(this.settings.skin) };
-    if (this.colliders.count > 0) collide(state, count, this.colliders, colliderParams, round);
+    if (this.colliders.count > 0) collide(state, count, this.colliders, colliderParams, round, undefined, health);
     if (!this.hasContacts) return;
     const params = this.contactParams(dt);
     const grid = params.pairs ? this.buildGrid(state, count, round) : null;
     for (let k = 0; k < this.settings.iterations; k++) {
       this.contacts.run(MODE_COUNT, state, count, this.links, grid, params, round);
       this.contacts.run(MODE_RESOLVE, state, count, this.links, grid, params, round);
-      collide(state, count, this.colliders, colliderParams, round, this.contacts.deltas);
+      collide(state, count, this.colliders, colliderParams, round, this.contacts.deltas, health);
     }
   }
 }

@@ -1,0 +1,24 @@
+// Particles whose state becomes non-finite (src/core/nonFinite.ts; the CPU
+// twin is noteNonFinite in src/core/integrate.ts): counted in `health`, an
+// array<atomic<u32>, HEALTH_WORDS> that the including pass declares, and
+// parked when the policy says so. Only a particle that went bad reads the
+// policy, so the cost for the others is the finiteness test alone.
+// Prepended: the HEALTH_* constants generated from src/core/nonFinite.ts.
+
+// NaN and the infinities are the floats whose exponent bits are all ones: a
+// test on the bits, which no floating-point optimisation can fold away.
+fn isFiniteVec3(v: vec3f) -> bool {
+  return all((bitcast<vec3u>(v) & vec3u(0x7f800000u)) != vec3u(0x7f800000u));
+}
+
+fn isFiniteState(position: vec3f, velocity: vec3f) -> bool {
+  return isFiniteVec3(position) && isFiniteVec3(velocity);
+}
+
+// Counts particle `index` as gone non-finite (the first one counted is kept as
+// firstIndex); returns whether the policy parks it.
+fn noteNonFinite(index: u32) -> bool {
+  let before = atomicAdd(&health[HEALTH_NON_FINITE], 1u);
+  if (before == 0u) { atomicStore(&health[HEALTH_FIRST_INDEX], index); }
+  return atomicLoad(&health[HEALTH_POLICY]) == HEALTH_POLICY_PARK;
+}

@@ -1,0 +1,150 @@
+/**
+ * Non-finite state is detected, not just printed (issue 17, item 5 and
+ * deliverable 2): both backends count particles whose position or velocity
+ * goes from finite to NaN or infinite, in the step and in the colliders pass,
+ * and apply the system's policy (report, park, throw); `simulate` names the
+ * first particle and step. The GPU is real (Dawn, SwiftShader here).
+ */
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { ParticleSystemApi, ParticleSystemOptions } from '../src/core/api';
+import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
+import { SparkworksInputError } from '../src/core/errors';
+import { NonFiniteStateError, type NonFinitePolicy } from '../src/core/nonFinite';
+import type { ParticleInit } from '../src/core/particles';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { main, runSimulate } from '../src/cli/simulate';
+import { capture, useTempDir } from './support/cli';
+import { useDevice } from './support/gpu';
+
+const gpu = useDevice();
+const dir = useTempDir('sparkworks-non-finite-');
+
+/** Largest float32 is about 3.4e38: one step of dt 1 doubles this speed past it (accepted: each value is finite). */
+const HUGE = 3e38;
+const calm = (x: number): ParticleInit => ({ position: [x, 0, 0], velocity: [0, 1, 0], acceleration: [0, -9.81, 0] });
+const overflowing: ParticleInit = { position: [0, 0, 0], velocity: [HUGE, 0, 0], acceleration: [HUGE, 0, 0] };
+const particles = [calm(0), calm(1), overflowing, calm(3)];
+
+const backends = [
+  ['CPU', async (options: ParticleSystemOptions): Promise<ParticleSystemApi> => new CpuParticleSystem(options)],
+  [
+    'GPU',
+    (options: ParticleSystemOptions): Promise<ParticleSystemApi> => ParticleSystem.create(gpu.get().device, options),
+  ],
+] as const;
+
+describe.each(backends)('non-finite state on the %s', (_, create) => {
+  async function system(nonFinite: NonFinitePolicy | undefined): Promise<ParticleSystemApi> {
+    const made = await create({ capacity: particles.length, ...(nonFinite ? { nonFinite } : {}) });
+    await made.writeParticles(0, particles);
+    return made;
+  }
+
+  it('report (the default): counts the particle once, the step it overflows, and changes nothing else', async () => {
+    const made = await system(undefined);
+    try {
+      expect(await made.readStats()).toMatchObject({ nonFinite: 0, firstNonFinite: -1 });
+      await made.step(1);
+      expect(await made.readStats()).toMatchObject({ nonFinite: 1, firstNonFinite: 2 });
+      const after = await made.read(2, 1);
+      expect(after.velocity[0]).toBe(Infinity);
+      expect(after.inverseMass[0]).toBe(1);
+      // Already non-finite: not counted again.
+      await made.stepMany(1, 3);
+      expect(await made.readStats()).toMatchObject({ nonFinite: 1, firstNonFinite: 2 });
+      const others = await made.read(0, 2);
+      expect([...others.position, ...others.velocity].every(Number.isFinite)).toBe(true);
+    } finally {
+      made.destroy();
+    }
+  });
+
+  it('park: the particle is made immovable and collision-free, at rest where it went bad', async () => {
+    const made = await system('park');
+    try {
+      await made.stepMany(1, 3);
+      expect(await made.readStats()).toMatchObject({ nonFinite: 1, firstNonFinite: 2 });
+      const parked = await made.read(2, 1);
+      expect(parked.inverseMass[0]).toBe(0);
+      expect(parked.radius[0]).toBe(-1);
+      expect(Array.from(parked.velocity)).toEqual([0, 0, 0]);
+      // It went bad in its velocity (3e38 + 3e38); the position moved with the old one and is still finite.
+      expect(parked.position[0]).toBe(Math.fround(HUGE));
+    } finally {
+      made.destroy();
+    }
+  });
+
+  it('throw: the next read throws, naming the count and the particle, once per new count', async () => {
+    const made = await system('throw');
+    try {
+      await made.step(1);
+      const error = await made.read().then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(NonFiniteStateError);
+      expect((error as Error).message).toMatch(/^1 particle\(s\) became non-finite .*particle 2 first/);
+      // Reported: the state can be read now, to look at it.
+      expect((await made.read(2, 1)).velocity[0]).toBe(Infinity);
+    } finally {
+      made.destroy();
+    }
+  });
+
+  it('counts what the colliders pass takes non-finite too: a particle of radius 3e38 against a plane', async () => {
+    const made = await create({
+      capacity: 1,
+      collisions: { colliders: [{ type: 'plane', normal: [0, 1, 0], offset: 0, restitution: 1 }] },
+    });
+    try {
+      // 3e38 below the plane with a radius of 3e38: its penetration, r - distance = 6e38, overflows, and
+      // the contact moves it by that; the step itself keeps it finite.
+      await made.writeParticles(0, [{ position: [0, -HUGE, 0], radius: HUGE, velocity: [0, -1, 0] }]);
+      await made.step(1 / 60);
+      const stats = await made.readStats();
+      const state = await made.read(0, 1);
+      const finite = [...state.position, ...state.velocity].every(Number.isFinite);
+      expect(finite).toBe(false);
+      expect(stats).toMatchObject({ nonFinite: 1, firstNonFinite: 0 });
+    } finally {
+      made.destroy();
+    }
+  });
+
+  it('refuses a policy that is not one of report, park, throw, naming it', async () => {
+    await expect(create({ capacity: 1, nonFinite: 'explode' as NonFinitePolicy })).rejects.toThrow(
+      /nonFinite = "explode" is invalid: must be one of report, park, throw/,
+    );
+  });
+});
+
+describe('simulate names the first particle and step that went non-finite', () => {
+  it.each([
+    ['the GPU', []],
+    ['the CPU', ['--cpu']],
+  ])('on %s: one line, exit code 1', async (_, extra) => {
+    const scene = join(dir.path, 'overflow.json');
+    await writeFile(
+      scene,
+      JSON.stringify({
+        particles: [
+          { position: [0, 0, 0], velocity: [1, 0, 0] },
+          // Accelerating at 1e37 m/s^2, explicit Euler: after step k the position is 1e37 k(k - 1)/2,
+          // past float32's largest (3.4e38) at k = 9 (3.6e38), long before the speed (k = 35).
+          { position: [0, 0, 0], acceleration: [1e37, 0, 0] },
+        ],
+      }),
+    );
+    const flags = ['--scene', scene, '--steps', '100', '--dt', '1', ...extra];
+    await expect(runSimulate(flags, capture())).rejects.toThrow(SparkworksInputError);
+    const io = capture();
+    expect(await main(flags, io)).toBe(1);
+    expect(io.stderr).toMatch(/^simulate: [^\n]+\n$/);
+    expect(io.stderr).toMatch(
+      /particles\[1\] became non-finite at step 9 of 100 \(dt 1\): position \[Infinity, 0, 0\]/,
+    );
+  });
+});
