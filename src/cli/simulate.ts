@@ -537,7 +537,7 @@ async function findNonFinite(
         throw new SparkworksInputError(
           `particles[${i}] became non-finite at step ${step} of ${options.steps} (dt ${options.dt}): ` +
             `position [${position.join(', ')}], velocity [${velocity.join(', ')}]; the scene's values overflow ` +
-            "float32 there (forces, speeds or sizes too large), and JSON cannot hold non-finite numbers",
+            'float32 there (forces, speeds or sizes too large), and JSON cannot hold non-finite numbers',
           `particles[${i}]`,
           step,
         );

@@ -36,7 +36,6 @@ export function noteNonFinite(state: FloatArray, base: number, index: number, he
   for (let c = 0; c < 3; c++) state[base + VELOCITY + c] = 0;
 }
 
-
 /**
  * The share of velocity kept this step. Damping 0 and 1 are exact (pow(0, dt)
  * and pow(1, dt) are 0 and 1 mathematically; the shader selects them rather
