@@ -33,7 +33,8 @@ async function nodeAdapter(options: AcquireOptions): Promise<{ adapter: GPUAdapt
   let software: GPUAdapter | null = null;
   if (!options.forceSoftware) {
     const adapter = await keep(create([])).requestAdapter(request);
-    if (adapter && !describeAdapter(adapter, '').software) return { adapter, source: 'webgpu (Dawn), hardware adapter' };
+    if (adapter && !describeAdapter(adapter, '').software)
+      return { adapter, source: 'webgpu (Dawn), hardware adapter' };
     software = adapter;
   }
   if (software) return { adapter: software, source: 'webgpu (Dawn), software adapter (no hardware adapter found)' };
