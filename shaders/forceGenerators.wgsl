@@ -49,7 +49,7 @@ fn hooke(anchor: vec3f, restLength: f32, stiffness: f32, bungee: bool, position:
   let d = position - anchor;
   let length2 = dot(d, d);
   if (length2 <= 0.0) { return vec3f(0.0); }
-  let length = sqrt(length2);
+  let length = springLength(d, length2);
   let stretch = length - restLength;
   if (bungee && stretch <= 0.0) { return vec3f(0.0); }
   return d * (-stiffness * stretch / length);

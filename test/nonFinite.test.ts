@@ -148,3 +148,85 @@ describe('simulate names the first particle and step that went non-finite', () =
     );
   });
 });
+
+/**
+ * The physics that produced NaN from accepted input (issue 17, item 5) is
+ * made finite: a softening floor for attractors and vortices, and spring
+ * lengths that do not overflow when squared.
+ */
+describe.each(backends)('accepted input stays finite on the %s', (_, create) => {
+  type Snapshot = Awaited<ReturnType<ParticleSystemApi['read']>>;
+  async function run(
+    setUp: (system: ParticleSystemApi) => void,
+    bodies: ParticleInit[],
+  ): Promise<{ nonFinite: number; state: Snapshot }> {
+    const made = await create({ capacity: bodies.length });
+    try {
+      await made.writeParticles(0, bodies);
+      setUp(made);
+      await made.stepMany(1 / 60, 3);
+      return { nonFinite: (await made.readStats()).nonFinite, state: await made.read() };
+    } finally {
+      made.destroy();
+    }
+  }
+  const finite = (state: Snapshot): boolean => [...state.position, ...state.velocity].every(Number.isFinite);
+
+  it.each([
+    ['attractor', 3],
+    ['vortex', 2],
+  ] as const)(
+    'a %s refuses a softening below its floor; at the floor a particle at its centre stays finite',
+    async (type, power) => {
+      const strength = 5;
+      const generator = (softening: number) =>
+        (type === 'attractor'
+          ? { type, position: [0, 0, 0], strength, softening }
+          : { type, position: [0, 0, 0], axis: [0, 1, 0], strength, softening }) as never;
+      // Tiny but allowed on its own (its square a normal float32): 0 x infinity = NaN at the centre before.
+      const made = await create({ capacity: 1 });
+      try {
+        expect(() => made.forces.add(generator(2e-19))).toThrow(
+          /generator\.softening = 2e-19 is invalid: must be >= [\d.e+-]+ for strength 5: \|strength\| \/ softening/,
+        );
+      } finally {
+        made.destroy();
+      }
+      // Just above the floor: (strength / (float32's largest / 16)) to the 1/power.
+      const floor = (strength / (3.4028234663852886e38 / 16)) ** (1 / power) * 1.01;
+      const { nonFinite, state } = await run(
+        (system) => void system.forces.add(generator(floor)),
+        [{ position: [0, 0, 0] }, { position: [0, floor, 0] }, { position: [floor / 2, 0, 0] }],
+      );
+      expect(finite(state)).toBe(true);
+      expect(nonFinite).toBe(0);
+    },
+  );
+
+  it('a spring 1e20 long (its square overflows float32) pulls with its finite Hooke force', async () => {
+    const length = 1e20;
+    const bodies = [{ position: [0, 0, 0] }, { position: [length, 0, 0] }, { position: [0, 0, 0] }];
+    const setUp = (system: ParticleSystemApi): void => {
+      system.springs.setLinks([{ a: 0, b: 1, restLength: 9e19, stiffness: 1 }]);
+      system.forces.add(
+        { type: 'anchoredSpring', anchor: [0, -length, 0], restLength: 9e19, stiffness: 1 },
+        { start: 2, count: 1 },
+      );
+    };
+    const { nonFinite, state } = await run(setUp, bodies);
+    expect(nonFinite).toBe(0);
+    expect(finite(state)).toBe(true);
+    // The same run in float64, where the squared length does not overflow: the scaled length
+    // agrees to float32's rounding over three steps (a few ULPs; 1e-5 is far above them).
+    const exact = new CpuParticleSystem({ capacity: 3, precision: 'float64' });
+    exact.writeParticles(0, bodies);
+    setUp(exact);
+    exact.stepMany(1 / 60, 3);
+    const reference = exact.readExact();
+    for (const at of [0, 3, 7]) {
+      const want = reference.velocity[at] as number;
+      expect(Math.abs(want)).toBeGreaterThan(1e17);
+      expect(Math.abs((state.velocity[at] as number) - want) / Math.abs(want)).toBeLessThan(1e-5);
+    }
+  });
+});

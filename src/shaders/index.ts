@@ -58,6 +58,7 @@ function fieldForces(composition: ForceComposition): string {
     wgslForceDeclarations(),
     s.turbulence,
     wgslTurbulenceField(),
+    s.safeLength,
     s.forceGenerators,
     wgslRegisteredForces(composition),
   );
@@ -111,7 +112,7 @@ export const shaders = {
     perLiveParticle(fieldForces(composition), forcesInGroup(group), step()),
   forces: (composition: ForceComposition) => perParticle(fieldForces(composition), s.forces),
   forcesLive: (composition: ForceComposition) => perLiveParticle(fieldForces(composition), s.forces),
-  springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.springs),
+  springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
   scatter: () => perParticle(SCATTER_PARAMS.wgsl(), s.scatter),
 
   // Collisions (src/gpu/collidePass.ts, gridPass.ts, scanPass.ts, contactPass.ts).

@@ -33,6 +33,7 @@ import renderLiveRecords from '../../shaders/render/liveRecords.wgsl?raw';
 import renderParticles from '../../shaders/render/particles.wgsl?raw';
 import renderRecords from '../../shaders/render/records.wgsl?raw';
 import renderSegment from '../../shaders/render/segment.wgsl?raw';
+import safeLength from '../../shaders/safeLength.wgsl?raw';
 import scan from '../../shaders/scan.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
 import spawn from '../../shaders/spawn.wgsl?raw';
@@ -71,6 +72,7 @@ export const sources = {
   renderParticles,
   renderRecords,
   renderSegment,
+  safeLength,
   scan,
   scatter,
   spawn,

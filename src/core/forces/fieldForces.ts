@@ -16,6 +16,7 @@ import {
   slotIndex,
   type PackedForces,
 } from './records';
+import { springLength } from './springForces';
 import { turbulenceField } from './turbulence';
 
 const { POSITION, VELOCITY, INVERSE_MASS, FORCE_ACCUM } = OFFSET;
@@ -223,7 +224,7 @@ export function anchoredSpringForce(
   const dz = round(pz - az);
   const length2 = round(round(round(dx * dx) + round(dy * dy)) + round(dz * dz));
   if (length2 <= 0) return out;
-  const length = round(Math.sqrt(length2));
+  const length = springLength(dx, dy, dz, length2, round);
   const stretch = round(length - restLength);
   if (bungee && stretch <= 0) return out;
   const scale = round(round(-stiffness * stretch) / length);

@@ -362,8 +362,30 @@ export function checkGenerator(generator: ForceGenerator, what = 'generator'): S
   return Object.freeze(stored) as StoredGenerator;
 }
 
+/**
+ * The most an attractor's strength / softening³ (a vortex's strength /
+ * softening²) may be: the factor the force applies at the centre (on the
+ * axis), float32's largest over 16, leaving room for the GPU's inverseSqrt
+ * and division errors. Past it a particle at the centre gets 0 x infinity =
+ * NaN (issue 17, item 5): the softening floor for the strength.
+ */
+const MAX_CENTRE_FACTOR = 3.4028234663852886e38 / 16;
+
 /** Values the host derives from several parameters must fit a float32 too. */
 function checkDerived(g: StoredGenerator, what: string): void {
+  if (g.type === 'attractor' || g.type === 'vortex') {
+    const power = g.type === 'attractor' ? 3 : 2;
+    const factor = Math.abs(g.strength) / g.softening ** power;
+    if (!(factor <= MAX_CENTRE_FACTOR)) {
+      const floor = (Math.abs(g.strength) / MAX_CENTRE_FACTOR) ** (1 / power);
+      check.refuse(
+        `${what}.softening`,
+        g.softening,
+        `must be >= ${floor.toPrecision(3)} for strength ${g.strength}: |strength| / softening${power === 3 ? '³' : '²'}, ` +
+          `the force's factor at the ${g.type === 'attractor' ? 'centre' : 'axis'}, must stay finite as a float32`,
+      );
+    }
+  }
   if (g.type === 'buoyancy') {
     const full = g.liquidDensity * g.volume * g.gravity;
     if (!isFiniteFloat32(full)) {
