@@ -31,6 +31,7 @@ export {
 export {
   SETTABLE_FIELDS,
   type FloatArray,
+  type ParticleArrays,
   type ParticleInit,
   type ParticleSnapshot,
   type SettableField,

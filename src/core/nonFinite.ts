@@ -15,7 +15,9 @@ import { SparkworksInputError } from './errors';
  *   throws a NonFiniteStateError naming the count and a particle.
  */
 export const NON_FINITE_POLICIES = ['report', 'park', 'throw'] as const;
+/** One of NON_FINITE_POLICIES: what a system does with a particle gone non-finite. */
 export type NonFinitePolicy = (typeof NON_FINITE_POLICIES)[number];
+/** A system's policy when its options name none: count, change nothing. */
 export const DEFAULT_NON_FINITE_POLICY: NonFinitePolicy = 'report';
 
 /** The words of the health record both backends keep (the GPU's is a storage buffer of atomics). */
@@ -43,9 +45,12 @@ export interface NonFiniteStats {
 
 /** Thrown by the next read of a system with policy `throw` after a particle's state became non-finite. */
 export class NonFiniteStateError extends Error {
+  /** The class's name, for messages and `instanceof`-free checks. */
   override readonly name = 'NonFiniteStateError';
   constructor(
+    /** Particles gone non-finite since the system was created. */
     readonly count: number,
+    /** One particle of the first step that had any. */
     readonly firstIndex: number,
   ) {
     super(

@@ -308,6 +308,7 @@ export function unpackSnapshot<T extends FloatArray>(
  * is cleared unless `forceAccum` is given.
  */
 export interface ParticleArrays {
+  /** xyz per particle, m: required, and it gives the count (length / 3). */
   readonly position: ArrayLike<number>;
   /** Default 0. */
   readonly velocity?: ArrayLike<number>;
