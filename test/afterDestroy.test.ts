@@ -1,11 +1,13 @@
 /**
  * A destroyed system refuses further use on both backends (issue 17, item 8):
  * stepping, reading and writing throw, and its force registry and springs
- * refuse changes instead of accepting them silently.
+ * refuse changes instead of accepting them silently; a call issued right
+ * after its device is destroyed rejects instead of resolving as a success.
  */
 import { describe, expect, it } from 'vitest';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import type { ParticleSystemApi } from '../src/core/api';
+import { DeviceLostError } from '../src/gpu/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { useDevice } from './support/gpu';
 
@@ -34,5 +36,21 @@ describe('after destroy()', () => {
 
   it('the GPU system refuses every call', async () => {
     await expectDestroyed(await ParticleSystem.create(gpu.get().device, { capacity: 2 }), 'ParticleSystem');
+  });
+});
+
+describe('after the device is destroyed', () => {
+  it.each([
+    ['step', (system: ParticleSystem) => system.step(0.01)],
+    ['stepMany', (system: ParticleSystem) => system.stepMany(0.01, 10)],
+    ['writeParticles', (system: ParticleSystem) => system.writeParticles(0, [{ position: [1, 2, 3] }])],
+  ])('%s issued right after rejects with DeviceLostError instead of resolving', async (_, call) => {
+    // A device of its own: this one is destroyed.
+    const { device } = await gpu.acquireAnother();
+    const system = await ParticleSystem.create(device, { capacity: 4 });
+    device.destroy();
+    await expect(call(system)).rejects.toThrow(DeviceLostError);
+    await expect(system.read()).rejects.toThrow(DeviceLostError);
+    system.destroy();
   });
 });

@@ -259,6 +259,9 @@ export class ParticleSystem implements ParticleSystemApi {
       // The slots this call used are submitted; those of a caller's own encoder may not be yet.
       if (!this.callerEncoderPending) this.state.submissions.submitted();
     });
+    // A device lost (or destroyed) just before or during this call reports no error in its scopes, and its
+    // work never runs: the loss has been delivered by now, and the call fails with it rather than resolve.
+    this.loss.check();
   }
 
   async writeParticles(start: number, particles: readonly ParticleInit[]): Promise<void> {
