@@ -101,7 +101,7 @@ fn main(invocation: Invocation) {
 
   var p = positionInverseMass.xyz;
   var v = velocityDamping.xyz;
-  let wasFinite = isFiniteState(p, v);
+  let wasFinite = CHECK_FINITE && isFiniteState(p, v);
   if (APPLY_DELTAS) {
     p = p + deltas[2u * index].xyz;
     v = v + deltas[2u * index + 1u].xyz;

@@ -5,14 +5,22 @@
 // policy, so the cost for the others is the finiteness test alone.
 // Prepended: the HEALTH_* constants generated from src/core/nonFinite.ts.
 
+// Policy `off` compiles the test out (src/gpu/health.ts).
+override CHECK_FINITE: bool = true;
+
 // NaN and the infinities are the floats whose exponent bits are all ones: a
-// test on the bits, which no floating-point optimisation can fold away.
-fn isFiniteVec3(v: vec3f) -> bool {
-  return all((bitcast<vec3u>(v) & vec3u(0x7f800000u)) != vec3u(0x7f800000u));
-}
+// test on the bits, which no floating-point optimisation can fold away. The
+// largest exponent field of the six values is all ones exactly when one of
+// them is not finite (one comparison, not six).
+const EXPONENT_BITS: u32 = 0x7f800000u;
 
 fn isFiniteState(position: vec3f, velocity: vec3f) -> bool {
-  return isFiniteVec3(position) && isFiniteVec3(velocity);
+  let exponents = max(bitcast<vec3u>(position) & vec3u(EXPONENT_BITS), bitcast<vec3u>(velocity) & vec3u(EXPONENT_BITS));
+  return max(max(exponents.x, exponents.y), exponents.z) != EXPONENT_BITS;
+}
+
+fn isFiniteVec3(v: vec3f) -> bool {
+  return isFiniteState(v, vec3f(0.0));
 }
 
 // Counts particle `index` as gone non-finite (the first one counted is kept as

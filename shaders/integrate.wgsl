@@ -40,7 +40,7 @@ fn main(invocation: Invocation) {
 
   let dt = params.dt;
   let oldVelocity = getVelocity(p);
-  let wasFinite = isFiniteState(getPosition(p), oldVelocity);
+  let oldPosition = getPosition(p);
   // The accumulator, plus the field forces when they are fused into the step.
   let forceAccum = fieldForces(index, getPosition(p), oldVelocity, inverseMass, getForceAccum(p));
   // Work out the acceleration from the force: a + f * (1/m).
@@ -59,15 +59,20 @@ fn main(invocation: Invocation) {
   // here (measured ~10% faster on SwiftShader than storing the whole struct).
   // Lanes are named after what they hold, so a layout change that moves these
   // attributes renames the lanes and this fails to compile rather than drift.
-  // A particle the step took to NaN or infinity: counted, and parked
-  // (immovable, collision-free, at rest) when the policy says so.
-  if (wasFinite && !isFiniteState(getPosition(p), velocity) && noteNonFinite(index)) {
-    setInverseMass(&p, 0.0);
-    setVelocity(&p, vec3f(0.0));
-    setRadius(&p, HEALTH_PARKED_RADIUS);
-    particles[index].accelerationRadius = p.accelerationRadius;
-  }
+  // Went from finite to NaN or infinity in this step: worked out without a
+  // branch (`&`, not `&&`), the rare branch placed after the stores, where
+  // nothing else is live (a branch before them cost the software adapter more
+  // than half a step).
+  let wentBad = CHECK_FINITE && (!isFiniteState(getPosition(p), velocity) & isFiniteState(oldPosition, oldVelocity));
   particles[index].positionInverseMass = p.positionInverseMass;
   particles[index].velocityDamping = p.velocityDamping;
   particles[index].forceAccumSpare = p.forceAccumSpare;
+  // Counted, and parked (immovable, collision-free, at rest) when the policy says so.
+  if (wentBad) {
+    if (noteNonFinite(index)) {
+      particles[index].positionInverseMass.w = 0.0;
+      particles[index].velocityDamping = vec4f(vec3f(0.0), getDamping(p));
+      particles[index].accelerationRadius.w = HEALTH_PARKED_RADIUS;
+    }
+  }
 }

@@ -94,6 +94,19 @@ describe.each(backends)('non-finite state on the %s', (_, create) => {
     }
   });
 
+  it('off: nothing is looked for (the test compiled out), nothing counted, nothing changed', async () => {
+    const made = await system('off');
+    try {
+      await made.step(1);
+      expect(await made.readStats()).toMatchObject({ nonFinite: 0, firstNonFinite: -1 });
+      const after = await made.read(2, 1);
+      expect(after.velocity[0]).toBe(Infinity);
+      expect(after.inverseMass[0]).toBe(1);
+    } finally {
+      made.destroy();
+    }
+  });
+
   it('counts what the colliders pass takes non-finite too: a particle of radius 3e38 against a plane', async () => {
     const made = await create({
       capacity: 1,

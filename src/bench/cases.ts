@@ -163,6 +163,21 @@ export function casesAt(
   for (const variant of ALL_VARIANTS) {
     cases.push(stepCase(variant, DEFAULT_WORKGROUP_SIZE, `step/${variantName(variant)}`, 'step'));
   }
+  // The step with the non-finite test compiled out (policy 'off'): what the test costs (src/core/nonFinite.ts).
+  cases.push(
+    steppedCase(
+      {
+        name: `step-no-finite-check/${variantTail}`,
+        group: 'step',
+        variant: DEFAULT_VARIANT,
+        layout: PACKED,
+        workgroupSize: DEFAULT_WORKGROUP_SIZE,
+        bytes: BYTES.step,
+        memoryBytes: particles * BYTES_PER_PARTICLE,
+      },
+      { ...DEFAULT_VARIANT, workgroupSize: DEFAULT_WORKGROUP_SIZE, nonFinite: 'off' },
+    ),
+  );
   for (const size of WORKGROUP_SIZES) {
     if (size === DEFAULT_WORKGROUP_SIZE || size > device.limits.maxComputeInvocationsPerWorkgroup) continue;
     cases.push(stepCase(DEFAULT_VARIANT, size, `step-wg${size}/${variantTail}`, 'workgroup'));

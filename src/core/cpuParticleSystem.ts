@@ -79,6 +79,10 @@ export class CpuParticleSystem implements ParticleSystemApi {
   readonly lifecycle: CpuLifecycle | null = null;
   /** Particles gone non-finite, and the policy for them. */
   private readonly health: HealthRecord;
+  /** The record the step and collisions count into: none under policy `off`. */
+  private get checkedHealth(): HealthRecord | null {
+    return this.health.checking ? this.health : null;
+  }
 
   constructor(options: CpuParticleSystemOptions) {
     this.variant = resolveVariant(options);
@@ -211,8 +215,8 @@ export class CpuParticleSystem implements ParticleSystemApi {
     checkTimeStep(dt);
     this.lifecycle?.beforeStep();
     this.applyForces(Math.fround(dt));
-    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.health);
-    this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.health);
+    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.checkedHealth);
+    this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.checkedHealth);
     // Free slots have inverse mass 0, so the step and the forces above skipped them as the GPU's live list does.
     this.lifecycle?.afterStep(this.state, Math.fround(dt));
   }
@@ -224,8 +228,8 @@ export class CpuParticleSystem implements ParticleSystemApi {
     for (let s = 0; s < steps; s++) {
       this.lifecycle?.beforeStep();
       this.applyForces(Math.fround(dt));
-      integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.health);
-      this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.health);
+      integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.checkedHealth);
+      this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.checkedHealth);
       this.lifecycle?.afterStep(this.state, Math.fround(dt));
     }
   }
@@ -249,7 +253,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   integrateOnly(dt: number): void {
     this.checkUsable();
     checkTimeStep(dt);
-    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.health);
+    integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.checkedHealth);
   }
 
   /** The emitters' rates, bursts and motion; null without emitters. */

@@ -8,13 +8,16 @@
 import { SparkworksInputError } from './errors';
 
 /**
+ * - `off`: not looked for: no test in the step, nothing counted (the fastest
+ *   step on a software adapter, where the test costs about a third of a step;
+ *   on a GPU, bound by memory, it costs next to nothing);
  * - `report`: counted (`nonFinite`, `firstNonFinite` in the stats), nothing else;
  * - `park`: counted, and the particle is made immovable and collision-free
  *   (inverse mass 0, radius -1, velocity 0) so it cannot poison its neighbours;
  * - `throw`: counted, and the next read (`read`, `readPacked`, `readStats`)
  *   throws a NonFiniteStateError naming the count and a particle.
  */
-export const NON_FINITE_POLICIES = ['report', 'park', 'throw'] as const;
+export const NON_FINITE_POLICIES = ['report', 'park', 'throw', 'off'] as const;
 /** One of NON_FINITE_POLICIES: what a system does with a particle gone non-finite. */
 export type NonFinitePolicy = (typeof NON_FINITE_POLICIES)[number];
 /** A system's policy when its options name none: count, change nothing. */
@@ -84,8 +87,12 @@ export class HealthRecord {
   /** The count the last NonFiniteStateError reported (policy `throw` throws once per new count). */
   private reported = 0;
 
+  /** Whether the step looks for non-finite state at all (every policy but `off`). */
+  readonly checking: boolean;
+
   constructor(readonly policy: NonFinitePolicy) {
     this.park = policy === 'park';
+    this.checking = policy !== 'off';
   }
 
   /** Particle `index` went from finite to non-finite. */

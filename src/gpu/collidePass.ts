@@ -40,13 +40,13 @@ export class CollidePass {
       name: 'CollidePass',
       file: 'collide.wgsl',
       code: shaders.collide(),
-      constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 0 },
+      constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 0, ...particles.health.constants },
       // Binding 3: the health record (src/gpu/health.ts).
       groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage', 'storage']],
     });
     const applying = plain.variant({
       name: 'CollidePass(apply deltas)',
-      constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 1 },
+      constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 1, ...particles.health.constants },
     });
     return new CollidePass(device, particles, plain, applying);
   }

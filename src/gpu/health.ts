@@ -9,6 +9,8 @@ import { HEALTH, NON_FINITE_POLICIES, NO_PARTICLE, type NonFinitePolicy } from '
 export class GpuHealth {
   readonly buffer: GPUBuffer;
   private destroyed = false;
+  /** The policy written; passes created after it compile the test in or out (healthConstants). */
+  private policy: NonFinitePolicy = 'report';
 
   constructor(private readonly device: GPUDevice) {
     this.buffer = device.createBuffer({
@@ -19,8 +21,9 @@ export class GpuHealth {
     this.write('report');
   }
 
-  /** Sets the policy (and clears the counts). */
+  /** Sets the policy (and clears the counts): before the passes are created, which compile the test by it. */
   write(policy: NonFinitePolicy): void {
+    this.policy = policy;
     const words = new Uint32Array(HEALTH.words);
     words[HEALTH.firstIndex] = NO_PARTICLE;
     words[HEALTH.policy] = NON_FINITE_POLICIES.indexOf(policy);
@@ -50,6 +53,11 @@ export class GpuHealth {
     } finally {
       staging.destroy();
     }
+  }
+
+  /** The CHECK_FINITE override of shaders/health.wgsl: the test compiled out under policy `off`. */
+  get constants(): Record<string, number> {
+    return { CHECK_FINITE: this.policy === 'off' ? 0 : 1 };
   }
 
   destroy(): void {

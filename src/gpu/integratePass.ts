@@ -41,7 +41,7 @@ export class IntegratePass {
     workgroupSize: number,
   ): Promise<IntegratePass> {
     const params = new StepParams(device, 'IntegratePass', particles);
-    const constants = stepConstants(variant, workgroupSize);
+    const constants = { ...stepConstants(variant, workgroupSize), ...particles.health.constants };
     // Created synchronously: the caller's error scopes catch any failure.
     const kernel = Kernel.create(device, particles, {
       name: `IntegratePass(${variant.integrator}, ${variant.damping})`,

@@ -51,7 +51,11 @@ export class LiveIntegratePass {
     workgroupSize: number,
   ): LiveIntegratePass {
     const params = new StepParams(device, 'LiveIntegratePass', particles);
-    const constants = { ...stepConstants(variant, workgroupSize), CAPACITY: buffers.capacity };
+    const constants = {
+      ...stepConstants(variant, workgroupSize),
+      ...particles.health.constants,
+      CAPACITY: buffers.capacity,
+    };
     const kernel = Kernel.create(device, particles, {
       name: `LiveIntegratePass(${variant.integrator}, ${variant.damping})`,
       file: 'integrate.wgsl (live list)',
