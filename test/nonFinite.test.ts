@@ -107,15 +107,15 @@ describe.each(backends)('non-finite state on the %s', (_, create) => {
     }
   });
 
-  it('counts what the colliders pass takes non-finite too: a particle of radius 3e38 against a plane', async () => {
+  it('counts what the colliders pass takes non-finite too: a particle 6e38 behind a plane', async () => {
     const made = await create({
       capacity: 1,
-      collisions: { colliders: [{ type: 'plane', normal: [0, 1, 0], offset: 0, restitution: 1 }] },
+      collisions: { colliders: [{ type: 'plane', normal: [0, 1, 0], offset: HUGE, restitution: 1 }] },
     });
     try {
-      // 3e38 below the plane with a radius of 3e38: its penetration, r - distance = 6e38, overflows, and
-      // the contact moves it by that; the step itself keeps it finite.
-      await made.writeParticles(0, [{ position: [0, -HUGE, 0], radius: HUGE, velocity: [0, -1, 0] }]);
+      // 3e38 below a plane 3e38 up: its distance, p.n - offset = -6e38, overflows, and the contact moves it
+      // by the infinite penetration; the step itself keeps it finite.
+      await made.writeParticles(0, [{ position: [0, -HUGE, 0], velocity: [0, -1, 0] }]);
       await made.step(1 / 60);
       const stats = await made.readStats();
       const state = await made.read(0, 1);
@@ -215,6 +215,28 @@ describe.each(backends)('accepted input stays finite on the %s', (_, create) => 
       expect(nonFinite).toBe(0);
     },
   );
+
+  it('refuses a radius whose squared contact reach would overflow (3e38 made NaN with particle collisions)', async () => {
+    const made = await create({ capacity: 2, collisions: { particleCollisions: true } });
+    try {
+      await expect(async () => made.writeParticles(0, [{ position: [0, 0, 0], radius: HUGE }])).rejects.toThrow(
+        /radius must be finite and >= 0 \(0: a point\), at most 4\.6e18/,
+      );
+      // At the limit two particles in contact stay finite.
+      const { nonFinite, state } = await (async () => {
+        await made.writeParticles(0, [
+          { position: [0, 0, 0], radius: 2 ** 62 },
+          { position: [2 ** 62, 0, 0], radius: 2 ** 62 },
+        ]);
+        await made.stepMany(1 / 60, 3);
+        return { nonFinite: (await made.readStats()).nonFinite, state: await made.read() };
+      })();
+      expect(nonFinite).toBe(0);
+      expect(finite(state)).toBe(true);
+    } finally {
+      made.destroy();
+    }
+  });
 
   it('a spring 1e20 long (its square overflows float32) pulls with its finite Hooke force', async () => {
     const length = 1e20;

@@ -130,9 +130,16 @@ export function isValidMass(mass: number): boolean {
 export function isValidDamping(damping: number): boolean {
   return typeof damping === 'number' && damping >= 0 && damping <= 1;
 }
-/** A collision radius: finite as a float32 and >= 0 (negative radii mark killed particles, set only by a kill collider). */
+/**
+ * The largest collision radius, 2^62 (about 4.6e18 m): the contact tests
+ * square the reach of two particles, (2 r + skin)², which must stay finite in
+ * float32 (a radius of 3e38 with particle collisions made NaN; issue 17).
+ */
+export const MAX_RADIUS = 2 ** 62;
+
+/** A collision radius: finite, >= 0 and at most MAX_RADIUS (negative radii mark killed particles, set only by a kill collider). */
 export function isValidRadius(radius: number): boolean {
-  return typeof radius === 'number' && finiteFloat32(radius) && radius >= 0;
+  return typeof radius === 'number' && radius >= 0 && radius <= MAX_RADIUS;
 }
 
 /** The rules, worded once for every caller (the API, the scene file, the CLI). */
@@ -140,7 +147,7 @@ export const RULES = {
   mass: 'mass must be finite and > 0, with 1/mass a normal float32 (mass in (0, 8.5e37]); an immovable particle has inverseMass 0',
   inverseMass: 'inverseMass must be 0 or a normal float32 in [1.18e-38, 3.4e38]',
   damping: 'damping must be in [0, 1] (the share of velocity kept)',
-  radius: 'radius must be finite and >= 0 (0: a point)',
+  radius: 'radius must be finite and >= 0 (0: a point), at most 4.6e18 (2^62: squared contact distances stay finite)',
   vector: 'must be finite as a float32 (|x| < 3.4e38)',
 } as const;
 const MASS_RULE = RULES.mass;
@@ -506,7 +513,7 @@ function firstBadRadius(values: ArrayLike<number>): number {
   if (values instanceof Float32Array) {
     for (let i = 0; i < values.length; i++) {
       const x = values[i] as number;
-      if (!(x >= 0 && x <= FLOAT32_MAX)) return i;
+      if (!(x >= 0 && x <= MAX_RADIUS)) return i;
     }
     return -1;
   }
@@ -677,7 +684,7 @@ export function prepareRecords(records: Float32Array, start: number): { largestR
       x + y + z + w !== 0 ||
       !(inverseMass === 0 || inverseMass >= FLOAT32_MIN_NORMAL) ||
       !(damping >= 0 && damping <= 1) ||
-      !(radius >= 0)
+      !(radius >= 0 && radius <= MAX_RADIUS)
     ) {
       for (let at = base; at < base + STRIDE; at++) {
         const value = records[at] as number;

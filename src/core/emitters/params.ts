@@ -7,7 +7,7 @@
  * refused input changes nothing.
  */
 import { SparkworksInputError } from '../errors';
-import { isValidDamping, isValidMass, RULES } from '../particles';
+import { isValidDamping, isValidMass, isValidRadius, RULES } from '../particles';
 import { isFiniteFloat32, refusalMessage, validator, type Validator } from '../validation';
 import { MAX_EMITTERS, MAX_FIREWORK_RULES, MAX_PAYLOADS, MAX_PAYLOAD_TOTAL, SHAPE, VELOCITY_MODE } from './gpuRecords';
 import {
@@ -259,7 +259,7 @@ export function checkSpawn(
       ? [...defaults.acceleration]
       : checkVector(`${what}.acceleration`, input.acceleration);
   const collisionRadius =
-    input.radius === undefined ? 0 : check.finite(`${what}.radius`, input.radius, RULES.radius, (x) => x >= 0);
+    input.radius === undefined ? 0 : check.finite(`${what}.radius`, input.radius, RULES.radius, isValidRadius);
   const color = input.color === undefined ? 0xffffffff : packColor(`${what}.color`, input.color);
   const floorValue = input.floor === undefined ? defaults.floor : input.floor;
   const floor =
