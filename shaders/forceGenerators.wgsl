@@ -72,8 +72,10 @@ fn force_buoyancy(r: ForceRecord, s: ForceInput) -> vec3f {
 }
 
 // Cyclone's ParticleFakeSpring: the acceleration that lands the particle on
-// the damped oscillator's exact position after dt, from coefficients the host
-// computed for this dt (every damping regime, no NaN).
+// the damped oscillator's exact position after dt when the step moves with
+// the new velocity (semi-implicit; with the explicit order it does not, and
+// grows: src/core/forces/generators.ts), from coefficients the host computed
+// for this dt (every damping regime, no NaN).
 fn force_stiffSpring(r: ForceRecord, s: ForceInput) -> vec3f {
   let offset = s.position - stiffSpring_anchor(r);
   let accel = offset * stiffSpring_positionCoefficient(r) + s.velocity * stiffSpring_velocityCoefficient(r);

@@ -9,6 +9,8 @@
 override SEMI_IMPLICIT: bool = false;
 // 0: per-second, v *= pow(damping, dt) (Millington eq. 3.6)
 // 1: per-step,   v *= damping          (eq. 3.5)
+// Either as Cyclone's code does it, v = (v + a dt) k, not the book's printed
+// v d + a t (docs/step.md).
 // 2: off
 override DAMPING_MODE: u32 = 0u;
 

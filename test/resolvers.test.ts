@@ -1,14 +1,16 @@
 /**
  * The GPU's contact resolution (Jacobi iterations with mass splitting, run
  * here through its CPU twin in float64 so that only the algorithm differs)
- * against Cyclone's sequential resolver (worst contact first), after one step
- * from the same state: the claims of the README's comparison, checked.
+ * against a sequential resolver (worst contact first, as Cyclone's) with the
+ * same 1e-4 skin, after one step from the same state: the claims of
+ * docs/collisions.md's comparison, checked. (With Cyclone's own contact
+ * generation, skin Number.MIN_VALUE: test/cycloneClaims.test.ts.)
  * `npx vite-node scripts/compare-resolvers.ts` prints the full table.
  */
 import { describe, expect, it } from 'vitest';
 import { RESOLVER_SCENES, compareResolvers } from './support/resolverScenes';
 
-describe('Jacobi iterations against Cyclone’s sequential resolver', () => {
+describe('Jacobi iterations against a sequential resolver (Cyclone’s order, skin 1e-4)', () => {
   it("Newton's cradle: the same velocities as Cyclone from 4 iterations (one per contact down the row)", () => {
     const cradle = RESOLVER_SCENES.find((scene) => scene.name.startsWith("Newton's cradle"))!;
     const rows = compareResolvers(cradle, [1, 2, 3, 4, 8, 64]);
