@@ -127,8 +127,16 @@ export function isValidMass(mass: number): boolean {
     finiteFloat32(1 / mass)
   );
 }
+/**
+ * A damping in [0, 1] whose float32 is 0 or normal: a subnormal one is
+ * flushed to 0 by some GPUs (SwiftShader) and not by the CPU reference, and
+ * per-second damping keeps d^dt, about a fifth of the velocity a step at 1/60 s
+ * for d = 1e-40 against none: the backends would disagree (as for dt).
+ */
 export function isValidDamping(damping: number): boolean {
-  return typeof damping === 'number' && damping >= 0 && damping <= 1;
+  if (typeof damping !== 'number' || !(damping >= 0 && damping <= 1)) return false;
+  const stored = Math.fround(damping);
+  return stored === 0 || stored >= FLOAT32_MIN_NORMAL;
 }
 /**
  * The largest collision radius, 2^62 (about 4.6e18 m): the contact tests
@@ -146,7 +154,8 @@ export function isValidRadius(radius: number): boolean {
 export const RULES = {
   mass: 'mass must be finite and > 0, with 1/mass a normal float32 (mass in (0, 8.5e37]); an immovable particle has inverseMass 0',
   inverseMass: 'inverseMass must be 0 or a normal float32 in [1.18e-38, 3.4e38]',
-  damping: 'damping must be in [0, 1] (the share of velocity kept)',
+  damping:
+    'damping must be in [0, 1] (the share of velocity kept), 0 or at least 1.18e-38 (a normal float32: a GPU may flush a subnormal one to 0)',
   radius: 'radius must be finite and >= 0 (0: a point), at most 4.6e18 (2^62: squared contact distances stay finite)',
   vector: 'must be finite as a float32 (|x| < 3.4e38)',
 } as const;
@@ -683,7 +692,7 @@ export function prepareRecords(records: Float32Array, start: number): { largestR
     if (
       x + y + z + w !== 0 ||
       !(inverseMass === 0 || inverseMass >= FLOAT32_MIN_NORMAL) ||
-      !(damping >= 0 && damping <= 1) ||
+      !(damping === 0 || (damping >= FLOAT32_MIN_NORMAL && damping <= 1)) ||
       !(radius >= 0 && radius <= MAX_RADIUS)
     ) {
       for (let at = base; at < base + STRIDE; at++) {
@@ -691,7 +700,7 @@ export function prepareRecords(records: Float32Array, start: number): { largestR
         if (value - value !== 0) refuse(at, RULES.vector);
       }
       if (!(inverseMass === 0 || inverseMass >= FLOAT32_MIN_NORMAL)) refuse(base + INVERSE_MASS, RULES.inverseMass);
-      if (!(damping >= 0 && damping <= 1)) refuse(base + DAMPING, RULES.damping);
+      if (!(damping === 0 || (damping >= FLOAT32_MIN_NORMAL && damping <= 1))) refuse(base + DAMPING, RULES.damping);
       refuse(base + RADIUS, RULES.radius);
     }
     if (radius > largestRadius) largestRadius = radius;

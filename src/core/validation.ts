@@ -24,18 +24,31 @@ export function isFiniteFloat32(x: number): boolean {
 /** The most characters a shown value takes before it is cut (`...`). */
 export const SHOWN_LENGTH = 100;
 
+/**
+ * A string as JSON writes it, with the line and paragraph separators (which
+ * JSON leaves as they are) escaped too, so a refusal stays on one line.
+ */
+export function quote(text: string): string {
+  return JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
 /** A value as a refusal shows it: `nothing`, `NaN`, `"text"`, `[0,1,2]`, `{"type":"plane"}`. */
 export function showValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = printed(value, new Set());
+  const text = printed(value, new Set(), 0);
   return text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH - 3)}...` : text;
 }
 
-/** JSON, except that numbers print as JavaScript does (NaN, not null) and typed arrays as arrays; stops once long. */
-function printed(value: unknown, open: Set<object>): string {
+/**
+ * JSON, except that numbers print as JavaScript does (NaN, not null) and
+ * typed arrays as arrays; stops once long, and once deep: each level prints
+ * at least one character, so past SHOWN_LENGTH levels nothing more can show
+ * (and a scene file nested thousands deep must not overflow the stack here).
+ */
+function printed(value: unknown, open: Set<object>, depth: number): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value.length > SHOWN_LENGTH ? value.slice(0, SHOWN_LENGTH) : value);
+      return quote(value.length > SHOWN_LENGTH ? value.slice(0, SHOWN_LENGTH) : value);
     case 'undefined':
       return 'undefined';
     case 'function':
@@ -47,6 +60,7 @@ function printed(value: unknown, open: Set<object>): string {
   }
   if (value === null) return 'null';
   if (open.has(value)) return '(circular)';
+  if (depth >= SHOWN_LENGTH) return '...';
   open.add(value);
   const list = Array.isArray(value) || ArrayBuffer.isView(value);
   const items = list ? (value as ArrayLike<unknown>) : null;
@@ -56,8 +70,8 @@ function printed(value: unknown, open: Set<object>): string {
   for (let i = 0; i < count && out.length <= SHOWN_LENGTH; i++) {
     const key = keys[i] as string;
     const item = items
-      ? printed(items[i], open)
-      : `${JSON.stringify(key)}:${printed((value as Record<string, unknown>)[key], open)}`;
+      ? printed(items[i], open, depth + 1)
+      : `${quote(key)}:${printed((value as Record<string, unknown>)[key], open, depth + 1)}`;
     out += (i > 0 ? ',' : '') + item;
   }
   open.delete(value);
@@ -69,12 +83,33 @@ export function refusalMessage(what: string, value: unknown, rule: string): stri
   return `${what} = ${showValue(value)} is invalid: ${rule}`;
 }
 
-/** `colliders[2].normal[1]` (a `what`) as a JSON path's keys: ['colliders', 2, 'normal', 1]. */
+/** A key as a path shows it: cut (`...`) past SHOWN_LENGTH characters, as values are. */
+export function shownKey(key: string): string {
+  return key.length > SHOWN_LENGTH ? `${key.slice(0, SHOWN_LENGTH - 3)}...` : key;
+}
+
+/**
+ * `what` for `key` inside `what`: `what.key`, or `what["a.b"]` for a key that
+ * is not an identifier (an unknown key a user typed), so `pathOf` reads it
+ * back whole; a long key is cut (shownKey).
+ */
+export function childWhat(what: string, key: string): string {
+  const shown = shownKey(key);
+  return /^[A-Za-z_$][\w$]*$/.test(shown) ? `${what}.${shown}` : `${what}[${quote(shown)}]`;
+}
+
+/**
+ * `colliders[2].normal[1]` (a `what`) as a JSON path's keys: ['colliders', 2,
+ * 'normal', 1]; a quoted key (`emitters[0]["a.b"]`, see childWhat) is one key.
+ */
 export function pathOf(what: string): PropertyKey[] {
-  return what
-    .split(/\.|\[|\]/)
-    .filter((key) => key !== '')
-    .map((key) => (/^\d+$/.test(key) ? Number(key) : key));
+  const keys: PropertyKey[] = [];
+  for (const [, quoted, index, name] of what.matchAll(/\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|([^.[\]]+)/g)) {
+    if (quoted !== undefined) keys.push(JSON.parse(quoted) as string);
+    else if (index !== undefined) keys.push(Number(index));
+    else if (name !== undefined) keys.push(/^\d+$/.test(name) ? Number(name) : name);
+  }
+  return keys;
 }
 
 /** Makes the error a refusal throws; the message is already worded. */
@@ -159,7 +194,7 @@ export function validator(error: RefusalError = plainError): Validator {
       for (const key of Object.keys(value)) {
         if (!known.includes(key) && !ignore.includes(key)) {
           const field = kind === undefined ? 'field' : `${kind} field`;
-          check.refuse(`${what}.${key}`, value[key], `unknown ${field} (known: ${known.join(', ')})`);
+          check.refuse(childWhat(what, key), value[key], `unknown ${field} (known: ${known.join(', ')})`);
         }
       }
     },
@@ -201,6 +236,8 @@ function editDistance(a: string, b: string): number {
  * away, or the same but for case or a plural), else nothing.
  */
 export function nearMiss(key: string, known: readonly string[]): string {
+  // More than 2 edits from every name (and the table would cost key.length rows): no guess.
+  if (known.every((name) => Math.abs(name.length - key.length) > 2)) return '';
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const name of known) {

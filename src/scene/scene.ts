@@ -14,7 +14,7 @@ import { EmitterInputError } from '../core/emitters/params';
 import { prepareLifecycle, type LifecycleOptions } from '../core/emitters/options';
 import type { EmitterInit, FireworkRuleInit } from '../core/emitters/types';
 import { SparkworksInputError } from '../core/errors';
-import { nearMiss, pathOf, showValue } from '../core/validation';
+import { nearMiss, pathOf, quote, showValue, shownKey } from '../core/validation';
 import { ForceInputError, sceneForces, type SceneForces } from './forces';
 import {
   RULES,
@@ -125,13 +125,13 @@ const sceneSchema = z.preprocess(
 /** A scene file as parsed and checked by `parseScene`. */
 export type Scene = z.infer<typeof sceneObject>;
 
-/** `$.particles[3].mass`, or `$["odd key"]` for keys that are not identifiers. */
+/** `$.particles[3].mass`, or `$["odd key"]` for keys that are not identifiers; long keys cut, as values are. */
 function jsonPath(path: readonly PropertyKey[]): string {
   return path
     .map((key) => {
       if (typeof key === 'number') return `[${key}]`;
-      const name = String(key);
-      return /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
+      const name = shownKey(String(key));
+      return /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${quote(name)}]`;
     })
     .reduce((out, part) => out + part, '$');
 }
@@ -149,7 +149,9 @@ export function parseScene(text: string, sourceName: string): Scene {
     // A UTF-8 byte-order mark (editors on Windows write one) is not part of the JSON.
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    refuse(sourceName, [], `not valid JSON (${(error as Error).message})`, text.slice(0, 40));
+    // V8 quotes the text around the error as it is: escape its line breaks and control characters, to stay one line.
+    const reason = (error as Error).message.replace(/[\u0000-\u001f\u2028\u2029]/g, (c) => quote(c).slice(1, -1));
+    refuse(sourceName, [], `not valid JSON (${reason})`, text.slice(0, 40));
   }
   const result = sceneSchema.safeParse(json, { reportInput: true });
   if (result.success) {
