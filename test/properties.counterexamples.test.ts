@@ -112,13 +112,13 @@ describe('API (fixed)', () => {
 });
 
 describe('open bugs the properties found', () => {
-  // ForceRegistry (src/core/forces/registry.ts) caches the index-list masks with one offset per
-  // generator, but clears that cache only when an index-list generator is added or removed: a generator
-  // added for every particle (or a range) after the masks were built gets no offset (mask 0), and
-  // removing one shifts the others'. The CPU then applies the new generator to no particle; the GPU,
-  // after a removal, drops an index-list generator. Found by "API call sequences" (seed 20170015).
-  // The fix: clear maskCache in changed() whatever changed (masksVersion still only for list changes).
-  it.fails.each(backends)(
+  // Fixed: ForceRegistry (src/core/forces/registry.ts) cached the index-list masks with one offset per
+  // generator, but cleared that cache only when an index-list generator was added or removed: a
+  // generator added for every particle (or a range) after the masks were built got no offset (mask 0),
+  // and removing one shifted the others'. The CPU then applied the new generator to no particle; the
+  // GPU, after a removal, dropped an index-list generator. Found by "API call sequences" (seed
+  // 20170015). changed() now clears the cache whatever changed.
+  it.each(backends)(
     'a generator added after the registry was used applies on the %s (registry mask cache)',
     async (_, create) => {
       const system = await create();

@@ -192,10 +192,10 @@ export class ForceRegistry {
 
   private changed(masks: boolean): void {
     this.version++;
-    if (masks) {
-      this.masksVersion++;
-      this.maskCache = null;
-    }
+    // The cache holds an offset per generator: any change moves them (a generator added or removed),
+    // while the GPU re-uploads the words only when a list itself changed (masksVersion).
+    this.maskCache = null;
+    if (masks) this.masksVersion++;
   }
 
   private masks(): { words: Uint32Array; offsets: number[] } {
