@@ -22,6 +22,8 @@ override CAPACITY: u32;
 // Births per spawn rule, then deaths per spawn rule.
 @group(1) @binding(5) var<storage, read_write> ruleStats: array<atomic<u32>>;
 @group(1) @binding(6) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
+// shaders/health.wgsl (prepended) counts a particle born non-finite.
+@group(1) @binding(7) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;
 @group(2) @binding(0) var<uniform> frame: FrameParams;
 
 // The death whose children include child c: the last with childStart <= c
@@ -81,7 +83,16 @@ fn main(invocation: Invocation) {
   }
 
   let rule = rules[ruleIndex];
-  particles[slot] = spawnParticle(rule, center, inheritFrom, key);
+  let born = spawnParticle(rule, center, inheritFrom, key);
+  particles[slot] = born;
+  // Born NaN or infinite (an inherited velocity past float32's range): counted, and parked, as the step does.
+  if (CHECK_FINITE && !isFiniteState(getPosition(born), getVelocity(born))) {
+    if (noteNonFinite(slot)) {
+      particles[slot].positionInverseMass.w = 0.0;
+      particles[slot].velocityDamping = vec4f(vec3f(0.0), getDamping(born));
+      particles[slot].accelerationRadius.w = HEALTH_PARKED_RADIUS;
+    }
+  }
   var record = life[slot];
   record.age = 0.0;
   record.lifetime = spawnLifetime(rule, key);

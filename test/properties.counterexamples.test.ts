@@ -142,12 +142,12 @@ describe('open bugs the properties found', () => {
     },
   );
 
-  // The non-finite detector counts particles whose state goes from finite to non-finite in the step
-  // and the colliders pass; a particle born non-finite (an emitter's inherit times its velocity, a
+  // Fixed: the non-finite detector counted particles whose state goes from finite to non-finite in the
+  // step and the colliders pass; a particle born non-finite (an emitter's inherit times its velocity, a
   // speed plus the emitter's velocity past float32's range, a firework rule whose payload names itself
-  // with inherit 2) is never counted: readStats says nonFinite 0. Found by "accepted scenes with extreme
-  // values" (seed 20170012, and FC_SEED=1..2).
-  it.fails.each([
+  // with inherit 2) was never counted: readStats said nonFinite 0. Found by "accepted scenes with
+  // extreme values" (seed 20170012, and FC_SEED=1..2). The emit pass now counts it too.
+  it.each([
     ['CPU', cpuSystemFor],
     [
       'GPU',

@@ -218,7 +218,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
     integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.checkedHealth);
     this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.checkedHealth);
     // Free slots have inverse mass 0, so the step and the forces above skipped them as the GPU's live list does.
-    this.lifecycle?.afterStep(this.state, Math.fround(dt));
+    this.lifecycle?.afterStep(this.state, Math.fround(dt), this.checkedHealth);
   }
 
   stepMany(dt: number, steps: number): void {
@@ -230,7 +230,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
       this.applyForces(Math.fround(dt));
       integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.checkedHealth);
       this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.checkedHealth);
-      this.lifecycle?.afterStep(this.state, Math.fround(dt));
+      this.lifecycle?.afterStep(this.state, Math.fround(dt), this.checkedHealth);
     }
   }
 

@@ -72,7 +72,7 @@ export function createLifecycleKernels(
       name: 'EmitPass',
       file: 'emit.wgsl',
       code: shaders.emit(),
-      constants: overLiveList,
+      constants: { ...overLiveList, ...particles.health.constants },
       bindings: [
         ['storage', buffers.life],
         ['storage', buffers.lists],
@@ -81,6 +81,8 @@ export function createLifecycleKernels(
         ['read-only-storage', buffers.counters],
         ['storage', buffers.ruleStats],
         ['uniform', buffers.rules],
+        // The health record (src/gpu/health.ts): a particle born non-finite is counted.
+        ['storage', particles.health.buffer],
       ],
       frame: buffers.frameBinding,
       argsOffset: INDIRECT_ARGS.offsets.emit,

@@ -132,7 +132,7 @@ export const shaders = {
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: () => compose(lifeHeader(), s.dispatch, s.age),
   compact: () => compose(lifeHeader(), s.dispatch, s.compact),
-  emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, s.emit),
+  emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
   lifeScan: () => compose(wgslLifecycleRecords(), SCAN_LEVEL.wgsl(), s.lifeScan),
   lifePlan: () => compose(wgslLifecycleRecords(), wgslArgs(), s.lifePlan),
 

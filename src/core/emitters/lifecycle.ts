@@ -10,6 +10,8 @@
  * The particle state lives in the caller's packed array (the CPU system's
  * `state`); this class owns the lists, the life records and the counters.
  */
+import { isFiniteState, noteNonFinite } from '../integrate';
+import type { HealthRecord } from '../nonFinite';
 import { DEAD_RADIUS } from '../collisions/colliders';
 import { SparkworksInputError } from '../errors';
 import type { Rounding } from '../integrate';
@@ -183,13 +185,13 @@ export class CpuLifecycle {
   }
 
   /** After the step and the collisions: age, compact, plan, emit (the order the GPU records them). */
-  afterStep(state: FloatArray, dt: number): void {
+  afterStep(state: FloatArray, dt: number, health: HealthRecord | null = null): void {
     const frame = this.emitters.frame(dt);
     this.age(state, frame.get(0, 'dt'));
     this.scan();
     this.compact(state);
     this.planEmit(frame);
-    this.emit(state, frame);
+    this.emit(state, frame, health);
   }
 
   /** shaders/age.wgsl */
@@ -316,7 +318,7 @@ export class CpuLifecycle {
   }
 
   /** shaders/emit.wgsl */
-  private emit(state: FloatArray, frame: StructArray<typeof FRAME_PARAMS.fields>): void {
+  private emit(state: FloatArray, frame: StructArray<typeof FRAME_PARAMS.fields>, health: HealthRecord | null): void {
     const granted = this.get('granted');
     const table = this.rules.table;
     const round = this.round;
@@ -383,6 +385,8 @@ export class CpuLifecycle {
       this.life.set(slot, 'alive', 1);
       this.life.set(slot, 'generation', (this.life.get(slot, 'generation') + 1) >>> 0);
       this.ruleStats[tag] = (this.ruleStats[tag] as number) + 1;
+      // Born NaN or infinite (an inherited velocity past float32's range): counted, and parked, as the step does.
+      if (health && !isFiniteState(state, base)) noteNonFinite(state, base, slot, health);
       this.onEmit?.({ slot, rule, key, center: Array.from(center), inheritFrom: Array.from(inheritFrom) });
     }
   }
