@@ -47,8 +47,11 @@ describe('scene files with emitters', () => {
     );
     expect(sceneCapacity(scene)).toBe(100000);
     expect(sceneToLifecycle(scene)).toMatchObject({ permanent: 1, fireworks: [] });
-    // Emitters alone: no particles needed.
-    expect(sceneToLifecycle(parseScene('{"emitters": [{"burst": 3}]}', 's.json')).permanent).toBe(0);
+    // Emitters alone: no particles needed, but slots to recycle are.
+    expect(sceneToLifecycle(parseScene('{"capacity": 8, "emitters": [{"burst": 3}]}', 's.json')).permanent).toBe(0);
+    expect(() => parseScene('{"emitters": [{"burst": 3}]}', 's.json')).toThrow(
+      /^s\.json: \$\.capacity: is required with emitters or fireworks and no particles/,
+    );
     // Without emitters: the capacity defaults to the particles, and nothing changes.
     const plain = parseScene('{"particles": [{"position": [0, 0, 0]}]}', 's.json');
     expect(sceneCapacity(plain)).toBe(1);

@@ -169,11 +169,10 @@ describe('open bugs the properties found', () => {
     }
   });
 
-  // parseScene accepts a scene with emitters and neither particles nor a capacity; its capacity is then
-  // 0, which every system refuses ("capacity = 0 is invalid", without a JSON path). Found by "mutated
-  // scenes drawn from the format" (FC_SEED=1..3 with FC_RUNS=5). test/emitters.scene.test.ts expects
-  // '{"emitters": [{"burst": 3}]}' to be accepted: refusing it (`$.capacity` is required) changes that test.
-  it.fails('a scene with emitters and no particles or capacity is refused, or builds', async () => {
+  // Fixed: parseScene accepted a scene with emitters and neither particles nor a capacity; its capacity
+  // was then 0, which every system refuses ("capacity = 0 is invalid", without a JSON path). Found by
+  // "mutated scenes drawn from the format" (FC_SEED=1..3 with FC_RUNS=5). Now refused at $.capacity.
+  it('a scene with emitters and no particles or capacity is refused, or builds', async () => {
     let scene;
     try {
       scene = parseScene('{"emitters": [{"burst": 3}]}', 'x.json');

@@ -158,6 +158,15 @@ export function parseScene(text: string, sourceName: string): Scene {
     checkCollisions(result.data, sourceName);
     checkForces(result.data, sourceName);
     checkLifecycle(result.data, sourceName);
+    // Emitters alone need slots to recycle: capacity 0 is a system no backend can make.
+    if (sceneCapacity(result.data) < 1) {
+      refuse(
+        sourceName,
+        ['capacity'],
+        'is required with emitters or fireworks and no particles: the slots they recycle, an integer >= 1',
+        result.data.capacity,
+      );
+    }
     return result.data;
   }
   const issue = result.error.issues[0] as z.core.$ZodIssue;
