@@ -38,7 +38,8 @@ fn force_gravity(r: ForceRecord, s: ForceInput) -> vec3f {
 fn force_drag(r: ForceRecord, s: ForceInput) -> vec3f {
   let speed2 = dot(s.velocity, s.velocity);
   if (speed2 <= 0.0) { return vec3f(0.0); }
-  let speed = sqrt(speed2);
+  // springLength (shaders/safeLength.wgsl): a speed whose square overflows stays finite.
+  let speed = springLength(s.velocity, speed2);
   return -(s.velocity * (drag_k1(r) + drag_k2(r) * speed));
 }
 

@@ -183,10 +183,10 @@ describe('open bugs the properties found', () => {
     (await cpuSystemFor(scene, EXPLICIT)).destroy();
   });
 
-  // Issue 17 item 5's overflow, made safe for springs but still there for rods, cables and quadratic
-  // drag: |d|² (or |v|²) passes float32's range past about 1.8e19 and the particle goes NaN (the
-  // detector counts it). Found by "tame scenes drawn from the format" at the scale 1e18 (FC_SEED=1).
-  it.fails.each([
+  // Fixed: issue 17 item 5's overflow, made safe for springs, was still there for rods, cables and
+  // quadratic drag: |d|² (or |v|²) passes float32's range past about 1.8e19 and the particle went NaN.
+  // Found by "tame scenes drawn from the format" at the scale 1e18 (FC_SEED=1). They take springLength now.
+  it.each([
     ['a rod', '"links": [{"type": "rod", "a": 0, "b": 1, "length": 1e19}]'],
     ['a cable', '"links": [{"type": "cable", "a": 0, "anchor": [1e19, 1e19, 1e19], "maxLength": 1e18}]'],
   ])('%s 3.5e19 long stays finite', async (_, links) => {
@@ -200,7 +200,7 @@ describe('open bugs the properties found', () => {
     system.destroy();
   });
 
-  it.fails('quadratic drag at a speed past 1.8e19 stays finite', async () => {
+  it('quadratic drag at a speed past 1.8e19 stays finite', async () => {
     const system = new CpuParticleSystem({ capacity: 1 });
     system.writeParticles(0, [{ position: [0, 0, 0], velocity: [2e19, 0, 0] }]);
     // The true force, k2 |v|² = 4e8 N, is finite; |v|² as float32 is not.

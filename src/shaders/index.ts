@@ -127,7 +127,7 @@ export const shaders = {
     ),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),
   scan: () => compose(SCAN_PARAMS.wgsl(), s.scan),
-  contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.contacts),
+  contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.contacts),
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: () => compose(lifeHeader(), s.dispatch, s.age),

@@ -109,7 +109,7 @@ export function applyFieldForces(
         case K.drag: {
           const speed2 = round(round(round(vx * vx) + round(vy * vy)) + round(vz * vz));
           if (speed2 <= 0) break;
-          const speed = round(Math.sqrt(speed2));
+          const speed = springLength(vx, vy, vz, speed2, round);
           const coefficient = round(at(params, r + DRAG_K1) + round(at(params, r + DRAG_K2) * speed));
           f[0] = -round(vx * coefficient);
           f[1] = -round(vy * coefficient);
