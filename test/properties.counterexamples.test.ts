@@ -1,9 +1,8 @@
 /**
  * The counterexamples the property tests (test/properties.scene.test.ts,
  * test/properties.api.test.ts) found, each shrunk by fast-check and kept here
- * as a plain example: the fixed ones as regression tests, the open ones as
- * `it.fails` naming the bug (each turns red once its bug is fixed: then drop
- * the `.fails`).
+ * as a plain example: each a regression test for the bug it found (an open
+ * one would be kept as `it.fails` naming the bug, to turn red once fixed).
  */
 import { describe, expect, it } from 'vitest';
 import type { ParticleSystemApi } from '../src/core/api';
@@ -111,7 +110,7 @@ describe('API (fixed)', () => {
   });
 });
 
-describe('open bugs the properties found', () => {
+describe('bugs the properties found, fixed since', () => {
   // Fixed: ForceRegistry (src/core/forces/registry.ts) cached the index-list masks with one offset per
   // generator, but cleared that cache only when an index-list generator was added or removed: a
   // generator added for every particle (or a range) after the masks were built got no offset (mask 0),
