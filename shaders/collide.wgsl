@@ -199,16 +199,12 @@ fn main(invocation: Invocation) {
     particles[index].positionInverseMass = vec4f(p, 0.0);
     particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
     particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);
-    // A contact can overflow too (a radius near float32's largest): counted as the step counts it.
-    if (wasFinite && !isFiniteVec3(p)) { _ = noteNonFinite(index); }
-  } else if (wasFinite && !isFiniteState(p, v) && noteNonFinite(index)) {
-    // Gone non-finite, and the policy parks it: as a kill does, where it is.
-    particles[index].positionInverseMass = vec4f(p, 0.0);
-    particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
-    particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);
   } else {
     // The step's lanes: position and velocity.
     particles[index].positionInverseMass = vec4f(p, positionInverseMass.w);
     particles[index].velocityDamping = vec4f(v, velocityDamping.w);
   }
+  // A contact can overflow too (a radius near float32's largest): counted, and parked, as the step does
+  // (a killed particle is at rest already).
+  if (wasFinite && !isFiniteState(p, select(v, vec3f(0.0), c < params.colliderCount))) { noteNonFinite(index); }
 }

@@ -86,13 +86,7 @@ fn main(invocation: Invocation) {
   let born = spawnParticle(rule, center, inheritFrom, key);
   particles[slot] = born;
   // Born NaN or infinite (an inherited velocity past float32's range): counted, and parked, as the step does.
-  if (CHECK_FINITE && !isFiniteState(getPosition(born), getVelocity(born))) {
-    if (noteNonFinite(slot)) {
-      particles[slot].positionInverseMass.w = 0.0;
-      particles[slot].velocityDamping = vec4f(vec3f(0.0), getDamping(born));
-      particles[slot].accelerationRadius.w = HEALTH_PARKED_RADIUS;
-    }
-  }
+  if (CHECK_FINITE && !isFiniteState(getPosition(born), getVelocity(born))) { noteNonFinite(slot); }
   var record = life[slot];
   record.age = 0.0;
   record.lifetime = spawnLifetime(rule, key);

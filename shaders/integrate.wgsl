@@ -70,11 +70,5 @@ fn main(invocation: Invocation) {
   particles[index].velocityDamping = p.velocityDamping;
   particles[index].forceAccumSpare = p.forceAccumSpare;
   // Counted, and parked (immovable, collision-free, at rest) when the policy says so.
-  if (wentBad) {
-    if (noteNonFinite(index)) {
-      particles[index].positionInverseMass.w = 0.0;
-      particles[index].velocityDamping = vec4f(vec3f(0.0), getDamping(p));
-      particles[index].accelerationRadius.w = HEALTH_PARKED_RADIUS;
-    }
-  }
+  if (wentBad) { noteNonFinite(index); }
 }
