@@ -147,8 +147,8 @@ fn visitLinks(me: u32) {
     let length2 = dot3(d, d);
     // Coincident ends have no direction to push along: skipped.
     if (!(length2 > 0.0)) { continue; }
-    // springLength (shaders/safeLength.wgsl): a link whose squared length overflows stays finite.
-    let currentLength = springLength(d, length2);
+    // safeLength (shaders/safeLength.wgsl): a link whose squared length overflows stays finite.
+    let currentLength = safeLength(d, length2);
     let direction = d / currentLength;
     var n = direction;
     var penetration = currentLength - link.length;

@@ -38,8 +38,8 @@ fn force_gravity(r: ForceRecord, s: ForceInput) -> vec3f {
 fn force_drag(r: ForceRecord, s: ForceInput) -> vec3f {
   let speed2 = dot(s.velocity, s.velocity);
   if (speed2 <= 0.0) { return vec3f(0.0); }
-  // springLength (shaders/safeLength.wgsl): a speed whose square overflows stays finite.
-  let speed = springLength(s.velocity, speed2);
+  // safeLength (shaders/safeLength.wgsl): a speed whose square overflows stays finite.
+  let speed = safeLength(s.velocity, speed2);
   return -(s.velocity * (drag_k1(r) + drag_k2(r) * speed));
 }
 
@@ -50,7 +50,7 @@ fn hooke(anchor: vec3f, restLength: f32, stiffness: f32, bungee: bool, position:
   let d = position - anchor;
   let length2 = dot(d, d);
   if (length2 <= 0.0) { return vec3f(0.0); }
-  let length = springLength(d, length2);
+  let length = safeLength(d, length2);
   let stretch = length - restLength;
   if (bungee && stretch <= 0.0) { return vec3f(0.0); }
   return d * (-stiffness * stretch / length);

@@ -35,7 +35,7 @@ fn main(invocation: Invocation) {
     let d = position - particles[end.x].positionInverseMass.xyz;
     let length2 = dot(d, d);
     if (length2 <= 0.0) { continue; } // coincident ends: no direction, no force
-    let length = springLength(d, length2);
+    let length = safeLength(d, length2);
     let stretch = length - link.restLength;
     if (link.bungee != 0u && stretch <= 0.0) { continue; }
     // -k (|d| - rest) d/|d|: the other end sees -d, the same length and so

@@ -18,6 +18,7 @@
  * run's growth or boundedness is the claim.
  */
 import { describe, expect, it } from 'vitest';
+import { dampedOscillator } from './support/oscillator';
 import { prepareLinks } from '../src/core/collisions/links';
 import { generateContacts } from '../src/core/collisions/sequential';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
@@ -32,20 +33,6 @@ import {
   type ComparisonSkins,
   type ResolverScene,
 } from './support/resolverScenes';
-
-/** x(t) for x'' = -k x - d x' from x0, v0: the textbook closed forms, float64. */
-function oscillator(k: number, d: number, x0: number, v0: number, t: number): number {
-  const half = d / 2;
-  const s = k - half * half;
-  if (s > 0) {
-    const g = Math.sqrt(s);
-    return Math.exp(-half * t) * (x0 * Math.cos(g * t) + ((v0 + half * x0) / g) * Math.sin(g * t));
-  }
-  if (s === 0) return Math.exp(-half * t) * (x0 + (v0 + half * x0) * t);
-  const b = Math.sqrt(-s);
-  const c1 = (v0 - (-half - b) * x0) / (2 * b);
-  return c1 * Math.exp((-half + b) * t) + (x0 - c1) * Math.exp((-half - b) * t);
-}
 
 /** One particle on a stiff spring to the origin, from x0 (along x) with velocity v0, damping mode off. */
 function stiffSpringRun(
@@ -100,7 +87,7 @@ describe('the stiff spring (Cyclone’s ParticleFakeSpring) under each integrati
     for (const [x0, v0] of starts) {
       const system = stiffSpringRun('semi-implicit', k, d, x0, v0, 'float64');
       system.step(dt);
-      const exact = oscillator(k, d, x0, v0, dt);
+      const exact = dampedOscillator(k, d, x0, v0, dt);
       // A few dozen float64 operations on values of size |x0| + |v0| dt + |x(dt)| (+ the acceleration's
       // |A x0 + B v0| dt², at most |x(dt) - x0 - v0 dt|): 2^-40 of that is far above their rounding.
       const size = Math.abs(x0) + Math.abs(v0 * dt) + 2 * Math.abs(exact) + Math.abs(x0 + v0 * dt);
@@ -115,14 +102,14 @@ describe('the stiff spring (Cyclone’s ParticleFakeSpring) under each integrati
       // The first step moves with the old velocity, so the force has not acted on the position yet.
       expect(x(system)).toBe(x0 + v0 * dt);
       // Its velocity is (x(dt) - x0)/dt, the chord to where the oscillator is after dt.
-      const exact = oscillator(k, d, x0, v0, dt);
+      const exact = dampedOscillator(k, d, x0, v0, dt);
       system.step(dt);
       // So the second step (whatever force it adds) lands at x0 + v0 dt + (x(dt) - x0) = x(dt) + v0 dt.
       const size = Math.abs(x0) + 2 * Math.abs(v0 * dt) + 2 * Math.abs(exact);
       expect(Math.abs(x(system) - (exact + v0 * dt)), `x0 ${x0}, v0 ${v0}`).toBeLessThanOrEqual(2 ** -40 * size);
       // That is x(dt) only when v0 = 0 (and x(2 dt) in no case here).
       if (v0 !== 0) expect(Math.abs(x(system) - exact)).toBeGreaterThan(0.99 * Math.abs(v0 * dt));
-      expect(Math.abs(x(system) - oscillator(k, d, x0, v0, 2 * dt))).toBeGreaterThan(1e-6);
+      expect(Math.abs(x(system) - dampedOscillator(k, d, x0, v0, 2 * dt))).toBeGreaterThan(1e-6);
     }
   });
 

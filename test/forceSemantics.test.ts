@@ -10,6 +10,7 @@
  * its 3u per operation covers each side's own rounding, |GPU - exact| too).
  */
 import { describe, expect, it } from 'vitest';
+import { dampedOscillator } from './support/oscillator';
 import type { ParticleSystemApi } from '../src/core/api';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import type { ForceGenerator } from '../src/core/forces/generators';
@@ -296,23 +297,6 @@ describe('an undamped anchored spring keeps the amplitude Euler predicts', () =>
 });
 
 describe('the stiff spring (Cyclone’s ParticleFakeSpring) against the damped oscillator’s closed form', () => {
-  /** x(t) for x'' = -k x - d x', from x0, v0: textbook closed forms, one per regime, float64. */
-  function closedForm(k: number, d: number, x0: number, v0: number, t: number): number {
-    const half = d / 2;
-    const s = k - half * half;
-    if (s > 0) {
-      const g = Math.sqrt(s);
-      return Math.exp(-half * t) * (x0 * Math.cos(g * t) + ((v0 + half * x0) / g) * Math.sin(g * t));
-    }
-    if (s === 0) return Math.exp(-half * t) * (x0 + (v0 + half * x0) * t);
-    const b = Math.sqrt(-s);
-    const r1 = -half + b;
-    const r2 = -half - b;
-    // x = c1 e^(r1 t) + c2 e^(r2 t), c1 + c2 = x0, r1 c1 + r2 c2 = v0.
-    const c1 = (v0 - r2 * x0) / (r1 - r2);
-    return c1 * Math.exp(r1 * t) + (x0 - c1) * Math.exp(r2 * t);
-  }
-
   const regimes = [
     ['underdamped', 100, 2],
     ['critically damped', 25, 10],
@@ -330,7 +314,7 @@ describe('the stiff spring (Cyclone’s ParticleFakeSpring) against the damped o
         [-2, 3],
       ] as const) {
         const landed = x0 + v0 * dt + (a * x0 + b * v0) * dt * dt;
-        const exact = closedForm(k, d, x0, v0, dt);
+        const exact = dampedOscillator(k, d, x0, v0, dt);
         // Both are float64 evaluations of a few dozen operations on values of size |x0| + |v0| dt + |exact|
         // (and, for the landing, |A x0 + B v0| dt²); 2^-40 of that is far above their rounding.
         const size = Math.abs(x0) + Math.abs(v0 * dt) + Math.abs(exact) + Math.abs((a * x0 + b * v0) * dt * dt);
@@ -369,7 +353,7 @@ describe('the stiff spring (Cyclone’s ParticleFakeSpring) against the damped o
           const x0 =
             (before[i * FLOATS_PER_PARTICLE + attributeOffset('position') + c] as number) - (anchor[c] as number);
           const v0 = before[i * FLOATS_PER_PARTICLE + attributeOffset('velocity') + c] as number;
-          const exact = (anchor[c] as number) + closedForm(k, d, x0, v0, dt);
+          const exact = (anchor[c] as number) + dampedOscillator(k, d, x0, v0, dt);
           // x1 = x0 + (v0 + f w dt) dt lands exactly on x(dt) with exact A, B and arithmetic. Float32:
           // A and B rounded (u |A x0| + u |B v0|, also x0 = position - anchor's u|x0|), the force (bound e),
           // then errorBound's 3u per multiply-add for the acceleration, the velocity and the position.

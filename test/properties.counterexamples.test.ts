@@ -184,7 +184,7 @@ describe('bugs the properties found, fixed since', () => {
 
   // Fixed: issue 17 item 5's overflow, made safe for springs, was still there for rods, cables and
   // quadratic drag: |d|² (or |v|²) passes float32's range past about 1.8e19 and the particle went NaN.
-  // Found by "tame scenes drawn from the format" at the scale 1e18 (FC_SEED=1). They take springLength now.
+  // Found by "tame scenes drawn from the format" at the scale 1e18 (FC_SEED=1). They take safeLength now.
   it.each([
     ['a rod', '"links": [{"type": "rod", "a": 0, "b": 1, "length": 1e19}]'],
     ['a cable', '"links": [{"type": "cable", "a": 0, "anchor": [1e19, 1e19, 1e19], "maxLength": 1e18}]'],

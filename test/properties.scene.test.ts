@@ -27,6 +27,7 @@ import {
   parseScene,
   sceneCapacity,
   sceneToCollisions,
+  sceneObject,
   sceneToForces,
   sceneToLifecycle,
   sceneToParticles,
@@ -205,19 +206,7 @@ describe('scene files: accepted, or refused with a SparkworksInputError naming a
   });
 
   it('arbitrary JSON documents, at the top level and as each top-level key', async () => {
-    const keys = [
-      'particles',
-      'forces',
-      'colliders',
-      'links',
-      'collisions',
-      'emitters',
-      'fireworks',
-      'capacity',
-      'radius',
-      'description',
-      '$schema',
-    ];
+    const keys = Object.keys(sceneObject.shape);
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(

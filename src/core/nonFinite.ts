@@ -5,6 +5,7 @@
  * whose state goes from finite to non-finite, in the step and in the
  * colliders pass after it, and apply the system's policy. No GPU here.
  */
+import { NO_PARTICLE } from './collisions/links';
 import { SparkworksInputError } from './errors';
 
 /**
@@ -34,9 +35,6 @@ export const HEALTH = {
   /** Words in the record. */
   words: 3,
 } as const;
-
-/** firstIndex before any particle went bad. */
-export const NO_PARTICLE = 0xffffffff;
 
 /** What `readStats()` adds about non-finite state. */
 export interface NonFiniteStats {

@@ -4,7 +4,8 @@
  * particle's state goes non-finite, and the policy word they read when one
  * does. Owned by the ParticleBuffer of a system.
  */
-import { HEALTH, NON_FINITE_POLICIES, NO_PARTICLE, type NonFinitePolicy } from '../core/nonFinite';
+import { NO_PARTICLE } from '../core/collisions/links';
+import { HEALTH, NON_FINITE_POLICIES, type NonFinitePolicy } from '../core/nonFinite';
 
 export class GpuHealth {
   readonly buffer: GPUBuffer;

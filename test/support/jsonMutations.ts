@@ -6,6 +6,7 @@
  * shrink them and print them), and rendered back to text.
  */
 import fc from 'fast-check';
+import { sceneObject } from '../../src/scene/scene';
 
 /** An object as JSON text writes it: entries in order, repeats and any key allowed. */
 export class JsonObject {
@@ -166,17 +167,7 @@ export const PROTOTYPE_NAMES = [
 
 /** The scene format's own words: a rename to one of them makes a plausible but wrong document. */
 export const FORMAT_NAMES = [
-  'particles',
-  'forces',
-  'colliders',
-  'links',
-  'collisions',
-  'emitters',
-  'fireworks',
-  'capacity',
-  'radius',
-  'description',
-  '$schema',
+  ...Object.keys(sceneObject.shape),
   'position',
   'velocity',
   'acceleration',

@@ -6,7 +6,7 @@
  * neighbours cell by cell, each cell's particles by index). With
  * `round = Math.fround` every operation rounds to float32 as the GPU does.
  */
-import { springLength } from '../forces/springForces';
+import { safeLength } from '../safeLength';
 import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { Rounding } from '../integrate';
 import type { FloatArray } from '../particles';
@@ -266,7 +266,7 @@ export class CpuContacts {
       const dz = round(pBz - (state[A + POSITION + 2] as number));
       const length2 = dot3(dx, dy, dz, dx, dy, dz, round);
       if (!(length2 > 0)) continue;
-      const currentLength = springLength(dx, dy, dz, length2, round);
+      const currentLength = safeLength(dx, dy, dz, length2, round);
       let nx = round(dx / currentLength);
       let ny = round(dy / currentLength);
       let nz = round(dz / currentLength);

@@ -16,7 +16,7 @@ import {
   slotIndex,
   type PackedForces,
 } from './records';
-import { springLength } from './springForces';
+import { safeLength } from '../safeLength';
 import { turbulenceField } from './turbulence';
 
 const { POSITION, VELOCITY, INVERSE_MASS, FORCE_ACCUM } = OFFSET;
@@ -109,7 +109,7 @@ export function applyFieldForces(
         case K.drag: {
           const speed2 = round(round(round(vx * vx) + round(vy * vy)) + round(vz * vz));
           if (speed2 <= 0) break;
-          const speed = springLength(vx, vy, vz, speed2, round);
+          const speed = safeLength(vx, vy, vz, speed2, round);
           const coefficient = round(at(params, r + DRAG_K1) + round(at(params, r + DRAG_K2) * speed));
           f[0] = -round(vx * coefficient);
           f[1] = -round(vy * coefficient);
@@ -224,7 +224,7 @@ export function anchoredSpringForce(
   const dz = round(pz - az);
   const length2 = round(round(round(dx * dx) + round(dy * dy)) + round(dz * dz));
   if (length2 <= 0) return out;
-  const length = springLength(dx, dy, dz, length2, round);
+  const length = safeLength(dx, dy, dz, length2, round);
   const stretch = round(length - restLength);
   if (bungee && stretch <= 0) return out;
   const scale = round(round(-stiffness * stretch) / length);

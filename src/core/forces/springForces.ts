@@ -6,6 +6,7 @@ import type { Rounding } from '../integrate';
 import { OFFSET, FLOATS_PER_PARTICLE } from '../layout';
 import type { FloatArray } from '../particles';
 import type { SpringRows } from './registry';
+import { safeLength } from '../safeLength';
 
 const { POSITION, INVERSE_MASS, FORCE_ACCUM } = OFFSET;
 
@@ -29,7 +30,7 @@ export function applySpringForces(state: FloatArray, rows: SpringRows, params: F
       const dz = round(pz - (state[other + POSITION + 2] as number));
       const length2 = round(round(round(dx * dx) + round(dy * dy)) + round(dz * dz));
       if (length2 <= 0) continue; // coincident ends: no direction, no force
-      const length = springLength(dx, dy, dz, length2, round);
+      const length = safeLength(dx, dy, dz, length2, round);
       const stretch = round(length - restLength);
       if (rows.bungee[link] !== 0 && stretch <= 0) continue;
       const scale = round(round(-stiffness * stretch) / length);
@@ -38,19 +39,4 @@ export function applySpringForces(state: FloatArray, rows: SpringRows, params: F
       state[base + FORCE_ACCUM + 2] = round((state[base + FORCE_ACCUM + 2] as number) + round(dz * scale));
     }
   }
-}
-
-/**
- * |d| for a spring: sqrt(length2), or, when length2 overflowed float32 (|d|
- * past about 1.8e19), the vector scaled by its largest component first, so a
- * long spring's length stays finite (shaders/safeLength.wgsl, op for op; the
- * GPU's division may differ by its 2.5 ULP in that branch alone).
- */
-export function springLength(dx: number, dy: number, dz: number, length2: number, round: Rounding): number {
-  if (length2 !== Infinity) return round(Math.sqrt(length2));
-  const m = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
-  const ux = round(dx / m);
-  const uy = round(dy / m);
-  const uz = round(dz / m);
-  return round(m * round(Math.sqrt(round(round(round(ux * ux) + round(uy * uy)) + round(uz * uz)))));
 }
