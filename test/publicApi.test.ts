@@ -96,6 +96,24 @@ describe('public entry points', () => {
     expect(packages.has('webgpu')).toBe(false);
   });
 
+  it('name the same four entries wherever they are listed (package.json, tsconfig, TypeDoc, the library build)', () => {
+    const json = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, any>;
+    // package.json's subpaths and tsconfig's paths (which the Vite alias mirrors) name the same sources.
+    const exported = Object.keys(json('package.json')['exports']).filter((key) => key !== './package.json');
+    const paths = json('tsconfig.json')['compilerOptions']['paths'] as Record<string, [string]>;
+    expect(exported.map((key) => key.replace(/^\./, 'sparkworks')).sort()).toEqual(Object.keys(paths).sort());
+    const sources = Object.values(paths)
+      .map(([file]) => file.replace(/^\.\//, ''))
+      .sort();
+    expect([...(json('typedoc.json')['entryPoints'] as string[])].sort()).toEqual(sources);
+    const libraryBuild = readFileSync(join(ROOT, 'vite.lib.config.ts'), 'utf8');
+    for (const file of sources) expect(libraryBuild, file).toContain(`'${file}'`);
+    const viteConfig = readFileSync(join(ROOT, 'vite.config.ts'), 'utf8');
+    for (const [name, [file]] of Object.entries(paths)) {
+      expect(viteConfig, name).toMatch(new RegExp(`'?${name}'?: '${file.replace(/^\.\//, '')}'`));
+    }
+  });
+
   it("the README's quick start is examples/minimal/main.ts, word for word", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const block =
