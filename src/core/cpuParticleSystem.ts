@@ -5,7 +5,7 @@
  */
 import { vec3 } from 'gl-matrix';
 import type { ParticleSystemApi, ParticleSystemOptions, SystemStats } from './api';
-import { HealthRecord, checkNonFinitePolicy } from './nonFinite';
+import { HEALTH, HealthRecord, NON_FINITE_POLICIES, checkNonFinitePolicy } from './nonFinite';
 import { prepareColliders, type ColliderInit } from './collisions/colliders';
 import { prepareLinks, type LinkInit } from './collisions/links';
 import { CpuCollisionWorld, RadiusBound, largestRadius, prepareCollisionInputs } from './collisions/world';
@@ -41,6 +41,9 @@ import {
   type SettableField,
 } from './particles';
 import { resolveVariant, type Variant } from './variants';
+import type { LifecycleOptions } from './emitters/options';
+import { SnapshotError, plainCopy, type SnapshotBytes } from './snapshot/format';
+import { creationOptions, decodeSnapshot, encodeSnapshot, type SystemState } from './snapshot/systemSnapshot';
 
 /**
  * `float32`: every operation rounds to float32, as the GPU does (the default).
@@ -79,6 +82,12 @@ export class CpuParticleSystem implements ParticleSystemApi {
   readonly lifecycle: CpuLifecycle | null = null;
   /** Particles gone non-finite, and the policy for them. */
   private readonly health: HealthRecord;
+  /** The emitter options it was created with, as plain data (for snapshots); null without emitters. */
+  private readonly lifecycleOptions: LifecycleOptions | null;
+  /** Seconds simulated: the sum of every step's dt. */
+  time = 0;
+  /** Steps taken since creation (a restored system continues its snapshot's count). */
+  stepCount = 0;
   /** The record the step and collisions count into: none under policy `off`. */
   private get checkedHealth(): HealthRecord | null {
     return this.health.checking ? this.health : null;
@@ -91,6 +100,9 @@ export class CpuParticleSystem implements ParticleSystemApi {
     const collisions = prepareCollisionInputs(options.collisions, options.capacity);
     const lifecycle = prepareLifecycle(options, options.capacity);
     this.capacity = options.capacity;
+    this.lifecycleOptions = lifecycle
+      ? plainCopy({ emitters: options.emitters, fireworks: options.fireworks, permanent: options.permanent })
+      : null;
     this.precision = options.precision ?? 'float32';
     this.state =
       this.precision === 'float32'
@@ -213,25 +225,118 @@ export class CpuParticleSystem implements ParticleSystemApi {
   step(dt: number): void {
     this.checkUsable();
     checkTimeStep(dt);
+    this.stepOnce(dt);
+  }
+
+  private stepOnce(dt: number): void {
     this.lifecycle?.beforeStep();
     this.applyForces(Math.fround(dt));
     integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.checkedHealth);
     this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.checkedHealth);
     // Free slots have inverse mass 0, so the step and the forces above skipped them as the GPU's live list does.
     this.lifecycle?.afterStep(this.state, Math.fround(dt), this.checkedHealth);
+    this.time += dt;
+    this.stepCount++;
   }
 
   stepMany(dt: number, steps: number): void {
     this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    for (let s = 0; s < steps; s++) {
-      this.lifecycle?.beforeStep();
-      this.applyForces(Math.fround(dt));
-      integrate(this.state, this.capacity, Math.fround(dt), this.variant, this.round, this.checkedHealth);
-      this.collisions.afterIntegrate(this.state, this.capacity, dt, this.round, this.checkedHealth);
-      this.lifecycle?.afterStep(this.state, Math.fround(dt), this.checkedHealth);
+    for (let s = 0; s < steps; s++) this.stepOnce(dt);
+  }
+
+  /**
+   * Everything needed to continue this system bit for bit, as a versioned,
+   * checksummed binary (docs/snapshots.md): `CpuParticleSystem.restore` or
+   * `ParticleSystem.restore` rebuilds it.
+   */
+  snapshot(): Uint8Array {
+    this.checkUsable();
+    const lifecycle = this.lifecycle;
+    const health = new Uint32Array(HEALTH.words);
+    health[HEALTH.nonFinite] = this.health.nonFinite;
+    health[HEALTH.firstIndex] = this.health.firstIndex;
+    health[HEALTH.policy] = NON_FINITE_POLICIES.indexOf(this.health.policy);
+    const state: SystemState = {
+      config: {
+        format: 'sparkworks-snapshot',
+        backend: 'cpu',
+        capacity: this.capacity,
+        variant: this.variant,
+        precision: this.precision,
+        nonFinite: this.health.policy,
+        lifecycle: this.lifecycleOptions,
+        contactSettings: this.collisions.settings,
+        forces: this.forces.entries(),
+        springs: this.springs.links,
+        emitterRuntime: lifecycle ? lifecycle.emitters.runtime() : null,
+        radiusBound: this.collisions.radius.value,
+        time: this.time,
+        stepCount: this.stepCount,
+        nonFiniteReported: this.health.reportedCount,
+      },
+      particles: this.state,
+      colliders: this.collisions.colliders,
+      links: this.collisions.links,
+      health,
+      lifecycle: lifecycle
+        ? {
+            life: lifecycle.life.words,
+            lists: lifecycle.lists,
+            freeList: lifecycle.freeList,
+            counters: lifecycle.counters.words,
+            ruleStats: lifecycle.ruleStats,
+          }
+        : null,
+    };
+    return encodeSnapshot(state);
+  }
+
+  /**
+   * A system rebuilt from a snapshot of either backend, continuing where it
+   * was taken. Its precision is the snapshot's (a float32 snapshot restores
+   * in float32 only). Throws SnapshotError for a corrupt, truncated or
+   * unknown-version snapshot, before building anything.
+   */
+  static restore(snapshot: SnapshotBytes, options: { precision?: Precision } = {}): CpuParticleSystem {
+    const decoded = decodeSnapshot(snapshot);
+    const { config } = decoded;
+    const precision = options.precision ?? config.precision;
+    if (precision !== config.precision) {
+      throw new SnapshotError(
+        `a ${config.precision} snapshot cannot restore in ${precision} precision (it would not continue bit for bit)`,
+        'precision',
+        precision,
+      );
     }
+    const system = new CpuParticleSystem({ ...creationOptions(config), precision });
+    system.applySnapshot(decoded);
+    return system;
+  }
+
+  private applySnapshot({ config, particles, colliders, links, health, lifecycle }: SystemState): void {
+    for (const { generator, target } of config.forces) this.forces.add(generator, target);
+    this.springs.setLinks(config.springs);
+    if (config.emitterRuntime && this.lifecycle) this.lifecycle.emitters.restore(config.emitterRuntime);
+    this.collisions.colliders = colliders;
+    this.collisions.links = links;
+    this.collisions.radius.value = config.radiusBound;
+    this.health.restore(
+      health[HEALTH.nonFinite] as number,
+      health[HEALTH.firstIndex] as number,
+      config.nonFiniteReported,
+    );
+    this.state.set(particles);
+    if (lifecycle && this.lifecycle) {
+      this.lifecycle.life.words.set(lifecycle.life);
+      this.lifecycle.lists.set(lifecycle.lists);
+      this.lifecycle.freeList.set(lifecycle.freeList);
+      this.lifecycle.counters.words.set(lifecycle.counters);
+      this.lifecycle.ruleStats.set(lifecycle.ruleStats);
+    }
+    this.time = config.time;
+    this.stepCount = config.stepCount;
   }
 
   setColliders(colliders: readonly ColliderInit[]): void {

@@ -93,6 +93,18 @@ export class HealthRecord {
     this.checking = policy !== 'off';
   }
 
+  /** The count the last NonFiniteStateError reported. */
+  get reportedCount(): number {
+    return this.reported;
+  }
+
+  /** Sets the counts from a snapshot. */
+  restore(nonFinite: number, firstIndex: number, reported: number): void {
+    this.nonFinite = nonFinite;
+    this.firstIndex = firstIndex;
+    this.reported = reported;
+  }
+
   /** Particle `index` went from finite to non-finite. */
   note(index: number): void {
     if (this.nonFinite === 0) this.firstIndex = index;

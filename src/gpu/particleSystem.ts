@@ -52,6 +52,15 @@ import type { LiveSource } from './lifeBuffers';
 import { ParticleBuffer } from './particleBuffer';
 import { ScatterPass } from './scatterPass';
 import { StepPlan, type Stage } from './stepPlan';
+import { noLinks, type PackedLinks } from '../core/collisions/links';
+import type { PackedColliders } from '../core/collisions/colliders';
+import type { LifecycleOptions } from '../core/emitters/options';
+import { SnapshotError, plainCopy, type SnapshotBytes } from '../core/snapshot/format';
+import { creationOptions, decodeSnapshot, encodeSnapshot } from '../core/snapshot/systemSnapshot';
+import { HEALTH } from '../core/nonFinite';
+import { LIFE_COUNTERS, RULE_STATS_WORDS } from '../core/emitters/gpuRecords';
+import { BYTES_PER_LIFE } from '../core/layout';
+import { readPersistent, writePersistent, type PersistentBuffers } from './snapshotTransfer';
 
 export interface GpuParticleSystemOptions extends ParticleSystemOptions {
   /** Invocations per workgroup for every per-particle pass. Default 256, the fastest measured by `npm run bench` (about 1.1x 64 on SwiftShader). */
@@ -100,6 +109,15 @@ export class ParticleSystem implements ParticleSystemApi {
   private unwritten: { start: number; end: number; record: Float32Array }[] = [];
   /** The non-finite policy, and what `throw` has reported (the counts themselves are on the GPU). */
   private health = new HealthRecord('report');
+  /** The emitter options it was created with, as plain data (for snapshots); null without emitters. */
+  private lifecycleOptions: LifecycleOptions | null = null;
+  /** The colliders and links as last set (for snapshots: the GPU holds them only in its buffers). */
+  private colliderRecords: PackedColliders = prepareColliders([]);
+  private linkRecords: PackedLinks;
+  /** Seconds simulated: the sum of every step's dt (counted when the steps are recorded). */
+  time = 0;
+  /** Steps taken since creation (a restored system continues its snapshot's count). */
+  stepCount = 0;
 
   private constructor(
     /** The device it runs on: the caller's, which `destroy()` leaves alone. */
@@ -115,6 +133,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.forces = new ForceRegistry(this.capacity);
     this.springs = new SpringNetwork(this.capacity);
     this.forcePasses = new GpuForces(device, state, this.forces, this.springs, integratePass.workgroupSize);
+    this.linkRecords = noLinks(this.capacity);
   }
 
   /**
@@ -146,6 +165,7 @@ export class ParticleSystem implements ParticleSystemApi {
     let scatter: ScatterPass | undefined;
     let collisions: GpuCollisions | undefined;
     let collisionSettings = DEFAULT_CONTACT_SETTINGS;
+    let collisionInputs: ReturnType<typeof prepareCollisionInputs> | undefined;
     const radii = new RadiusBound();
     // Checked before any GPU object exists: a refused emitter builds nothing.
     const lifecycleInputs = prepareLifecycle(options, options.capacity);
@@ -157,7 +177,7 @@ export class ParticleSystem implements ParticleSystemApi {
         () => {
           particles = new ParticleBuffer(device, options.capacity);
           particles.health.write(nonFinite);
-          const collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
+          collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
           collisionSettings = collisionInputs.settings;
           // Both build their pipelines before they return, so inside these scopes.
           const passes = Promise.all([
@@ -201,6 +221,15 @@ export class ParticleSystem implements ParticleSystemApi {
     system.lifecyclePasses = lifecycle ?? null;
     system.fuseForces = options.fuseForces ?? true;
     system.health = new HealthRecord(nonFinite);
+    if (lifecycleInputs) {
+      system.lifecycleOptions = plainCopy({
+        emitters: options.emitters,
+        fireworks: options.fireworks,
+        permanent: options.permanent,
+      });
+    }
+    if (collisionInputs?.colliders) system.colliderRecords = collisionInputs.colliders;
+    if (collisionInputs?.links) system.linkRecords = collisionInputs.links;
     // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping. With emitters, the
     // slots past the permanent ones start free: parked (immovable, no collision radius). Written by
     // settle() when first needed, for the slots no write has covered by then.
@@ -330,6 +359,13 @@ export class ParticleSystem implements ParticleSystemApi {
     checkTimeStep(dt);
     checkStepCount(steps);
     await this.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.stepPlan().encode(encoder, dt, steps));
+    this.countSteps(dt, steps);
+  }
+
+  /** Adds steps to `time` and `stepCount` one at a time, as the CPU reference does (the same float64 sums). */
+  private countSteps(dt: number, steps: number): void {
+    for (let s = 0; s < steps; s++) this.time += dt;
+    this.stepCount += steps;
   }
 
   /**
@@ -346,6 +382,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.settle();
     this.callerEncoderPending = true;
     this.stepPlan().encode(encoder, dt, steps);
+    this.countSteps(dt, steps);
   }
 
   /**
@@ -486,12 +523,14 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     const packed = prepareColliders(colliders);
     await this.submit('setColliders', () => this.ensureCollisions().setColliders(packed));
+    this.colliderRecords = packed;
   }
 
   async setLinks(links: readonly LinkInit[]): Promise<void> {
     this.checkUsable();
     const packed = prepareLinks(links, this.capacity);
     await this.submit('setLinks', () => this.ensureCollisions().setLinks(packed));
+    this.linkRecords = packed;
   }
 
   /**
@@ -588,6 +627,122 @@ export class ParticleSystem implements ParticleSystemApi {
     // Policy `throw`: a read after particles went non-finite throws (once per new count).
     if (this.health.policy === 'throw') await this.readHealth();
     return packed;
+  }
+
+  /** The buffers that hold the state a snapshot keeps. */
+  private persistentBuffers(): PersistentBuffers {
+    return {
+      particles: this.state.buffer,
+      health: this.state.health.buffer,
+      lifecycle: this.lifecyclePasses?.buffers ?? null,
+    };
+  }
+
+  /**
+   * Everything needed to continue this system bit for bit, as a versioned,
+   * checksummed binary (docs/snapshots.md). The copy is submitted now, after
+   * every step submitted before this call, and the promise resolves when the
+   * GPU reaches it: a frame loop that does not await it never stalls.
+   * `ParticleSystem.restore` or `CpuParticleSystem.restore` rebuilds it.
+   */
+  async snapshot(): Promise<Uint8Array> {
+    this.checkUsable();
+    this.settle();
+    // Everything host-side is taken now, with the copy, so steps recorded while it is in flight change neither.
+    const config = {
+      format: 'sparkworks-snapshot' as const,
+      backend: 'gpu' as const,
+      capacity: this.capacity,
+      variant: this.variant,
+      precision: 'float32' as const,
+      nonFinite: this.health.policy,
+      lifecycle: this.lifecycleOptions,
+      contactSettings: this.collisionSettings,
+      forces: this.forces.entries(),
+      springs: [...this.springs.links],
+      emitterRuntime: this.lifecyclePasses ? this.lifecyclePasses.emitters.runtime() : null,
+      radiusBound: this.radii.value,
+      time: this.time,
+      stepCount: this.stepCount,
+      nonFiniteReported: this.health.reportedCount,
+    };
+    const colliders = this.colliderRecords;
+    const links = this.linkRecords;
+    const capacity = this.capacity;
+    const words = await withErrorScopes(
+      this.device,
+      'snapshot',
+      () => ({
+        reading: readPersistent(this.device, this.persistentBuffers(), {
+          particles: capacity * BYTES_PER_PARTICLE,
+          health: HEALTH.words * 4,
+          lifecycle: this.lifecyclePasses
+            ? {
+                life: capacity * BYTES_PER_LIFE,
+                lists: 2 * capacity * 4,
+                freeList: capacity * 4,
+                counters: LIFE_COUNTERS.words * 4,
+                ruleStats: RULE_STATS_WORDS * 4,
+              }
+            : null,
+        }),
+      }),
+      ({ reading }) => reading,
+    );
+    this.loss.check();
+    return encodeSnapshot({ config, colliders, links, ...words });
+  }
+
+  /**
+   * A system on `device` rebuilt from a snapshot of either backend (a
+   * float32 one: not of a CPU reference in float64), continuing where it was
+   * taken. `options` sets what a snapshot does not hold (the workgroup size,
+   * fused forces). Throws SnapshotError for a corrupt, truncated or
+   * unknown-version snapshot before creating anything.
+   */
+  static async restore(
+    device: GPUDevice,
+    snapshot: SnapshotBytes,
+    options: Omit<GpuParticleSystemOptions, keyof ParticleSystemOptions> = {},
+  ): Promise<ParticleSystem> {
+    const decoded = decodeSnapshot(snapshot);
+    const { config } = decoded;
+    if (!(decoded.particles instanceof Float32Array)) {
+      throw new SnapshotError(
+        'a float64 snapshot (from a CPU reference in float64 precision) cannot restore on the GPU, which steps in float32',
+        'precision',
+        config.precision,
+      );
+    }
+    const particles = decoded.particles;
+    const system = await ParticleSystem.create(device, { ...options, ...creationOptions(config) });
+    try {
+      for (const { generator, target } of config.forces) system.forces.add(generator, target);
+      system.springs.setLinks(config.springs);
+      if (config.emitterRuntime && system.lifecyclePasses)
+        system.lifecyclePasses.emitters.restore(config.emitterRuntime);
+      system.radii.value = config.radiusBound;
+      system.health.restore(0, 0, config.nonFiniteReported);
+      system.time = config.time;
+      system.stepCount = config.stepCount;
+      // Every slot is written below: the initial records need not be.
+      system.unwritten = [];
+      await system.submit('restore', () => {
+        if (decoded.colliders.count > 0) system.ensureCollisions().setColliders(decoded.colliders);
+        if (decoded.links.records.count > 0) system.ensureCollisions().setLinks(decoded.links);
+        writePersistent(device, system.persistentBuffers(), {
+          particles,
+          health: decoded.health,
+          lifecycle: decoded.lifecycle,
+        });
+      });
+      system.colliderRecords = decoded.colliders;
+      system.linkRecords = decoded.links;
+    } catch (error) {
+      system.destroy();
+      throw error;
+    }
+    return system;
   }
 
   /** Frees this system's GPU objects (not the device). Safe to call twice. */

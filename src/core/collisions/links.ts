@@ -104,8 +104,6 @@ export function prepareLinks(links: readonly LinkInit[], capacity: number, what 
   if (!Array.isArray(links)) refuse(what, links, 'must be an array of links');
   if (links.length > MAX_LINKS) refuse(`${what}.length`, links.length, `at most ${MAX_LINKS} links`);
   const records = LINK.array(links.length);
-  const F = LINK_AT;
-  const perParticle = new Uint32Array(capacity + 1);
   links.forEach((input, i) => {
     const at = `${what}[${i}]`;
     const link = checkObject(at, input);
@@ -143,16 +141,31 @@ export function prepareLinks(links: readonly LinkInit[], capacity: number, what 
     records.set(i, 'length', length);
     records.set(i, 'anchor', anchor);
     records.set(i, 'restitution', restitution);
+  });
+  return indexLinks(records, capacity) as PackedLinks;
+}
+
+/**
+ * The per-particle index of packed link records (PackedLinks.index); null
+ * when a record names a particle past `capacity` (only a damaged snapshot can).
+ */
+export function indexLinks(records: StructArray<typeof LINK.fields>, capacity: number): PackedLinks | null {
+  const F = LINK_AT;
+  const words = records.words;
+  const count = records.count;
+  const perParticle = new Uint32Array(capacity + 1);
+  for (let i = 0; i < count; i++) {
+    const a = words[i * LINK_WORDS + F.a] as number;
+    const b = words[i * LINK_WORDS + F.b] as number;
+    if (a >= capacity || (b !== NO_PARTICLE && b >= capacity)) return null;
     perParticle[a + 1]! += 1;
     if (b !== NO_PARTICLE) perParticle[b + 1]! += 1;
-  });
+  }
   // Starts by a prefix sum, then each link under its particles in link order.
-  const refs = links.length * 2;
-  const index = new Uint32Array(capacity + 1 + Math.max(refs, 1));
+  const index = new Uint32Array(capacity + 1 + Math.max(count * 2, 1));
   for (let i = 0; i < capacity; i++) index[i + 1] = (index[i] as number) + (perParticle[i + 1] as number);
   const fill = index.slice(0, capacity);
-  const words = records.words;
-  for (let i = 0; i < links.length; i++) {
+  for (let i = 0; i < count; i++) {
     const a = words[i * LINK_WORDS + F.a] as number;
     const b = words[i * LINK_WORDS + F.b] as number;
     index[capacity + 1 + fill[a]!++] = i;

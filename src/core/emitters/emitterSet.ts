@@ -104,6 +104,37 @@ export class EmitterSet {
   }
 
   /**
+   * Every emitter's settings, copied, for a snapshot.
+   * @internal
+   */
+  runtime(): EmitterRuntime[] {
+    return this.state.map((e) => ({ ...e, center: [...e.center], velocity: [...e.velocity] }));
+  }
+
+  /**
+   * Sets every emitter's settings from a snapshot (`runtime()`'s shape), cumulative burst totals included.
+   * @internal
+   */
+  restore(states: readonly EmitterRuntime[]): void {
+    if (states.length !== this.count) {
+      check.refuse('emitterRuntime.length', states.length, `must be ${this.count}, one per emitter`);
+    }
+    const next = states.map((e, i) => {
+      const at = `emitterRuntime[${i}]`;
+      const rate = checkRate(`${at}.rate`, e.rate);
+      const burst = check.integer(`${at}.burst`, e.burst, 0, TWO_TO_32 - 1);
+      return {
+        rate,
+        burst,
+        center: [...checkEmitterVector(`${at}.center`, e.center)],
+        velocity: [...checkEmitterVector(`${at}.velocity`, e.velocity)],
+      };
+    });
+    next.forEach((e, i) => (this.state[i] = e));
+    this.version++;
+  }
+
+  /**
    * The frame record of one step of `dt` (dt as the float32 the step uses).
    * @internal
    */

@@ -143,6 +143,22 @@ export class ForceRegistry {
     return true;
   }
 
+  /**
+   * The generators in order with their targets, as `add` takes them (for a snapshot).
+   * @internal
+   */
+  entries(): { generator: StoredGenerator; target: ForceTarget }[] {
+    return this.list.map(({ generator, first, end, indices }) => ({
+      generator,
+      target:
+        indices !== null
+          ? { indices: [...indices] }
+          : first === 0 && end === this.capacity
+            ? 'all'
+            : { start: first, count: end - first },
+    }));
+  }
+
   /** Unregisters every generator. */
   clear(): void {
     if (this.list.length === 0) return;

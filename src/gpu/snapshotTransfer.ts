@@ -1,0 +1,114 @@
+/**
+ * The GPU half of a snapshot: the buffers that hold a system's persistent
+ * state (particle records, health record, the lifecycle's life records,
+ * lists and counters) copied out in one submission and mapped when the GPU
+ * gets there, so taking a snapshot never stalls a frame; and written back
+ * when a system is restored. What the words mean is
+ * src/core/snapshot/systemSnapshot.ts.
+ */
+import type { LifecycleWords } from '../core/snapshot/systemSnapshot';
+import type { LifeBuffers } from './lifeBuffers';
+
+/** The buffers a snapshot reads and a restore writes. */
+export interface PersistentBuffers {
+  readonly particles: GPUBuffer;
+  readonly health: GPUBuffer;
+  readonly lifecycle: Pick<LifeBuffers, 'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats'> | null;
+}
+
+/** The words read back: particle records as floats, the rest as u32. */
+export interface PersistentWords {
+  readonly particles: Float32Array<ArrayBuffer>;
+  readonly health: Uint32Array<ArrayBuffer>;
+  readonly lifecycle: LifecycleWords | null;
+}
+
+/** The sizes of the ranges copied, in bytes (each buffer's own size, rounded to 4 by its owner). */
+function ranges(
+  buffers: PersistentBuffers,
+  bytes: { particles: number; health: number; lifecycle: LifecycleBytes | null },
+) {
+  const list: { name: string; buffer: GPUBuffer; size: number }[] = [
+    { name: 'particles', buffer: buffers.particles, size: bytes.particles },
+    { name: 'health', buffer: buffers.health, size: bytes.health },
+  ];
+  const life = buffers.lifecycle;
+  if (life && bytes.lifecycle) {
+    for (const name of ['life', 'lists', 'freeList', 'counters', 'ruleStats'] as const) {
+      list.push({ name, buffer: life[name], size: bytes.lifecycle[name] });
+    }
+  }
+  return list;
+}
+
+/** The lifecycle's words a snapshot holds, in bytes per buffer. */
+export type LifecycleBytes = Record<'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats', number>;
+
+/**
+ * Copies the state into one staging buffer now (after every submitted
+ * step) and resolves with it when the GPU has reached the copy.
+ */
+export async function readPersistent(
+  device: GPUDevice,
+  buffers: PersistentBuffers,
+  bytes: { particles: number; health: number; lifecycle: LifecycleBytes | null },
+): Promise<PersistentWords> {
+  const parts = ranges(buffers, bytes);
+  const total = parts.reduce((sum, part) => sum + part.size, 0);
+  const staging = device.createBuffer({
+    label: 'snapshot.readback',
+    size: total,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  try {
+    const encoder = device.createCommandEncoder({ label: 'snapshot.read' });
+    let at = 0;
+    for (const part of parts) {
+      encoder.copyBufferToBuffer(part.buffer, 0, staging, at, part.size);
+      at += part.size;
+    }
+    device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const copy = staging.getMappedRange().slice(0);
+    staging.unmap();
+    const words = new Map<string, ArrayBuffer>();
+    at = 0;
+    for (const part of parts) {
+      words.set(part.name, copy.slice(at, at + part.size));
+      at += part.size;
+    }
+    const u32 = (name: string) => new Uint32Array(words.get(name) as ArrayBuffer);
+    return {
+      particles: new Float32Array(words.get('particles') as ArrayBuffer),
+      health: u32('health'),
+      lifecycle: buffers.lifecycle
+        ? {
+            life: u32('life'),
+            lists: u32('lists'),
+            freeList: u32('freeList'),
+            counters: u32('counters'),
+            ruleStats: u32('ruleStats'),
+          }
+        : null,
+    };
+  } finally {
+    staging.destroy();
+  }
+}
+
+/** Writes restored words into the buffers (ordered before any later submit). */
+export function writePersistent(
+  device: GPUDevice,
+  buffers: PersistentBuffers,
+  words: { particles: Float32Array; health: Uint32Array; lifecycle: LifecycleWords | null },
+): void {
+  const queue = device.queue;
+  queue.writeBuffer(buffers.particles, 0, words.particles as Float32Array<ArrayBuffer>);
+  queue.writeBuffer(buffers.health, 0, words.health as Uint32Array<ArrayBuffer>);
+  const life = buffers.lifecycle;
+  if (life && words.lifecycle) {
+    for (const name of ['life', 'lists', 'freeList', 'counters', 'ruleStats'] as const) {
+      queue.writeBuffer(life[name], 0, words.lifecycle[name] as Uint32Array<ArrayBuffer>);
+    }
+  }
+}
