@@ -1,23 +1,34 @@
 // The uniform grid, rebuilt on the GPU every step as a counting sort of the
 // particles by bucket: `assign` counts each bucket (integer atomics: the
-// counts do not depend on the order they land in), shaders/scan.wgsl turns
-// the counts into bucket starts in place, `scatter` drops each particle into
-// its bucket's range, and `sortBuckets` orders each range by particle index,
-// so the result is sorted by (bucket, index) whatever order the atomics ran in.
+// counts do not depend on the order they land in), `scanChunks`,
+// `scanChunkSums` and `addChunkSums` turn the counts into bucket starts,
+// `scatter` drops each particle into its bucket's range, and `sortBuckets`
+// orders each range by particle index, so the result is sorted by
+// (bucket, index) whatever order the atomics ran in.
+// The scan is three dispatches and no workgroup barrier: each invocation sums
+// its own chunk of counts in a loop, one invocation scans the chunk totals,
+// and every bucket adds its chunk's offset (on a software adapter a barrier
+// costs far more than the few thousand additions it saves).
 // Mirrored by src/core/collisions/grid.ts.
 // Prepended: the Particle struct and accessors, shaders/dispatch.wgsl,
 // shaders/gridHash.wgsl.
 
+const SCAN_CHUNK: u32 = 256u;
+
 // GridParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: GridParams;
-// Counts per bucket, then (scanned in place) where each bucket starts; bucketCount + 1 entries.
-@group(1) @binding(1) var<storage, read_write> starts: array<atomic<u32>>;
+// Bucket starts (bucketCount + 1 entries: the last is the number in the grid).
+@group(1) @binding(1) var<storage, read_write> starts: array<u32>;
+// Counts per bucket (bucketCount + 1 entries, the last 0), cleared again
+// after the scan to serve as scatter's cursors.
 @group(1) @binding(2) var<storage, read_write> cursors: array<atomic<u32>>;
 // Particle indices sorted by (bucket, index).
 @group(1) @binding(3) var<storage, read_write> entries: array<u32>;
 // Per particle: its cell, and its bucket in w (-1: not in the grid, a dead particle).
 @group(1) @binding(4) var<storage, read_write> cells: array<vec4i>;
+// The scan's chunk totals, then (scanned) each chunk's offset.
+@group(1) @binding(5) var<storage, read_write> chunkSums: array<u32>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn assign(invocation: Invocation) {
@@ -31,7 +42,49 @@ fn assign(invocation: Invocation) {
   let cell = cellOf(getPosition(particle), params.inverseCellSize);
   let bucket = bucketOf(cell, params.bucketMask);
   cells[i] = vec4i(cell, i32(bucket));
-  atomicAdd(&starts[bucket], 1u);
+  atomicAdd(&cursors[bucket], 1u);
+}
+
+// The bucketCount + 1 counts, in chunks of SCAN_CHUNK.
+fn scannedLength() -> u32 {
+  return params.bucketCount + 1u;
+}
+
+// One invocation a chunk: the exclusive scan of its counts, and its total.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scanChunks(invocation: Invocation) {
+  let chunk = particleIndex(invocation);
+  let first = chunk * SCAN_CHUNK;
+  if (first >= scannedLength()) { return; }
+  let end = min(first + SCAN_CHUNK, scannedLength());
+  var sum = 0u;
+  for (var b = first; b < end; b++) {
+    let n = atomicLoad(&cursors[b]);
+    starts[b] = sum;
+    sum += n;
+  }
+  chunkSums[chunk] = sum;
+}
+
+// One invocation: the exclusive scan of the chunk totals.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scanChunkSums(invocation: Invocation) {
+  if (particleIndex(invocation) != 0u) { return; }
+  let chunks = (scannedLength() + SCAN_CHUNK - 1u) / SCAN_CHUNK;
+  var sum = 0u;
+  for (var c = 0u; c < chunks; c++) {
+    let n = chunkSums[c];
+    chunkSums[c] = sum;
+    sum += n;
+  }
+}
+
+// One invocation a bucket: its chunk's offset.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn addChunkSums(invocation: Invocation) {
+  let b = particleIndex(invocation);
+  if (b >= scannedLength()) { return; }
+  starts[b] += chunkSums[b / SCAN_CHUNK];
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -41,7 +94,7 @@ fn scatter(invocation: Invocation) {
   let bucket = cells[i].w;
   if (bucket < 0) { return; }
   let b = u32(bucket);
-  entries[atomicLoad(&starts[b]) + atomicAdd(&cursors[b], 1u)] = i;
+  entries[starts[b] + atomicAdd(&cursors[b], 1u)] = i;
 }
 
 // One invocation a bucket: an insertion sort of its (few) entries by index.
@@ -49,8 +102,8 @@ fn scatter(invocation: Invocation) {
 fn sortBuckets(invocation: Invocation) {
   let b = particleIndex(invocation);
   if (b >= params.bucketCount) { return; }
-  let first = atomicLoad(&starts[b]);
-  let end = atomicLoad(&starts[b + 1u]);
+  let first = starts[b];
+  let end = starts[b + 1u];
   for (var s = first + 1u; s < end; s++) {
     let moving = entries[s];
     var t = s;

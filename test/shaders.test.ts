@@ -85,7 +85,7 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'grid',
     code: shaders.grid(),
-    pipelines: ['assign', 'scatter', 'sortBuckets'].map((entryPoint) => ({
+    pipelines: ['assign', 'scanChunks', 'scanChunkSums', 'addChunkSums', 'scatter', 'sortBuckets'].map((entryPoint) => ({
       name: entryPoint,
       entryPoint,
       constants: sized,

@@ -1,0 +1,129 @@
+/**
+ * `npx vite-node scripts/profile-contacts.ts [-- --sizes 16,18] [--repeats 3]`
+ *
+ * Where particle contacts spend their time: each pass of a step with
+ * collisions (the grid rebuild's stages, the candidate lists, and one
+ * iteration's count, resolve and apply) submitted alone and timed with wall
+ * time around submit and onSubmittedWorkDone (the queue drained first;
+ * SwiftShader through Dawn has no timestamp queries), median of the repeats,
+ * beside the plain step in the same run. The scene is the bench's
+ * (src/bench/contactScene.ts).
+ */
+import { acquireDevice } from '../src/node/device';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { gridSpacing } from '../src/core/collisions/grid';
+import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
+import { contactCube, CONTACT_RADIUS } from '../src/bench/contactScene';
+import { GridPass, GRID_STAGES } from '../src/gpu/gridPass';
+import { ContactPass, type ContactModeName, type ContactStep } from '../src/gpu/contactPass';
+import { CollidePass } from '../src/gpu/collidePass';
+import { prepareColliders } from '../src/core/collisions/colliders';
+import { noLinks } from '../src/core/collisions/links';
+import { DEFAULT_WORKGROUP_SIZE } from '../src/gpu/particleSystem';
+
+const contactStages: ContactModeName[] = ['candidates', 'count', 'resolve'];
+
+function flag(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? (process.argv[at + 1] ?? '') : fallback;
+}
+const sizes = flag('--sizes', '16,18').split(',').map(Number);
+const repeats = Number(flag('--repeats', '3'));
+const DT = 1 / 60;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+const { device, adapterInfo } = await acquireDevice();
+
+async function time(record: (encoder: GPUCommandEncoder) => void): Promise<number> {
+  const encoder = device.createCommandEncoder({ label: 'profile-contacts' });
+  record(encoder);
+  const commands = encoder.finish();
+  await device.queue.onSubmittedWorkDone();
+  const started = performance.now();
+  device.queue.submit([commands]);
+  await device.queue.onSubmittedWorkDone();
+  return performance.now() - started;
+}
+
+try {
+  process.stdout.write(
+    `adapter: ${adapterInfo.description}; timestamp-query: ${device.features.has('timestamp-query')}; ` +
+      `wall time per pass, median of ${repeats}\n`,
+  );
+  for (const exponent of sizes) {
+    const count = 2 ** exponent;
+    const particles = contactCube(count);
+    const plain = await ParticleSystem.create(device, { capacity: count });
+    await plain.writeParticles(0, particles);
+    const system = await ParticleSystem.create(device, {
+      capacity: count,
+      collisions: { particleCollisions: true, iterations: 1 },
+    });
+    await system.writeParticles(0, particles);
+    // The passes a step records, made here on the system's particles so that each can be timed alone.
+    const buffer = system.particles;
+    const grid = GridPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE);
+    const contacts = ContactPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE, true);
+    contacts.setLinks(noLinks(count));
+    contacts.useGrid(grid);
+    const collide = CollidePass.create(device, buffer, DEFAULT_WORKGROUP_SIZE);
+    const colliders = prepareColliders([]);
+    const colliderBuffer = device.createBuffer({
+      size: colliders.bytes.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(colliderBuffer, 0, colliders.bytes);
+    collide.bind(colliderBuffer, contacts.deltas);
+    const skin = Math.fround(DEFAULT_CONTACT_SETTINGS.skin);
+    const contactStep: ContactStep = {
+      count,
+      dt: Math.fround(DT),
+      skin,
+      restitution: Math.fround(DEFAULT_CONTACT_SETTINGS.restitution),
+      inverseCellSize: gridSpacing(CONTACT_RADIUS, skin).inverseCellSize,
+    };
+    const inverseCellSize = contactStep.inverseCellSize!;
+    const stages: { name: string; part: 'grid' | 'iteration'; record: (encoder: GPUCommandEncoder) => void }[] = [
+      ...GRID_STAGES.map((stage) => ({
+        name: stage,
+        part: 'grid' as const,
+        record: (encoder: GPUCommandEncoder) => grid.encodeStage(encoder, stage, count, inverseCellSize),
+      })),
+      ...contactStages.map((stage) => ({
+        name: stage,
+        part: stage === 'candidates' ? ('grid' as const) : ('iteration' as const),
+        record: (encoder: GPUCommandEncoder) => contacts.encode(encoder, stage, contactStep),
+      })),
+      {
+        name: 'apply',
+        part: 'iteration',
+        record: (encoder) => collide.encode(encoder, { count, colliderCount: 0, dt: contactStep.dt, skin }, true),
+      },
+    ];
+    const samples = new Map<string, number[]>([['step', []]]);
+    for (const stage of stages) samples.set(stage.name, []);
+    for (let r = 0; r < repeats; r++) {
+      samples.get('step')!.push(await time((encoder) => plain.encodeSteps(encoder, DT, 1)));
+      for (const stage of stages) samples.get(stage.name)!.push(await time(stage.record));
+    }
+    for (const owned of [grid, contacts, collide, colliderBuffer, system, plain]) owned.destroy();
+    const step = median(samples.get('step')!);
+    let gridMs = 0;
+    let iteration = 0;
+    const parts: string[] = [];
+    for (const stage of stages) {
+      const ms = median(samples.get(stage.name)!);
+      if (stage.part === 'grid') gridMs += ms;
+      else iteration += ms;
+      parts.push(`${stage.name} ${ms.toFixed(1)}`);
+    }
+    const total = gridMs + DEFAULT_CONTACT_SETTINGS.iterations * iteration;
+    process.stdout.write(
+      `2^${exponent}: step ${step.toFixed(1)} ms | ${parts.join(', ')} ms | grid+lists ${gridMs.toFixed(1)}, ` +
+        `iteration ${iteration.toFixed(1)}; grid + ${DEFAULT_CONTACT_SETTINGS.iterations} iterations = ` +
+        `${total.toFixed(1)} ms = ${(total / step).toFixed(1)}x the step\n`,
+    );
+  }
+} finally {
+  device.destroy();
+}
