@@ -85,11 +85,13 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'grid',
     code: shaders.grid(),
-    pipelines: ['assign', 'scanChunks', 'scanChunkSums', 'addChunkSums', 'scatter', 'sortBuckets'].map((entryPoint) => ({
-      name: entryPoint,
-      entryPoint,
-      constants: sized,
-    })),
+    pipelines: ['assign', 'scanChunks', 'scanChunkSums', 'addChunkSums', 'scatter', 'sortBuckets'].map(
+      (entryPoint) => ({
+        name: entryPoint,
+        entryPoint,
+        constants: sized,
+      }),
+    ),
   },
   {
     name: 'scan',
