@@ -1,9 +1,12 @@
 /**
- * `npm run simulate -- --scene scene.json --steps N --dt S [--integrator explicit|semi-implicit]
- *   [--damping per-second|per-step|off] [--cpu] [--out state.json] [--no-progress]`
+ * `npm run simulate -- (--scene scene.json | --resume run.snap) --steps N --dt S
+ *   [--integrator explicit|semi-implicit] [--damping per-second|per-step|off] [--cpu]
+ *   [--out state.json] [--snapshot-out run.snap] [--no-progress]`
  *
  * Steps a scene headless, on the GPU (or the CPU reference with --cpu), and
- * writes the final state as JSON to --out, or to stdout without it. A one-line
+ * writes the final state as JSON to --out, or to stdout without it; with
+ * --snapshot-out also a snapshot (docs/snapshots.md) that --resume continues
+ * bit for bit. A one-line
  * summary goes to stderr, so stdout stays pure JSON when it carries the state.
  * A long run shows a progress bar on stderr; Ctrl-C stops it at the next
  * chunk of steps and writes the state reached (exit code 130).
@@ -19,6 +22,7 @@ import { CpuParticleSystem } from '../core/cpuParticleSystem';
 import type { LifecycleOptions } from '../core/emitters/options';
 import type { LifecycleSnapshot } from '../core/emitters/stats';
 import { SparkworksInputError } from '../core/errors';
+import { decodeSnapshot } from '../core/snapshot/systemSnapshot';
 import { checkStepCount, checkTimeStep, type ParticleSnapshot } from '../core/particles';
 import {
   DAMPING_MODES,
@@ -91,6 +95,12 @@ export interface SimulationOutput {
   /** Only when Ctrl-C stopped the run: `steps` is how many were taken, of `requestedSteps`. */
   interrupted?: true;
   requestedSteps?: number;
+  /** Steps since the scene's start: `steps` plus those of the snapshot a --resume run continued. */
+  stepCount: number;
+  /** Seconds simulated since the scene's start (the sum of every step's dt). */
+  time: number;
+  /** Only for a --resume run: the snapshot it continued. */
+  resumedFrom?: string;
 }
 
 export interface SimulateResult {
@@ -113,13 +123,18 @@ const processIo: SimulateIo = {
 };
 
 interface Options {
-  scene: string;
+  /** Exactly one of scene and resume is set. */
+  scene: string | undefined;
+  resume: string | undefined;
   steps: number;
   dt: number;
   variant: Variant;
   cpu: boolean;
   out: string | undefined;
+  snapshotOut: string | undefined;
   progress: boolean;
+  /** Whether --integrator or --damping was given (a --resume run takes the snapshot's). */
+  variantGiven: boolean;
 }
 
 /** Runs a core check on a flag's value and names the flag in its error. */
@@ -143,7 +158,9 @@ function numberFlag(flag: string, text: string): number {
 
 /** The flags as commander hands them over: strings, checked in parseOptions. */
 interface Flags {
-  scene: string;
+  scene?: string;
+  resume?: string;
+  snapshotOut?: string;
   steps: string;
   dt: string;
   integrator: string;
@@ -156,19 +173,32 @@ interface Flags {
 function parseOptions(argv: string[], io: SimulateIo): Options {
   const program = new Command('simulate')
     .description('Step a scene headless and write the final particle state as JSON.')
-    .requiredOption('--scene <file>', 'scene JSON file')
+    .option('--scene <file>', 'scene JSON file (or --resume)')
+    .option('--resume <file>', 'continue from a snapshot that --snapshot-out wrote (or --scene)')
     .requiredOption('--steps <n>', `number of steps, an integer from 0 to ${MAX_STEPS.toLocaleString('en-US')}`)
     .requiredOption('--dt <seconds>', 'time step, finite and > 0')
     .option('--integrator <order>', INTEGRATION_ORDERS.join(' | '), DEFAULT_VARIANT.integrator)
     .option('--damping <mode>', DAMPING_MODES.join(' | '), DEFAULT_VARIANT.damping)
     .option('--cpu', 'use the CPU reference instead of the GPU')
     .option('--out <file>', 'write the state here instead of stdout')
+    .option('--snapshot-out <file>', 'also write a snapshot of the final state here, for --resume')
     .option('--no-progress', 'no progress bar on stderr, however long the run')
     // Throw instead of exiting, so runSimulate can be tested; main() prints the message once.
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: () => {} });
   program.parse(argv, { from: 'user' });
   const flags = program.opts<Flags>();
+  if ((flags.scene === undefined) === (flags.resume === undefined)) {
+    const both = flags.scene !== undefined;
+    throw new SparkworksInputError(
+      both
+        ? '--scene and --resume: give one, not both (a snapshot holds its scene)'
+        : "required option '--scene <file>' not specified (or --resume <file>)",
+      both ? '--resume' : '--scene',
+      flags.resume,
+    );
+  }
+  const variantGiven = ['integrator', 'damping'].some((name) => program.getOptionValueSource(name) === 'cli');
 
   const steps = numberFlag('--steps', flags.steps);
   checkFlag('--steps', () => checkStepCount(steps));
@@ -185,7 +215,18 @@ function parseOptions(argv: string[], io: SimulateIo): Options {
   const { integrator } = checkFlag('--integrator', () => resolveVariant({ integrator: flags.integrator }));
   const { damping } = checkFlag('--damping', () => resolveVariant({ damping: flags.damping }));
   const variant = { integrator, damping };
-  return { scene: flags.scene, steps, dt, variant, cpu: flags.cpu === true, out: flags.out, progress: flags.progress };
+  return {
+    scene: flags.scene,
+    resume: flags.resume,
+    steps,
+    dt,
+    variant,
+    cpu: flags.cpu === true,
+    out: flags.out,
+    snapshotOut: flags.snapshotOut,
+    progress: flags.progress,
+    variantGiven,
+  };
 }
 
 interface Backend {
@@ -196,33 +237,58 @@ interface Backend {
   close(): void;
 }
 
-async function openBackend(
-  cpu: boolean,
-  capacity: number,
-  variant: Variant,
-  collisions?: CollisionOptions,
-  lifecycle: LifecycleOptions = {},
-): Promise<Backend> {
+/** Where a run starts: a scene (its system built and filled) or a snapshot (restored). */
+type RunSource =
+  | {
+      kind: 'scene';
+      capacity: number;
+      collisions: CollisionOptions | undefined;
+      lifecycle: LifecycleOptions;
+      setup: SceneSetup;
+    }
+  | { kind: 'snapshot'; bytes: Uint8Array };
+
+/** A backend with its system ready to step: built from the scene and filled, or restored from the snapshot. */
+async function openBackend(cpu: boolean, variant: Variant, source: RunSource): Promise<Backend> {
+  const options = (s: Extract<RunSource, { kind: 'scene' }>) => ({
+    capacity: s.capacity,
+    ...variant,
+    collisions: s.collisions,
+    ...s.lifecycle,
+  });
+  let backend: Backend;
   if (cpu) {
-    const system = new CpuParticleSystem({ capacity, ...variant, collisions, ...lifecycle });
-    return { system, adapter: CPU_ADAPTER, settle: async () => {}, close: () => system.destroy() };
+    const system =
+      source.kind === 'scene' ? new CpuParticleSystem(options(source)) : CpuParticleSystem.restore(source.bytes);
+    backend = { system, adapter: CPU_ADAPTER, settle: async () => {}, close: () => system.destroy() };
+  } else {
+    const { device, adapterInfo } = await acquireDevice();
+    try {
+      const system =
+        source.kind === 'scene'
+          ? await ParticleSystem.create(device, options(source))
+          : await ParticleSystem.restore(device, source.bytes);
+      backend = {
+        system,
+        adapter: adapterInfo,
+        settle: () => device.queue.onSubmittedWorkDone(),
+        close: () => {
+          system.destroy();
+          device.destroy();
+        },
+      };
+    } catch (error) {
+      device.destroy();
+      throw error;
+    }
   }
-  const { device, adapterInfo } = await acquireDevice();
   try {
-    const system = await ParticleSystem.create(device, { capacity, ...variant, collisions, ...lifecycle });
-    return {
-      system,
-      adapter: adapterInfo,
-      settle: () => device.queue.onSubmittedWorkDone(),
-      close: () => {
-        system.destroy();
-        device.destroy();
-      },
-    };
+    if (source.kind === 'scene') await setUp(backend, source.setup);
   } catch (error) {
-    device.destroy();
+    backend.close();
     throw error;
   }
+  return backend;
 }
 
 /** Snapshot to JSON records; refuses values JSON cannot hold (it would write null). */
@@ -290,49 +356,44 @@ function refusePath(flag: string, path: string, why: string): never {
   throw new SparkworksInputError(`${flag}: ${JSON.stringify(path)} ${why}`, flag, path);
 }
 
-/** The scene must be a regular file (a FIFO or a device would block or never end). */
-async function readScene(path: string): Promise<string> {
+/** An input must be a regular file (a FIFO or a device would block or never end). */
+async function readInput(flag: '--scene' | '--resume', path: string): Promise<Buffer> {
   let info;
   try {
     info = await stat(path);
   } catch (error) {
-    refusePath(
-      '--scene',
-      path,
-      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
+    refusePath(flag, path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  if (!info.isFile()) refusePath('--scene', path, 'is not a regular file');
+  if (!info.isFile()) refusePath(flag, path, 'is not a regular file');
   try {
-    return await readFile(path, 'utf8');
+    return await readFile(path);
   } catch (error) {
-    refusePath(
-      '--scene',
-      path,
-      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
+    refusePath(flag, path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
 }
 
 /**
- * Checked before the simulation runs: --out names a file (not a directory,
- * not the scene) in a directory that exists and can be written.
+ * Checked before the simulation runs: an output flag names a file (not a
+ * directory, not an input) in a directory that exists and can be written.
  */
-async function checkOut(out: string, scene: string): Promise<void> {
-  if (out.trim() === '') refusePath('--out', out, 'is empty: name the file to write');
-  if (resolve(out) === resolve(scene)) refusePath('--out', out, 'is the scene file itself: it would be overwritten');
+async function checkOut(
+  flag: '--out' | '--snapshot-out',
+  out: string,
+  others: { path: string | undefined; is: string }[],
+): Promise<void> {
+  if (out.trim() === '') refusePath(flag, out, 'is empty: name the file to write');
+  for (const { path, is } of others) {
+    if (path !== undefined && resolve(out) === resolve(path))
+      refusePath(flag, out, `is ${is} itself: it would be overwritten`);
+  }
   const info = await stat(out).catch(() => null);
-  if (info?.isDirectory()) refusePath('--out', out, 'is a directory: name a file in it');
-  if (info && !info.isFile()) refusePath('--out', out, 'is not a regular file');
+  if (info?.isDirectory()) refusePath(flag, out, 'is a directory: name a file in it');
+  if (info && !info.isFile()) refusePath(flag, out, 'is not a regular file');
   try {
     await access(dirname(resolve(out)), constants.W_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    refusePath(
-      '--out',
-      out,
-      code === 'ENOENT' ? 'is in a directory that does not exist' : `cannot be written (${code})`,
-    );
+    refusePath(flag, out, code === 'ENOENT' ? 'is in a directory that does not exist' : `cannot be written (${code})`);
   }
 }
 
@@ -341,7 +402,11 @@ async function checkOut(out: string, scene: string): Promise<void> {
  * then renamed over it, so a failure (a full disk) leaves the previous file
  * whole and removes the partial one.
  */
-async function writeAtomically(path: string, text: string): Promise<void> {
+async function writeAtomically(
+  flag: '--out' | '--snapshot-out',
+  path: string,
+  text: string | Uint8Array,
+): Promise<void> {
   const temporary = join(dirname(resolve(path)), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const file = await open(temporary, 'wx');
@@ -355,7 +420,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   } catch (error) {
     await unlink(temporary).catch(() => {});
     refusePath(
-      '--out',
+      flag,
       path,
       `could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); any previous file there is unchanged`,
     );
@@ -373,40 +438,84 @@ export async function runSimulate(
   stop?: AbortSignal,
 ): Promise<SimulateResult> {
   const options = parseOptions(argv, io);
-  const text = await readScene(options.scene);
-  if (options.out !== undefined) await checkOut(options.out, options.scene);
-  const scene = parseScene(text, options.scene);
-  const particles = sceneToParticles(scene);
-  const forces = sceneToForces(scene);
-  const lifecycle = sceneToLifecycle(scene);
-  const emitting = lifecycle.emitters !== undefined;
-  const capacity = sceneCapacity(scene);
+  const input = options.scene !== undefined ? await readInput('--scene', options.scene) : undefined;
+  const resumed = options.resume !== undefined ? await readInput('--resume', options.resume) : undefined;
+  const others = [
+    { path: options.scene, is: 'the scene file' },
+    { path: options.resume, is: 'the snapshot file' },
+  ];
+  if (options.out !== undefined) await checkOut('--out', options.out, others);
+  if (options.snapshotOut !== undefined) {
+    await checkOut('--snapshot-out', options.snapshotOut, [...others, { path: options.out, is: 'the --out file' }]);
+  }
 
-  const open = () => openBackend(options.cpu, capacity, options.variant, sceneToCollisions(scene), lifecycle);
-  const setup: SceneSetup = { particles, forces };
+  let source: RunSource;
+  let variant = options.variant;
+  let listed: number;
+  let emitting: boolean;
+  let capacity: number;
+  if (input !== undefined) {
+    const scene = parseScene(input.toString('utf8'), options.scene as string);
+    const particles = sceneToParticles(scene);
+    const lifecycle = sceneToLifecycle(scene);
+    emitting = lifecycle.emitters !== undefined;
+    capacity = sceneCapacity(scene);
+    listed = emitting ? capacity : particles.length;
+    source = {
+      kind: 'scene',
+      capacity,
+      collisions: sceneToCollisions(scene),
+      lifecycle,
+      setup: { particles, forces: sceneToForces(scene) },
+    };
+  } else {
+    const bytes = new Uint8Array(resumed as Buffer);
+    // Checked here (not only by restore) to name the flag, and to take the variant the snapshot was stepped with.
+    const { config } = checkFlag('--resume', () => decodeSnapshot(bytes));
+    if (options.variantGiven && variantName(options.variant) !== variantName(config.variant)) {
+      throw new SparkworksInputError(
+        `--integrator/--damping: ${variantName(options.variant)} differs from the snapshot's ` +
+          `${variantName(config.variant)}, which a resumed run keeps (leave the flags out)`,
+        '--integrator',
+        variantName(options.variant),
+      );
+    }
+    variant = config.variant;
+    emitting = config.lifecycle !== null;
+    capacity = config.capacity;
+    // The snapshot does not say how many particles the scene listed: every slot is listed.
+    listed = capacity;
+    source = { kind: 'snapshot', bytes };
+  }
+  const run = { ...options, variant };
+  const open = () => openBackend(options.cpu, variant, source);
   const backend = await open();
   let snapshot: ParticleSnapshot;
   let elapsedMs: number;
   let life: LifecycleSnapshot | null = null;
   let taken = 0;
   let badChunk: [number, number] | null = null;
+  let saved: Uint8Array | null = null;
+  let stepCount = 0;
+  let time = 0;
   try {
-    await setUp(backend, setup);
     const started = performance.now();
-    ({ taken, badChunk } = await runSteps(backend, options, io, started, stop));
+    ({ taken, badChunk } = await runSteps(backend, run, io, started, stop));
     // Reading waits for the GPU, so the time covers the steps themselves.
-    snapshot = await backend.system.read(0, emitting ? capacity : particles.length);
+    snapshot = await backend.system.read(0, listed);
     elapsedMs = performance.now() - started;
     life = await backend.system.readLifecycle();
+    if (options.snapshotOut !== undefined && !badChunk) saved = await backend.system.snapshot();
+    ({ stepCount, time } = backend.system);
   } finally {
     backend.close();
   }
-  if (badChunk) await findNonFinite(open, setup, options, badChunk, emitting ? capacity : particles.length);
+  if (badChunk) await findNonFinite(open, run, badChunk, listed);
 
   const output: SimulationOutput = {
     backend: options.cpu ? 'cpu' : 'gpu',
     adapter: backend.adapter,
-    variant: options.variant,
+    variant,
     steps: taken,
     dt: options.dt,
     particles: life ? liveStates(particleStates(snapshot, taken), life) : particleStates(snapshot, taken),
@@ -421,21 +530,27 @@ export async function runSimulate(
         }
       : {}),
     ...(taken < options.steps ? { interrupted: true as const, requestedSteps: options.steps } : {}),
+    stepCount,
+    time,
+    ...(options.resume !== undefined ? { resumedFrom: options.resume } : {}),
   };
   const json = toJson(output);
   if (options.out === undefined) io.out(json);
-  else await writeAtomically(options.out, json);
+  else await writeAtomically('--out', options.out, json);
+  if (saved && options.snapshotOut !== undefined) await writeAtomically('--snapshot-out', options.snapshotOut, saved);
 
   const counted = output.stats
     ? `${output.stats.live} live particles (${capacity} slots; ${output.stats.emitted} emitted, ` +
       `${output.stats.killed} killed, ${output.stats.shortfall} short)`
-    : `${particles.length} particles`;
+    : `${listed} particles`;
   const stepsTaken = output.interrupted ? `${taken} of ${options.steps} steps (interrupted)` : `${taken} steps`;
   const summary =
     `simulated ${counted} x ${stepsTaken} of ${options.dt} s ` +
-    `on ${backend.adapter.description} (${variantName(options.variant)}) in ${Math.round(elapsedMs)} ms; ` +
+    (options.resume === undefined ? '' : `(resumed from ${options.resume} at step ${stepCount - taken}) `) +
+    `on ${backend.adapter.description} (${variantName(variant)}) in ${Math.round(elapsedMs)} ms; ` +
     `centroid [${centroid(output.particles).join(', ')}]` +
-    (options.out === undefined ? '' : `; wrote ${options.out}`);
+    (options.out === undefined ? '' : `; wrote ${options.out}`) +
+    (saved === null ? '' : `; wrote the snapshot ${options.snapshotOut}`);
   io.err(summary + '\n');
   return { output, summary };
 }
@@ -515,14 +630,12 @@ async function setUp(backend: Backend, { particles, forces }: SceneSetup): Promi
  */
 async function findNonFinite(
   open: () => Promise<Backend>,
-  setup: SceneSetup,
   options: Options,
   [from, to]: [number, number],
   count: number,
 ): Promise<never> {
   const backend = await open();
   try {
-    await setUp(backend, setup);
     for (let done = 0; done < from; done += STEPS_PER_SUBMIT) {
       await backend.system.stepMany(options.dt, Math.min(STEPS_PER_SUBMIT, from - done));
     }

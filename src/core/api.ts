@@ -113,6 +113,16 @@ export interface ParticleSystemApi {
   read(start?: number, count?: number): Promise<ParticleSnapshot>;
   /** Particles [start, start + count) as packed records in the layout of src/core/layout.ts. */
   readPacked(start?: number, count?: number): Promise<Float32Array>;
+  /** Seconds simulated: the sum of every step's dt (a restored system continues its snapshot's). */
+  readonly time: number;
+  /** Steps taken since creation (a restored system continues its snapshot's count). */
+  readonly stepCount: number;
+  /**
+   * Everything needed to continue bit for bit, as a versioned, checksummed
+   * binary (docs/snapshots.md), which `ParticleSystem.restore` and
+   * `CpuParticleSystem.restore` rebuild on either backend.
+   */
+  snapshot(): Uint8Array | Promise<Uint8Array>;
   /** Frees what the system created (safe twice); later calls are refused. The device, if any, stays the caller's. */
   destroy(): void;
 }

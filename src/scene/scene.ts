@@ -48,14 +48,42 @@ const particleFields = {
   damping: finite.refine(isValidDamping, RULES.damping).optional(),
   /** Collision radius >= 0; overrides the scene's `radius`. Default 0. */
   radius: finite.refine(isValidRadius, RULES.radius).optional(),
+  // What `simulate` writes beside a particle of a scene with emitters: accepted so its output reads as a scene, not read.
+  /** From `simulate`'s output: the slot the particle lived in. Not read. */
+  slot: z.number({ error: 'must be a number (a slot, as simulate writes it)' }).optional(),
+  /** From `simulate`'s output: the particle's age, s. Not read. */
+  age: z.number({ error: 'must be a number (an age, as simulate writes it)' }).optional(),
+  /** From `simulate`'s output: the particle's lifetime, s. Not read. */
+  lifetime: z.number({ error: 'must be a number (a lifetime, as simulate writes it)' }).optional(),
 };
 
+/** Both given, as `simulate` writes them: `mass` is exactly 1 / inverseMass, and inverseMass is what is stored. */
+const agree = (mass: number, inverseMass: number) => inverseMass > 0 && mass === 1 / inverseMass;
+
 const particleSchema = z.strictObject(particleFields).superRefine((particle, context) => {
-  if (particle.mass !== undefined && particle.inverseMass !== undefined) {
-    const message = 'give mass or inverseMass, not both';
+  if (
+    particle.mass !== undefined &&
+    particle.inverseMass !== undefined &&
+    !agree(particle.mass, particle.inverseMass)
+  ) {
+    const message = 'give mass or inverseMass, not both (or both as simulate writes them, with mass = 1 / inverseMass)';
     context.addIssue({ code: 'custom', path: ['mass'], input: particle.mass, message });
   }
 });
+
+/** The top-level fields of `simulate`'s output, accepted so the output reads as a scene; not read. */
+const simulateOutputFields = {
+  backend: z.unknown().optional(),
+  adapter: z.unknown().optional(),
+  variant: z.unknown().optional(),
+  steps: z.unknown().optional(),
+  dt: z.unknown().optional(),
+  time: z.unknown().optional(),
+  stepCount: z.unknown().optional(),
+  stats: z.unknown().optional(),
+  interrupted: z.unknown().optional(),
+  requestedSteps: z.unknown().optional(),
+};
 
 /** A scene with emitters or fireworks may have no particles of its own. */
 const hasLifecycle = (scene: object) => 'emitters' in scene || 'fireworks' in scene;
@@ -100,6 +128,7 @@ export const sceneObject = z.strictObject(
     emitters: z.array(z.unknown(), { error: 'must be an array of emitters' }).optional(),
     /** Firework rules, as the `fireworks` option takes them. */
     fireworks: z.array(z.unknown(), { error: 'must be an array of firework rules' }).optional(),
+    ...simulateOutputFields,
   },
   { error: 'a scene must be a JSON object {"particles": [...]}' },
 );
@@ -250,8 +279,10 @@ export function sceneToForces(scene: Scene): SceneForces {
 
 /** The scene's particles as the systems take them (defaults are the core's; the scene-wide radius fills in). */
 export function sceneToParticles(scene: Scene): ParticleInit[] {
-  return scene.particles.map((particle) => ({
+  return scene.particles.map(({ slot: _slot, age: _age, lifetime: _lifetime, ...particle }) => ({
     ...particle,
+    // simulate's output gives both; the stored inverse mass is the exact one (the schema checked they agree).
+    ...(particle.mass !== undefined && particle.inverseMass !== undefined ? { mass: undefined } : {}),
     ...(particle.radius === undefined && scene.radius !== undefined ? { radius: scene.radius } : {}),
   }));
 }
