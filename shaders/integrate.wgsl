@@ -13,6 +13,9 @@ override SEMI_IMPLICIT: bool = false;
 // v d + a t (docs/step.md).
 // 2: off
 override DAMPING_MODE: u32 = 0u;
+// Whether anything may have written the force accumulator since the last
+// step cleared it (addForces, a force pass, springs, a write): see main.
+override FORCE_ACCUMULATOR: bool = true;
 
 // StepParams: generated from src/gpu/passParams.ts (the schema) and prepended;
 // so is shaders/health.wgsl, whose counters are `health`.
@@ -34,41 +37,67 @@ fn dampingFactor(damping: f32, dt: f32) -> f32 {
 fn main(invocation: Invocation) {
   let index = particleIndex(invocation);
   if (index >= params.count) { return; }
-  var p = particles[index];
+  // Each lane loaded only where it is used: what a GPU pays is the bytes moved.
+  let positionInverseMass = particles[index].positionInverseMass;
 
   // We don't integrate things with infinite mass.
-  let inverseMass = getInverseMass(p);
+  let inverseMass = positionInverseMass.w;
   if (inverseMass <= 0.0) { return; }
+  let velocityDamping = particles[index].velocityDamping;
+  let accelerationRadius = particles[index].accelerationRadius;
+  // Without FORCE_ACCUMULATOR nothing wrote the accumulator since the last
+  // step cleared it (src/gpu/particleSystem.ts knows): it holds zeros, so it is
+  // neither read nor cleared, and the step adds the same zero it would have read.
+  var accumulated = vec3f(0.0);
+  var spare = 0.0;
+  if (FORCE_ACCUMULATOR) {
+    let forceAccumSpare = particles[index].forceAccumSpare;
+    accumulated = forceAccumSpare.xyz;
+    spare = forceAccumSpare.w;
+  }
 
   let dt = params.dt;
-  let oldVelocity = getVelocity(p);
-  let oldPosition = getPosition(p);
+  let oldVelocity = velocityDamping.xyz;
+  let oldPosition = positionInverseMass.xyz;
+  let acceleration = accelerationRadius.xyz;
   // The accumulator, plus the field forces when they are fused into the step.
-  let forceAccum = fieldForces(index, getPosition(p), oldVelocity, inverseMass, getForceAccum(p));
+  let forceAccum = fieldForces(index, oldPosition, oldVelocity, inverseMass, accumulated);
   // Work out the acceleration from the force: a + f * (1/m).
-  let resultingAcc = getAcceleration(p) + forceAccum * inverseMass;
+  let resultingAcc = acceleration + forceAccum * inverseMass;
   // Update linear velocity from the acceleration, then impose drag.
   var velocity = oldVelocity + resultingAcc * dt;
-  if (DAMPING_MODE != 2u) { velocity = velocity * dampingFactor(getDamping(p), dt); }
+  if (DAMPING_MODE != 2u) { velocity = velocity * dampingFactor(velocityDamping.w, dt); }
   // Explicit (Cyclone, Lander): position moves with the old velocity.
   // Semi-implicit (Bourg): with the new one.
   let moveWith = select(oldVelocity, velocity, SEMI_IMPLICIT);
-  setPosition(&p, getPosition(p) + moveWith * dt);
-  setVelocity(&p, velocity);
-  // Clear the forces.
-  setForceAccum(&p, vec3f(0.0));
+  let position = oldPosition + moveWith * dt;
+  // The colliders when they are fused into the step (shaders/fusedColliders.wgsl),
+  // from where the step left the particle, as the colliders pass would see it.
+  var collided = position;
+  var collidedVelocity = velocity;
+  let killed = worldColliders(&collided, &collidedVelocity, acceleration, accelerationRadius.w);
+  // Went from finite to NaN or infinity in this step (in the step itself, or
+  // in a contact after it, as the colliders pass counts it): worked out
+  // without a branch (`&`, not `&&`), the rare branch placed after the stores,
+  // where nothing else is live (a branch before them cost the software adapter
+  // more than half a step).
+  let steppedFinite = isFiniteState(position, velocity);
+  let collidedBad = WORLD_COLLIDERS && !isFiniteState(collided, select(collidedVelocity, vec3f(0.0), killed));
+  let wentBad = CHECK_FINITE && ((!steppedFinite | (steppedFinite & collidedBad)) & isFiniteState(oldPosition, oldVelocity));
   // Store only the lanes the step changes: the acceleration lane is read-only
   // here (measured ~10% faster on SwiftShader than storing the whole struct).
-  // Lanes are named after what they hold, so a layout change that moves these
-  // attributes renames the lanes and this fails to compile rather than drift.
-  // Went from finite to NaN or infinity in this step: worked out without a
-  // branch (`&`, not `&&`), the rare branch placed after the stores, where
-  // nothing else is live (a branch before them cost the software adapter more
-  // than half a step).
-  let wentBad = CHECK_FINITE && (!isFiniteState(getPosition(p), velocity) & isFiniteState(oldPosition, oldVelocity));
-  particles[index].positionInverseMass = p.positionInverseMass;
-  particles[index].velocityDamping = p.velocityDamping;
-  particles[index].forceAccumSpare = p.forceAccumSpare;
-  // Counted, and parked (immovable, collision-free, at rest) when the policy says so.
-  if (wentBad) { noteNonFinite(index); }
+  // A killed particle: immovable, at rest where it touched, "no particle".
+  particles[index].positionInverseMass = vec4f(collided, select(inverseMass, 0.0, killed));
+  particles[index].velocityDamping = vec4f(select(collidedVelocity, vec3f(0.0), killed), velocityDamping.w);
+  // Clear the forces.
+  if (FORCE_ACCUMULATOR) { particles[index].forceAccumSpare = vec4f(vec3f(0.0), spare); }
+  if (killed) { particles[index].accelerationRadius.w = DEAD_RADIUS; }
+  if (wentBad) {
+    // Parked by the step, a particle is skipped by the colliders pass: it stays where the step left it.
+    if (WORLD_COLLIDERS && !steppedFinite && atomicLoad(&health[HEALTH_POLICY]) == HEALTH_POLICY_PARK) {
+      particles[index].positionInverseMass = vec4f(position, inverseMass);
+    }
+    // Counted, and parked (immovable, collision-free, at rest) when the policy says so.
+    noteNonFinite(index);
+  }
 }

@@ -7,6 +7,7 @@
  * constants their pass uses (each step variant, each contact mode, ...).
  */
 import { describe, expect, it } from 'vitest';
+import type { ColliderComposition } from '../src/core/collisions/colliderComposition';
 import type { ForceComposition } from '../src/core/forces/records';
 import { ALL_VARIANTS, variantName } from '../src/core/variants';
 import { stepConstants } from '../src/gpu/stepParams';
@@ -35,6 +36,19 @@ const COMPOSITION: ForceComposition = [
 ];
 const stepVariants = ALL_VARIANTS.map((v) => ({ name: variantName(v), constants: stepConstants(v, WORKGROUP_SIZE) }));
 const liveStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } }));
+/** Every kind of collider with each flag: the colliders fused into the step (shaders/fusedColliders.wgsl). */
+const COLLIDERS: ColliderComposition = [
+  { kind: 'plane', inside: false, kill: false },
+  { kind: 'sphere', inside: false, kill: false },
+  { kind: 'sphere', inside: true, kill: true },
+  { kind: 'box', inside: false, kill: false },
+  { kind: 'box', inside: true, kill: false },
+];
+/** The fused step's pipelines: each variant, without the force accumulator, and with its skin. */
+const fusedStepVariants = stepVariants.map((v) => ({
+  ...v,
+  constants: { ...v.constants, FORCE_ACCUMULATOR: 0, SKIN: 1e-4 },
+}));
 
 interface Pipeline {
   readonly name: string;
@@ -56,11 +70,24 @@ const one = (constants: Record<string, number>, entryPoint?: string): Pipeline[]
 const COMPOSED: readonly Composed[] = [
   { name: 'integrate', code: shaders.integrate(), pipelines: stepVariants },
   { name: 'integrateWithForces', code: shaders.integrateWithForces(COMPOSITION, 2), pipelines: stepVariants },
+  {
+    name: 'integrateFused',
+    code: shaders.integrateFused({
+      forces: { composition: COMPOSITION, group: 2 },
+      colliders: { composition: COLLIDERS, group: 3 },
+    }),
+    pipelines: fusedStepVariants,
+  },
   { name: 'integrateLive', code: shaders.integrateLive(), pipelines: liveStepVariants },
   {
     name: 'integrateLiveWithForces',
     code: shaders.integrateLiveWithForces(COMPOSITION, 3),
     pipelines: liveStepVariants,
+  },
+  {
+    name: 'integrateLiveFused',
+    code: shaders.integrateLiveFused({ colliders: { composition: COLLIDERS, group: 3 } }),
+    pipelines: fusedStepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } })),
   },
   { name: 'forces', code: shaders.forces(COMPOSITION), pipelines: one(sized) },
   { name: 'forcesLive', code: shaders.forcesLive(COMPOSITION), pipelines: one(live) },

@@ -10,6 +10,11 @@
  *
  * Owns the passes and the collider buffer; nothing here submits.
  */
+import {
+  colliderComposition,
+  colliderCompositionKey,
+  type ColliderComposition,
+} from '../core/collisions/colliderComposition';
 import { prepareColliders, type PackedColliders } from '../core/collisions/colliders';
 import { gridSpacing } from '../core/collisions/grid';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
@@ -17,7 +22,21 @@ import { RadiusBound, type ContactSettings } from '../core/collisions/world';
 import { CollidePass } from './collidePass';
 import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
 import { GridPass } from './gridPass';
+import { bindGroupLayoutEntries } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
+
+/**
+ * What the step needs to run the colliders fused into it
+ * (shaders/fusedColliders.wgsl, src/gpu/fusedPipelines.ts): the set's
+ * composition, its table as a bind group (`layout`), and the skin.
+ */
+export interface FusedColliders {
+  readonly composition: ColliderComposition;
+  readonly key: string;
+  readonly layout: GPUBindGroupLayout;
+  readonly bindGroup: GPUBindGroup;
+  readonly skin: number;
+}
 
 export class GpuCollisions {
   private colliderBuffer: GPUBuffer;
@@ -27,6 +46,9 @@ export class GpuCollisions {
   private readonly noDeltas: GPUBuffer;
   private linkCount = 0;
   private destroyed = false;
+  /** The colliders' table as the fused step binds it (a uniform); null without colliders. */
+  private fusedColliders: FusedColliders | null = null;
+  private readonly fusedLayout: GPUBindGroupLayout;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -39,6 +61,10 @@ export class GpuCollisions {
   ) {
     this.colliderBuffer = this.createColliderBuffer(prepareColliders([]));
     this.noDeltas = device.createBuffer({ label: 'GpuCollisions.noDeltas', size: 32, usage: GPUBufferUsage.STORAGE });
+    this.fusedLayout = device.createBindGroupLayout({
+      label: 'GpuCollisions.fusedLayout',
+      entries: bindGroupLayoutEntries(['uniform']),
+    });
     this.collidePass.bind(this.colliderBuffer, this.noDeltas);
     if (settings.particleCollisions) this.ensureContacts();
   }
@@ -60,7 +86,8 @@ export class GpuCollisions {
     const buffer = this.device.createBuffer({
       label: 'GpuCollisions.colliders',
       size: bytes.byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      // A storage buffer for the colliders pass, a uniform for the step with the colliders fused in.
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     this.device.queue.writeBuffer(buffer, 0, bytes);
     return buffer;
@@ -87,6 +114,30 @@ export class GpuCollisions {
     this.colliderBuffer = this.createColliderBuffer(colliders);
     this.colliderCount = colliders.count;
     this.collidePass.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
+    const composition = colliderComposition(colliders);
+    this.fusedColliders =
+      colliders.count === 0
+        ? null
+        : {
+            composition,
+            key: colliderCompositionKey(composition),
+            layout: this.fusedLayout,
+            bindGroup: this.device.createBindGroup({
+              label: 'GpuCollisions.fusedBindGroup',
+              layout: this.fusedLayout,
+              entries: [{ binding: 0, resource: { buffer: this.colliderBuffer } }],
+            }),
+            skin: Math.fround(this.settings.skin),
+          };
+  }
+
+  /**
+   * The colliders to fuse into the step, when they are all a step has to do
+   * here (colliders, and neither links nor particle-particle contacts); null
+   * otherwise, and the colliders pass runs after the step.
+   */
+  get fused(): FusedColliders | null {
+    return this.hasContacts ? null : this.fusedColliders;
   }
 
   /** Replaces the links (already validated). */

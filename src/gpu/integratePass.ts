@@ -1,12 +1,13 @@
 /**
  * Owns the integration step's pipelines: shaders/integrate.wgsl specialised
  * for one variant through override constants, plain, and with the field
- * forces of a registry composition fused in (one pipeline per composition,
- * made on first use and cached).
+ * forces of a registry composition, the colliders of a collider composition
+ * or both fused in, with or without the force accumulator (one pipeline per
+ * combination, made on first use and cached: src/gpu/fusedPipelines.ts).
  */
 import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
-import { FusedPipelineCache } from './fusedPipelines';
+import { FusedPipelineCache, type FusedStep } from './fusedPipelines';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { StepParams, stepConstants } from './stepParams';
@@ -29,7 +30,7 @@ export class IntegratePass {
       particles,
       'IntegratePass',
       [params.layout],
-      shaders.integrateWithForces,
+      shaders.integrateFused,
       constants,
     );
   }
@@ -72,9 +73,23 @@ export class IntegratePass {
    * accumulate, then the step integrates) into a compute pass the caller opened.
    */
   recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces, steps = 1): void {
+    this.recordFused(pass, dt, count, { forces, colliders: null, accumulator: true }, steps);
+  }
+
+  /**
+   * Records `steps` steps with `fusion` fused in (field forces, then the
+   * step, then the colliders: Cyclone's order and the colliders pass's) into
+   * a compute pass the caller opened. The plain step when nothing is fused
+   * and the accumulator is read.
+   */
+  recordFused(pass: GPUComputePassEncoder, dt: number, count: number, fusion: FusedStep, steps = 1): void {
+    if (!fusion.forces && !fusion.colliders && fusion.accumulator) {
+      this.record(pass, dt, count, steps);
+      return;
+    }
     const params = { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, count)] };
-    const table = { group: forces.bindGroup, offsets: [forces.offset] };
-    this.fused.get(forces).record(pass, [params, table], { count }, steps);
+    const groups = [params, ...FusedPipelineCache.bindings(fusion)];
+    this.fused.get(fusion).record(pass, groups, { count }, steps);
   }
 
   destroy(): void {

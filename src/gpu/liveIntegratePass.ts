@@ -36,7 +36,7 @@ export class LiveIntegratePass {
       particles,
       'LiveIntegratePass',
       [params.layout, buffers.liveLayout],
-      shaders.integrateLiveWithForces,
+      shaders.integrateLiveFused,
       constants,
     );
     this.dispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.live };
@@ -78,8 +78,9 @@ export class LiveIntegratePass {
 
   /** The same step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
   recordWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
-    const table = { group: forces.bindGroup, offsets: [forces.offset] };
-    this.fused.get(forces).record(pass, [this.stepGroup(dt), this.buffers.liveBindGroup, table], this.dispatch);
+    const fusion = { forces, colliders: null, accumulator: true };
+    const groups = [this.stepGroup(dt), this.buffers.liveBindGroup, ...FusedPipelineCache.bindings(fusion)];
+    this.fused.get(fusion).record(pass, groups, this.dispatch);
   }
 
   destroy(): void {

@@ -45,7 +45,7 @@ import { resolveVariant, type Variant } from '../core/variants';
 import { GpuCollisions } from './collisions';
 import { DeviceLossWatch, withErrorScopes } from './errors';
 import { GpuForces, type RecordForces } from './forces';
-import type { FusedForces } from './forcesPass';
+import type { FusedStep } from './fusedPipelines';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import type { LiveSource } from './lifeBuffers';
@@ -73,6 +73,15 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
    * springs, whose forces add after the field forces'.
    */
   fuseForces?: boolean;
+  /**
+   * Run the colliders inside the step's pass (shaders/fusedColliders.wgsl,
+   * compiled for the collider set's kinds) rather than as a pass of their
+   * own after it, when they are all the collisions a step has (no links, no
+   * particle-particle contacts) and the system has no emitters. Default true;
+   * the results are the colliders pass's, bit for bit where the adapter
+   * rounds each operation.
+   */
+  fuseColliders?: boolean;
 }
 
 /** Invocations per workgroup of every per-particle pass unless `workgroupSize` says otherwise. */
@@ -96,6 +105,15 @@ export class ParticleSystem implements ParticleSystemApi {
   /** Emitters, lifetimes and recycling (src/gpu/lifecycle.ts); null without emitters: every slot live. */
   private lifecyclePasses: GpuLifecycle | null = null;
   private fuseForces = true;
+  private fuseColliders = true;
+  /**
+   * False only when nothing can have written a force accumulator since a
+   * step last cleared them all: then the step neither reads nor clears them
+   * (FORCE_ACCUMULATOR of shaders/integrate.wgsl). Set by every call that may
+   * write one (writes, addForces, force passes, the internal buffer getter),
+   * and at creation; cleared by a step.
+   */
+  private accumulatorsMayHoldForces = true;
   /** The passes of one step for the current configuration (src/gpu/stepPlan.ts). */
   private plan: StepPlan | null = null;
   /** Set by encodeSteps/encodeForces until `submitted()`: a caller's encoder may still hold uniform slots. */
@@ -143,6 +161,8 @@ export class ParticleSystem implements ParticleSystemApi {
    */
   get particles(): ParticleBuffer {
     this.settle();
+    // Whoever holds the buffer may write the accumulators.
+    this.accumulatorsMayHoldForces = true;
     return this.state;
   }
 
@@ -156,6 +176,9 @@ export class ParticleSystem implements ParticleSystemApi {
     }
     if (options.fuseForces !== undefined && typeof options.fuseForces !== 'boolean') {
       throw new TypeError(`fuseForces = ${String(options.fuseForces)} must be true or false`);
+    }
+    if (options.fuseColliders !== undefined && typeof options.fuseColliders !== 'boolean') {
+      throw new TypeError(`fuseColliders = ${String(options.fuseColliders)} must be true or false`);
     }
     const nonFinite = checkNonFinitePolicy(options.nonFinite);
     const loss = new DeviceLossWatch(device);
@@ -220,6 +243,7 @@ export class ParticleSystem implements ParticleSystemApi {
     system.radii = radii;
     system.lifecyclePasses = lifecycle ?? null;
     system.fuseForces = options.fuseForces ?? true;
+    system.fuseColliders = options.fuseColliders ?? true;
     system.health = new HealthRecord(nonFinite);
     if (lifecycleInputs) {
       system.lifecycleOptions = plainCopy({
@@ -301,6 +325,7 @@ export class ParticleSystem implements ParticleSystemApi {
     const packed = packParticles(particles);
     this.radii.note(largestRadius(packed));
     this.cover(start, particles.length);
+    this.accumulatorsMayHoldForces = true;
     await this.submit('writeParticles', () => this.state.write(start, packed));
   }
 
@@ -312,6 +337,7 @@ export class ParticleSystem implements ParticleSystemApi {
     const prepared = prepareParticleArrays(shape, start);
     this.radii.note(prepared.largestRadius);
     this.cover(start, prepared.count);
+    this.accumulatorsMayHoldForces = true;
     await this.submit('writeAttributes', () =>
       this.state.writeChunked(start, prepared.count, (chunk, first, n) => prepared.pack(chunk, 0, first, n)),
     );
@@ -325,6 +351,7 @@ export class ParticleSystem implements ParticleSystemApi {
     const { largestRadius } = prepareRecords(records, start);
     this.radii.note(largestRadius);
     this.cover(start, count);
+    this.accumulatorsMayHoldForces = true;
     await this.submit('writePacked', () => this.state.write(start, records));
   }
 
@@ -334,6 +361,8 @@ export class ParticleSystem implements ParticleSystemApi {
     checkRange(start, prepared.count, this.capacity);
     checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, prepared.count);
     if (prepared.attribute === 'radius') this.radii.noteAll(prepared.values);
+    // A mass given to an immovable particle also brings back the accumulator its steps skipped.
+    this.accumulatorsMayHoldForces = true;
     await this.submit(`setField(${field})`, (encoder) =>
       this.scatterPass.encode(encoder, prepared.attribute, start, prepared.count, prepared.values, false),
     );
@@ -345,6 +374,7 @@ export class ParticleSystem implements ParticleSystemApi {
     const count = prepared.length / 3;
     checkRange(start, count, this.capacity);
     checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, count);
+    this.accumulatorsMayHoldForces = true;
     await this.submit('addForces', (encoder) =>
       this.scatterPass.encode(encoder, 'forceAccum', start, count, prepared, true),
     );
@@ -358,7 +388,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    await this.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.stepPlan().encode(encoder, dt, steps));
+    await this.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.encodePlan(encoder, dt, steps));
     this.countSteps(dt, steps);
   }
 
@@ -381,7 +411,7 @@ export class ParticleSystem implements ParticleSystemApi {
     checkStepCount(steps);
     this.settle();
     this.callerEncoderPending = true;
-    this.stepPlan().encode(encoder, dt, steps);
+    this.encodePlan(encoder, dt, steps);
     this.countSteps(dt, steps);
   }
 
@@ -400,28 +430,48 @@ export class ParticleSystem implements ParticleSystemApi {
     return this.stepPlan().passes;
   }
 
+  /** Records `steps` steps of the plan; once one is recorded, every movable particle's accumulator is clear. */
+  private encodePlan(encoder: GPUCommandEncoder, dt: number, steps: number): void {
+    this.stepPlan().encode(encoder, dt, steps);
+    if (steps > 0) this.accumulatorsMayHoldForces = false;
+  }
+
   /** The plan for the current configuration, rebuilt only when that changes. */
   private stepPlan(): StepPlan {
     const collisions = this.collisions?.active ? this.collisions : null;
     const fields = this.forces.size > 0;
     const pairs = this.springs.size > 0;
     const fused = this.fuseForces && fields && !pairs;
+    // The colliders fused into the step over every slot, when they are all the collisions there are.
+    const fusedColliders =
+      collisions !== null && this.fuseColliders && !this.lifecyclePasses && collisions.fused !== null;
     const key = [
       this.lifecyclePasses ? 'live list' : 'every slot',
       fused ? 'fused forces' : fields ? 'force pass' : 'no field forces',
       pairs ? 'springs' : 'no springs',
-      collisions ? 'collisions' : 'no collisions',
+      fusedColliders ? 'fused colliders' : collisions ? 'collisions' : 'no collisions',
     ].join(', ');
-    if (this.plan?.key !== key) this.plan = this.buildStepPlan(key, fused, collisions);
+    if (this.plan?.key !== key) this.plan = this.buildStepPlan(key, fused, collisions, fusedColliders);
     return this.plan;
   }
 
   /**
    * The step's stages for one configuration: over the live list with
    * emitters (planStep first, the lifecycle after), the field forces fused
-   * into the step or as passes before it, then the collisions.
+   * into the step or as passes before it, then the collisions: fused into
+   * the step (`fusedColliders`) or as passes after it.
+   *
+   * Over every slot the step's pipeline is chosen when a call is recorded
+   * (src/gpu/fusedPipelines.ts): the registry's composition, the collider
+   * set's (setColliders may change it without changing the plan), and
+   * whether any accumulator may hold forces.
    */
-  private buildStepPlan(key: string, fused: boolean, collisions: GpuCollisions | null): StepPlan {
+  private buildStepPlan(
+    key: string,
+    fused: boolean,
+    collisions: GpuCollisions | null,
+    fusedColliders: boolean,
+  ): StepPlan {
     const stages: Stage[] = [];
     const lifecycle = this.lifecyclePasses;
     let frame = 0;
@@ -435,39 +485,36 @@ export class ParticleSystem implements ParticleSystemApi {
         },
       });
     }
-    if (fused) {
-      let forces: FusedForces | null = null;
-      stages.push({
-        name: 'integrate+forces',
-        kind: 'compute',
-        prepare: (dt) => (forces = this.forcePasses.prepareFused(dt)),
-        record: (pass, dt, repeat) => {
-          const prepared = forces as FusedForces;
-          if (lifecycle) lifecycle.recordIntegrateWithForces(pass, dt, prepared);
-          else this.integratePass.recordWithForces(pass, dt, this.capacity, prepared, repeat);
-        },
-      });
-    } else {
+    const forcePass = !fused && (this.forces.size > 0 || this.springs.size > 0);
+    if (forcePass) {
       let forces: RecordForces | null = null;
-      if (this.forces.size > 0 || this.springs.size > 0) {
-        stages.push({
-          name: 'forces',
-          kind: 'compute',
-          // With emitters, the field forces run over the live list (only inside a step, after planStep has sized it).
-          prepare: (dt) => (forces = this.forcePasses.prepare(dt, lifecycle?.buffers.live ?? null)),
-          record: (pass) => forces?.(pass),
-        });
-      }
       stages.push({
-        name: 'integrate',
+        name: 'forces',
         kind: 'compute',
-        record: (pass, dt, repeat) => {
-          if (lifecycle) lifecycle.recordIntegrate(pass, dt);
-          else this.integratePass.record(pass, dt, this.capacity, repeat);
-        },
+        // With emitters, the field forces run over the live list (only inside a step, after planStep has sized it).
+        prepare: (dt) => (forces = this.forcePasses.prepare(dt, lifecycle?.buffers.live ?? null)),
+        record: (pass) => forces?.(pass),
       });
     }
-    if (collisions) {
+    let step: FusedStep = { forces: null, colliders: null, accumulator: true };
+    stages.push({
+      name: ['integrate', ...(fused ? ['forces'] : []), ...(fusedColliders ? ['colliders'] : [])].join('+'),
+      kind: 'compute',
+      prepare: (dt) => {
+        step = {
+          forces: fused ? this.forcePasses.prepareFused(dt) : null,
+          colliders: fusedColliders ? (collisions?.fused ?? null) : null,
+          // A force pass before the step fills the accumulators every step.
+          accumulator: forcePass || this.accumulatorsMayHoldForces,
+        };
+      },
+      record: (pass, dt, repeat) => {
+        if (lifecycle && step.forces) lifecycle.recordIntegrateWithForces(pass, dt, step.forces);
+        else if (lifecycle) lifecycle.recordIntegrate(pass, dt);
+        else this.integratePass.recordFused(pass, dt, this.capacity, step, repeat);
+      },
+    });
+    if (collisions && !fusedColliders) {
       // Over every slot, also with emitters: the free ones are parked with radius -1, "no particle".
       stages.push({
         name: 'collisions',
@@ -502,6 +549,7 @@ export class ParticleSystem implements ParticleSystemApi {
   private recordForces(encoder: GPUCommandEncoder, dt: number): void {
     const forces = this.forcePasses.prepare(dt);
     if (!forces) return;
+    this.accumulatorsMayHoldForces = true;
     const pass = encoder.beginComputePass({ label: 'ParticleSystem.forces' });
     forces(pass);
     pass.end();

@@ -4,12 +4,13 @@
  * particle and life records, the lifecycle, collider, link and force
  * records, each pass's parameter block), (2) the shared pieces in shaders/
  * (the dispatch helper, PCG, the turbulence wave, the force generators) and
- * (3) the pass's own file. The one substitution is the fused step's bind group
- * index (`forcesInGroup`). test/shaders.test.ts snapshots every composition
+ * (3) the pass's own file. The one substitution: the fused step's bind group
+ * indices (`forcesInGroup`, the fused colliders'). test/shaders.test.ts snapshots every composition
  * as text and compiles it on the adapter.
  */
 import { DEAD_RADIUS, wgslColliderStruct } from '../core/collisions/colliders';
 import { RESTING_CLOSING_STEPS } from '../core/collisions/collide';
+import { wgslWorldColliders, type ColliderComposition } from '../core/collisions/colliderComposition';
 import { HEALTH, NON_FINITE_POLICIES } from '../core/nonFinite';
 import { wgslLinkStruct } from '../core/collisions/links';
 import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
@@ -73,6 +74,48 @@ function forcesInGroup(group: number): string {
   return s.integrateForces.replaceAll('@group(FORCES_GROUP)', `@group(${group})`);
 }
 
+/** The resolving constants of RESTING_CLOSING_STEPS (shaders/worldContact.wgsl reads them). */
+const restingSteps = () =>
+  compose(
+    `const RESTING_CLOSING_STEPS_EXTRA: f32 = ${RESTING_CLOSING_STEPS.extra.toFixed(1)};`,
+    `const RESTING_CLOSING_STEPS_MAX: f32 = ${RESTING_CLOSING_STEPS.max.toFixed(1)};`,
+  );
+
+/**
+ * The colliders of one composition fused into the step (shaders/fusedColliders.wgsl),
+ * their table in bind group `group`, or shaders/noColliders.wgsl without.
+ */
+function worldColliders(colliders?: FusedIn<ColliderComposition>): string {
+  if (!colliders) return s.noColliders;
+  return compose(
+    wgslColliderStruct(),
+    restingSteps(),
+    s.worldContact,
+    s.fusedColliders.replaceAll('@group(COLLIDERS_GROUP)', `@group(${colliders.group})`),
+    wgslWorldColliders(colliders.composition),
+  );
+}
+
+/** A composition fused into the step, and the bind group its bindings take. */
+export interface FusedIn<Composition> {
+  composition: Composition;
+  group: number;
+}
+
+/** What the step has fused into it: field forces, colliders, either or both. */
+export interface StepFusion {
+  forces?: FusedIn<ForceComposition>;
+  colliders?: FusedIn<ColliderComposition>;
+}
+
+/** The step's hooks for `fusion`: `fieldForces` and `worldColliders`. */
+function stepHooks(fusion: StepFusion): string[] {
+  const forces = fusion.forces
+    ? [fieldForces(fusion.forces.composition), forcesInGroup(fusion.forces.group)]
+    : [s.noFieldForces];
+  return [...forces, worldColliders(fusion.colliders)];
+}
+
 /** What every lifecycle kernel over the particles declares first. */
 function lifeHeader(): string {
   return compose(
@@ -97,19 +140,24 @@ const health = () =>
   );
 
 /** The step: shaders/integrate.wgsl reads StepParams and counts non-finite state (shaders/health.wgsl). */
-const step = () => compose(STEP_PARAMS.wgsl(), health(), s.integrate);
+const step = () =>
+  compose(STEP_PARAMS.wgsl(), health(), `const DEAD_RADIUS: f32 = ${DEAD_RADIUS.toFixed(1)};`, s.integrate);
 
 export const shaders = {
   // The step and the forces (src/gpu/integratePass.ts, liveIntegratePass.ts, forcesPass.ts, springsPass.ts, scatterPass.ts).
-  integrate: () => perParticle(s.noFieldForces, step()),
+  integrate: () => perParticle(...stepHooks({}), step()),
   /** The step with the composition's field forces fused in (shaders/integrateForces.wgsl), their bindings in `group`. */
   integrateWithForces: (composition: ForceComposition, group: number) =>
-    perParticle(fieldForces(composition), forcesInGroup(group), step()),
+    perParticle(...stepHooks({ forces: { composition, group } }), step()),
+  /** The step with field forces, colliders (shaders/fusedColliders.wgsl) or both fused in. */
+  integrateFused: (fusion: StepFusion) => perParticle(...stepHooks(fusion), step()),
   /** The step over the live list (systems with emitters). */
-  integrateLive: () => perLiveParticle(s.noFieldForces, step()),
+  integrateLive: () => perLiveParticle(...stepHooks({}), step()),
   /** The same with forces; the live list takes group 2, so the forces take `group` (3). */
   integrateLiveWithForces: (composition: ForceComposition, group: number) =>
-    perLiveParticle(fieldForces(composition), forcesInGroup(group), step()),
+    perLiveParticle(...stepHooks({ forces: { composition, group } }), step()),
+  /** The step over the live list with forces, colliders or both fused in. */
+  integrateLiveFused: (fusion: StepFusion) => perLiveParticle(...stepHooks(fusion), step()),
   forces: (composition: ForceComposition) => perParticle(fieldForces(composition), s.forces),
   forcesLive: (composition: ForceComposition) => perLiveParticle(fieldForces(composition), s.forces),
   springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
@@ -117,14 +165,7 @@ export const shaders = {
 
   // Collisions (src/gpu/collidePass.ts, gridPass.ts, scanPass.ts, contactPass.ts).
   collide: () =>
-    perParticle(
-      wgslColliderStruct(),
-      COLLIDE_PARAMS.wgsl(),
-      `const RESTING_CLOSING_STEPS_EXTRA: f32 = ${RESTING_CLOSING_STEPS.extra.toFixed(1)};`,
-      `const RESTING_CLOSING_STEPS_MAX: f32 = ${RESTING_CLOSING_STEPS.max.toFixed(1)};`,
-      health(),
-      s.collide,
-    ),
+    perParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), restingSteps(), health(), s.worldContact, s.collide),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),
   scan: () => compose(SCAN_PARAMS.wgsl(), s.scan),
   contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.contacts),

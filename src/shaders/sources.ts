@@ -13,6 +13,7 @@ import contacts from '../../shaders/contacts.wgsl?raw';
 import copy from '../../shaders/copy.wgsl?raw';
 import dispatch from '../../shaders/dispatch.wgsl?raw';
 import emit from '../../shaders/emit.wgsl?raw';
+import fusedColliders from '../../shaders/fusedColliders.wgsl?raw';
 import forceGenerators from '../../shaders/forceGenerators.wgsl?raw';
 import forces from '../../shaders/forces.wgsl?raw';
 import grid from '../../shaders/grid.wgsl?raw';
@@ -23,6 +24,7 @@ import integrateForces from '../../shaders/integrateForces.wgsl?raw';
 import lifePlan from '../../shaders/lifePlan.wgsl?raw';
 import lifeScan from '../../shaders/lifeScan.wgsl?raw';
 import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
+import noColliders from '../../shaders/noColliders.wgsl?raw';
 import noFieldForces from '../../shaders/noFieldForces.wgsl?raw';
 import pcg from '../../shaders/pcg.wgsl?raw';
 import renderColor from '../../shaders/render/color.wgsl?raw';
@@ -39,6 +41,7 @@ import scatter from '../../shaders/scatter.wgsl?raw';
 import spawn from '../../shaders/spawn.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
 import turbulence from '../../shaders/turbulence.wgsl?raw';
+import worldContact from '../../shaders/worldContact.wgsl?raw';
 
 /** Every shader file by name (`render/particles.wgsl` is `renderParticles`). */
 export const sources = {
@@ -53,6 +56,7 @@ export const sources = {
   dispatch,
   emit,
   forceGenerators,
+  fusedColliders,
   forces,
   grid,
   gridHash,
@@ -62,6 +66,7 @@ export const sources = {
   lifePlan,
   lifeScan,
   liveDispatch,
+  noColliders,
   noFieldForces,
   pcg,
   renderColor,
@@ -78,4 +83,5 @@ export const sources = {
   spawn,
   springs,
   turbulence,
+  worldContact,
 } as const;

@@ -1,0 +1,118 @@
+// The colliders fused into the step (a system with colliders and neither
+// links nor particle-particle contacts): shaders/integrate.wgsl hands each
+// particle's stepped position and velocity to `worldColliders`, generated for
+// the collider set's composition (src/core/collisions/colliderComposition.ts):
+// one call a collider, in the set's order, of the functions below with its
+// kind, inside and kill flags written in. No loop over the table and no
+// per-kind selects: each particle does only its colliders' work, and the
+// record is read and written once a step instead of twice. Each function
+// repeats the operations of its kind in shaders/collide.wgsl, in the same
+// order, so the two paths agree bit for bit where the adapter rounds each
+// operation (the colliders pass stays for systems with links or contacts).
+// Prepended: the Collider struct, shaders/worldContact.wgsl, and the
+// generated `worldColliders` with COLLIDER_COUNT.
+
+const WORLD_COLLIDERS: bool = true;
+// The contact skin (ContactSettings.skin), fixed per system.
+override SKIN: f32 = 0.0;
+
+// The group after the step's own (and the forces'): src/shaders/index.ts writes the index in.
+// A uniform array of the set's size: constant indices, no bounds to check.
+@group(COLLIDERS_GROUP) @binding(0) var<uniform> colliders: array<Collider, COLLIDER_COUNT>;
+
+// A contact with collider `i` when within the skin: true when it kills (the
+// caller stops there), else resolved.
+fn touch(
+  i: u32,
+  p: ptr<function, vec3f>,
+  v: ptr<function, vec3f>,
+  a: vec3f,
+  n: vec3f,
+  penetration: f32,
+  kill: bool,
+) -> bool {
+  if (penetration > -SKIN) {
+    if (kill) { return true; }
+    resolveWorldContact(p, v, a, n, penetration, colliders[i].restitution, colliders[i].friction);
+  }
+  return false;
+}
+
+// A half-space: anything behind the plane is inside it, however fast it came.
+fn planeCollider(i: u32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, kill: bool) -> bool {
+  let n = colliders[i].axis0;
+  let penetration = r - (dot3(n, *p) - colliders[i].size.x);
+  return touch(i, p, v, a, n, penetration, kill);
+}
+
+fn sphereCollider(
+  i: u32,
+  p: ptr<function, vec3f>,
+  v: ptr<function, vec3f>,
+  a: vec3f,
+  r: f32,
+  inside: bool,
+  kill: bool,
+) -> bool {
+  let d = *p - colliders[i].center;
+  let distance2 = dot3(d, d);
+  let distance = sqrt(distance2);
+  let unit = d / distance;
+  let h = colliders[i].size.x;
+  // A particle at the very centre leaves upwards.
+  let radial = select(vec3f(0.0, 1.0, 0.0), unit, distance > 0.0);
+  let n = select(radial, -radial, inside);
+  let penetration = select((h + r) - distance, (distance + r) - h, inside);
+  return touch(i, p, v, a, n, penetration, kill);
+}
+
+// Inside a box: one contact an axis, each with the nearer wall, each seeing
+// where the one before left the particle.
+fn boxWall(i: u32, axis: vec3f, h: f32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, kill: bool) -> bool {
+  let wallQ = dot3(*p - colliders[i].center, axis);
+  let n = select(axis, -axis, wallQ >= 0.0);
+  let penetration = abs(wallQ) - (h - r);
+  return touch(i, p, v, a, n, penetration, kill);
+}
+
+fn boxCollider(
+  i: u32,
+  p: ptr<function, vec3f>,
+  v: ptr<function, vec3f>,
+  a: vec3f,
+  r: f32,
+  inside: bool,
+  kill: bool,
+) -> bool {
+  let axis0 = colliders[i].axis0;
+  let axis1 = colliders[i].axis1;
+  let axis2 = colliders[i].axis2;
+  let h = colliders[i].size;
+  if (inside) {
+    if (boxWall(i, axis0, h.x, p, v, a, r, kill)) { return true; }
+    if (boxWall(i, axis1, h.y, p, v, a, r, kill)) { return true; }
+    return boxWall(i, axis2, h.z, p, v, a, r, kill);
+  }
+  let d = *p - colliders[i].center;
+  // The particle in the box's axes, and the closest point of the box.
+  let q = vec3f(dot3(d, axis0), dot3(d, axis1), dot3(d, axis2));
+  let outside = q - clamp(q, -h, h);
+  let distance2 = dot3(outside, outside);
+  let distance = sqrt(distance2);
+  let unit = outside / distance;
+  // The centre inside the box: out through the nearest face (lowest axis on a tie).
+  let depth = h - abs(q);
+  let y = depth.y < depth.x;
+  let faceY = select(axis0, axis1, y);
+  let qY = select(q.x, q.y, y);
+  let depthY = select(depth.x, depth.y, y);
+  let z = depth.z < depthY;
+  let face = select(faceY, axis2, z);
+  let faceQ = select(qY, q.z, z);
+  let faceN = select(-face, face, faceQ >= 0.0);
+  let facePenetration = select(depthY, depth.z, z) + r;
+  let clear = distance2 > 0.0;
+  let n = select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear);
+  let penetration = select(facePenetration, r - distance, clear);
+  return touch(i, p, v, a, n, penetration, kill);
+}

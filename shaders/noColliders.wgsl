@@ -1,0 +1,8 @@
+// The step without colliders fused in (shaders/fusedColliders.wgsl is the
+// other choice): nothing touches the stepped particle. Inlined away.
+
+const WORLD_COLLIDERS: bool = false;
+
+fn worldColliders(p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32) -> bool {
+  return false;
+}

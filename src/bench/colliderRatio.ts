@@ -1,0 +1,147 @@
+/**
+ * The colliders against the step, timed in one run on one device: the plain
+ * step, the step with one plane collider, and a typical spark shower's step
+ * (registry gravity, drag and the plane), alternating every round so each
+ * ratio compares timings taken moments apart (src/bench/forceRatio.ts does
+ * the same for the forces). Used by the main benchmark for the speed issue's
+ * targets and by scripts/profile-colliders.ts, which also times the colliders
+ * as a pass of their own (`fuseColliders: false`).
+ */
+import type { ForceGenerator } from '../core/forces/generators';
+import { OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
+import { withHeldErrorScopes } from '../gpu/errors';
+import { ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
+import { BENCH_PLANE } from './cases';
+import { benchState } from './state';
+import { TYPICAL_EFFECT } from './typicalEffect';
+
+/** The typical spark shower's forces: the typical effect's gravity and drag (no attractor, no turbulence). */
+export const SHOWER_FORCES: readonly ForceGenerator[] = TYPICAL_EFFECT.filter(
+  (generator) => generator.type === 'gravity' || generator.type === 'drag',
+);
+
+export interface ColliderRatioOptions {
+  /** Steps per submitted command buffer. Default 5. */
+  passesPerSubmit?: number;
+  /** Timed rounds; the median is reported. Default 15. */
+  rounds?: number;
+  dt?: number;
+  /** Also time each collider case with the colliders as a pass of their own (`fuseColliders: false`). */
+  separate?: boolean;
+}
+
+/** One timed configuration: its median milliseconds a step and its ratio to the plain step, round by round. */
+export interface ColliderCaseTiming {
+  name: string;
+  ms: number;
+  /** Median over rounds of (this case's time / the plain step's time), each round timing both moments apart. */
+  ratio: number;
+  ratios: number[];
+  /**
+   * Fastest round's time over the plain step's fastest: on a machine shared
+   * with other work the fastest rounds are the least disturbed ones.
+   */
+  fastestRatio: number;
+}
+
+export interface ColliderRatioResult {
+  count: number;
+  /** Median milliseconds of one plain step (the default variant, no forces, no colliders). */
+  stepMs: number;
+  /** 'step+plane', 'gravity+drag+plane', and with `separate` the same with the colliders as a pass of their own. */
+  cases: ColliderCaseTiming[];
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Wall-clock per step of `passes` steps in one command buffer, submit to onSubmittedWorkDone. */
+async function timeSteps(device: GPUDevice, system: ParticleSystem, dt: number, passes: number): Promise<number> {
+  return withHeldErrorScopes(device, 'timing the colliders against the step', async () => {
+    const encoder = device.createCommandEncoder({ label: 'measureColliderRatio' });
+    system.encodeSteps(encoder, dt, passes);
+    const commands = encoder.finish();
+    const started = performance.now();
+    device.queue.submit([commands]);
+    system.submitted();
+    await device.queue.onSubmittedWorkDone();
+    return (performance.now() - started) / passes;
+  });
+}
+
+/** The bench state with the acceleration lane zeroed: gravity comes from the registry. */
+function stateWithoutAcceleration(count: number): Float32Array<ArrayBuffer> {
+  const state = benchState(count);
+  for (let i = 0; i < count; i++)
+    state.fill(0, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION + 3);
+  return state;
+}
+
+interface Configured {
+  name: string;
+  system: ParticleSystem;
+}
+
+/**
+ * Times the plain step, the step with one plane collider and the shower
+ * (gravity + drag + plane) on `count` particles, alternating every round.
+ * Each configuration is its own system holding the bench state (src/bench/state.ts),
+ * the shower's with its acceleration lane zeroed. The device stays the caller's.
+ */
+export async function measureColliderRatio(
+  device: GPUDevice,
+  count: number,
+  options: ColliderRatioOptions = {},
+): Promise<ColliderRatioResult> {
+  const passes = options.passesPerSubmit ?? 5;
+  const rounds = options.rounds ?? 15;
+  const dt = options.dt ?? 1 / 60;
+  const systems: Configured[] = [];
+  const open = async (
+    name: string,
+    init: Omit<GpuParticleSystemOptions, 'capacity'>,
+    state: Float32Array<ArrayBuffer>,
+    forces: readonly ForceGenerator[],
+  ) => {
+    const system = await ParticleSystem.create(device, { capacity: count, ...init });
+    systems.push({ name, system });
+    system.particles.write(0, state);
+    for (const generator of forces) system.forces.add(generator);
+    if (name !== 'step') await system.setColliders([BENCH_PLANE]);
+  };
+  try {
+    const state = benchState(count);
+    const shower = stateWithoutAcceleration(count);
+    await open('step', {}, state, []);
+    await open('step+plane', {}, state, []);
+    await open('gravity+drag+plane', {}, shower, SHOWER_FORCES);
+    if (options.separate) {
+      await open('step+plane (separate pass)', { fuseColliders: false }, state, []);
+      await open('gravity+drag+plane (separate pass)', { fuseColliders: false }, shower, SHOWER_FORCES);
+    }
+    const times = systems.map(() => [] as number[]);
+    // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
+    for (let round = 0; round <= rounds; round++) {
+      for (let k = 0; k < systems.length; k++) {
+        const time = await timeSteps(device, (systems[k] as Configured).system, dt, passes);
+        if (round > 0) (times[k] as number[]).push(time);
+      }
+    }
+    const stepTimes = times[0] as number[];
+    return {
+      count,
+      stepMs: median(stepTimes),
+      cases: systems.slice(1).map(({ name }, k) => {
+        const own = times[k + 1] as number[];
+        const ratios = own.map((t, r) => t / (stepTimes[r] as number));
+        const fastestRatio = Math.min(...own) / Math.min(...stepTimes);
+        return { name, ms: median(own), ratio: median(ratios), ratios, fastestRatio };
+      }),
+    };
+  } finally {
+    for (const { system } of systems) system.destroy();
+  }
+}

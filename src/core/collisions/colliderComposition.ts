@@ -1,0 +1,60 @@
+/**
+ * The composition of a collider set: each collider's kind, inside flag and
+ * kill flag, in order. The step with the colliders fused into it
+ * (shaders/fusedColliders.wgsl) is compiled for one composition, each
+ * collider's own code and nothing else (no loop over the table, no per-kind
+ * selects), and reads the parameters (centres, normals, sizes, restitution,
+ * friction) from the table, so moving or resizing a collider changes a
+ * buffer, not the pipeline. No GPU imports.
+ */
+import { COLLIDER, FLAG_INSIDE, FLAG_KILL, KIND_BOX, KIND_PLANE, KIND_SPHERE, type PackedColliders } from './colliders';
+
+export interface ColliderPart {
+  kind: 'plane' | 'sphere' | 'box';
+  inside: boolean;
+  kill: boolean;
+}
+
+export type ColliderComposition = readonly ColliderPart[];
+
+const KINDS = { [KIND_PLANE]: 'plane', [KIND_SPHERE]: 'sphere', [KIND_BOX]: 'box' } as const;
+
+/** The composition of packed colliders (already validated). */
+export function colliderComposition(colliders: PackedColliders): ColliderComposition {
+  const kind = COLLIDER.wordOffsets.kind;
+  const flags = COLLIDER.wordOffsets.flags;
+  return Array.from({ length: colliders.count }, (_, i) => {
+    const base = i * COLLIDER.words;
+    const word = colliders.words[base + flags] as number;
+    const part = KINDS[colliders.words[base + kind] as number as keyof typeof KINDS];
+    return { kind: part, inside: (word & FLAG_INSIDE) !== 0, kill: (word & FLAG_KILL) !== 0 };
+  });
+}
+
+/** Names a composition, e.g. `plane,sphere-inside,box-kill`: one pipeline a key. */
+export function colliderCompositionKey(composition: ColliderComposition): string {
+  return composition
+    .map(({ kind, inside, kill }) => kind + (inside ? '-inside' : '') + (kill ? '-kill' : ''))
+    .join(',');
+}
+
+/**
+ * `worldColliders` of shaders/fusedColliders.wgsl for `composition`: each
+ * collider's function in order, with its table index, inside and kill flags
+ * written in as constants; true when a kill collider touched the particle
+ * (the colliders after it are not tested, as the colliders pass breaks out).
+ */
+export function wgslWorldColliders(composition: ColliderComposition): string {
+  const calls = composition.map(({ kind, inside, kill }, i) => {
+    const call = `${kind}Collider(${i}u, p, v, a, r, ${kind === 'plane' ? '' : `${inside}, `}${kill})`;
+    return `  if (${call}) { return true; }`;
+  });
+  return [
+    `// Generated from src/core/collisions/colliderComposition.ts: ${colliderCompositionKey(composition) || 'none'}`,
+    `const COLLIDER_COUNT: u32 = ${Math.max(1, composition.length)}u;`,
+    'fn worldColliders(p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32) -> bool {',
+    ...calls,
+    '  return false;',
+    '}',
+  ].join('\n');
+}
