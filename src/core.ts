@@ -121,3 +121,16 @@ export {
   type Scene,
 } from './scene/scene';
 export type { SceneForces } from './scene/forces';
+export {
+  OLDEST_SNAPSHOT_VERSION,
+  SNAPSHOT_VERSION,
+  SnapshotError,
+  type SnapshotBytes,
+  type SnapshotHeader,
+} from './core/snapshot/format';
+export {
+  decodeSnapshot,
+  type LifecycleWords,
+  type SnapshotConfig,
+  type SystemState,
+} from './core/snapshot/systemSnapshot';

@@ -72,18 +72,25 @@ describe('public entry points', () => {
       expect(typeof exported[name], `${name} from 'sparkworks'`).toBe('function');
       expect((exported[name] as { prototype: unknown }).prototype).toBeInstanceOf(Error);
     }
-    for (const name of ['SparkworksInputError', 'ForceInputError', 'CollisionInputError', 'EmitterInputError']) {
+    const inputErrors = [
+      'SparkworksInputError',
+      'ForceInputError',
+      'CollisionInputError',
+      'EmitterInputError',
+      'SnapshotError',
+    ];
+    for (const name of inputErrors) {
       expect(typeof (core as Record<string, unknown>)[name], `${name} from 'sparkworks/core'`).toBe('function');
     }
   });
 
-  it('sparkworks/core reaches no GPU pass, renderer, shader or DOM code, and no package but gl-matrix and zod', () => {
+  it('sparkworks/core reaches no GPU pass, renderer, shader or DOM code, and no package but gl-matrix, zod and crc-32', () => {
     const { files, packages } = reach('src/core.ts');
     const outside = [...files]
       .map((file) => relative(ROOT, file))
       .filter((file) => !file.startsWith('src/core/') && !file.startsWith('src/scene/') && file !== 'src/core.ts');
     expect(outside).toEqual([]);
-    expect([...packages].sort()).toEqual(['gl-matrix', 'zod']);
+    expect([...packages].sort()).toEqual(['crc-32', 'gl-matrix', 'zod']);
     for (const file of files) {
       const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       expect(/\b(?:GPU\w+|navigator|document|window)\b/.test(text), relative(ROOT, file)).toBe(false);
