@@ -1,62 +1,75 @@
-// Compaction: one invocation per live index of this step (indirect dispatch).
-// With the exclusive prefix sums of (lives on, children) over the live list
-// (level 0's block-local sums plus level 1's offset of the block),
-// a survivor keeps its order in the other half of the live-list buffer, and
-// the d-th death (d = k - survivors before it) pushes its slot onto the free
-// list at free + d: every position follows from the scan, so the lists are
-// the same whatever order the invocations run in. A dying particle's
-// position, velocity and rule go to deaths[d] for its payload, and its slot
-// is parked: immovable (the step skips inverse mass 0), at rest, and radius
-// DEAD_RADIUS, which every collision pass reads as "no particle".
+// Compaction of the deaths only: one invocation per word of `deadBits` over
+// this step's live list (indirect dispatch). With the exclusive prefix sums of
+// (deaths, children) over the words (level 0's block-local sums plus level 1's
+// offset of the block), the d-th death of the step (in live-list order, bit by
+// bit) pushes its slot onto the free list at free + d and its live index into
+// dead[DEAD_INDEX_AT + d] for the fill (shaders/fill.wgsl); every position follows from
+// the scan, so the lists are the same whatever order the invocations run in.
+// A dying particle's position, velocity, rule and first child go to deaths[d]
+// for its payload, and its slot is parked: immovable (the step skips inverse
+// mass 0), at rest, and radius DEAD_RADIUS, which every collision pass reads
+// as "no particle". The word is cleared: the death bits are all zero between
+// steps. Survivors are not visited at all; the deaths per rule are counted by
+// shaders/deathWords.wgsl.
 // Mirrored by src/core/emitters/lifecycle.ts (compact).
 // Prepended: the Particle struct and accessors, the Life struct, the
-// lifecycle records, shaders/dispatch.wgsl.
+// lifecycle records, shaders/dispatch.wgsl, shaders/lifeDeath.wgsl.
 
 override CAPACITY: u32;
 override HAS_PAYLOADS: bool = false;
 // Where level 1's scanned block sums start in `scanned` (0: a single level,
 // level 0's sums are already global). Added here rather than written back
-// into level 0 by the scan: one pass over the live list fewer.
+// into level 0 by the scan: one pass fewer.
 override LEVEL1_AT: u32 = 0u;
+// `dead` holds the death bits (one word a 32 live indices), then from here the deaths' live indices.
+override DEAD_INDEX_AT: u32;
 const SCAN_BLOCK: u32 = 1024u;
 
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
-@group(1) @binding(0) var<storage, read_write> life: array<Life>;
-@group(1) @binding(1) var<storage, read_write> liveLists: array<u32>;
+@group(1) @binding(0) var<storage, read> life: array<Life>;
+@group(1) @binding(1) var<storage, read> liveLists: array<u32>;
 @group(1) @binding(2) var<storage, read_write> freeList: array<u32>;
 @group(1) @binding(3) var<storage, read> scanned: array<vec2u>;
 @group(1) @binding(4) var<storage, read_write> deaths: array<Death>;
 @group(1) @binding(5) var<storage, read> counters: LifeCounters;
-@group(1) @binding(6) var<storage, read_write> ruleStats: array<atomic<u32>>;
+@group(1) @binding(6) var<storage, read_write> dead: array<u32>;
+@group(1) @binding(7) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
-  let k = particleIndex(invocation);
-  if (k >= counters.live) { return; }
-  let parity = counters.parity;
-  let slot = liveLists[parity * CAPACITY + k];
-  var before = scanned[k];
-  if (LEVEL1_AT != 0u) { before += scanned[LEVEL1_AT + k / SCAN_BLOCK]; }
-  if (life[slot].alive == 1u) {
-    liveLists[(1u - parity) * CAPACITY + before.x] = slot;
-    return;
+  let w = particleIndex(invocation);
+  if (w >= (counters.live + 31u) / 32u) { return; }
+  var bits = dead[w];
+  if (bits == 0u) { return; }
+  dead[w] = 0u;
+  var before = scanned[w];
+  if (LEVEL1_AT != 0u) { before += scanned[LEVEL1_AT + w / SCAN_BLOCK]; }
+  var d = before.x;
+  var childStart = before.y;
+  let list = counters.parity * CAPACITY;
+  let free = counters.free;
+  while (bits != 0u) {
+    let k = w * 32u + firstTrailingBit(bits);
+    bits &= bits - 1u;
+    let slot = liveLists[list + k];
+    dead[DEAD_INDEX_AT + d] = k;
+    freeList[free + d] = slot;
+    let rule = life[slot].rule;
+    var p = particles[slot];
+    if (HAS_PAYLOADS) {
+      var death: Death;
+      death.position = getPosition(p);
+      death.childStart = childStart;
+      death.velocity = getVelocity(p);
+      death.rule = rule;
+      deaths[d] = death;
+      childStart += childrenOf(rule);
+    }
+    setInverseMass(&p, 0.0);
+    setVelocity(&p, vec3f(0.0));
+    setRadius(&p, DEAD_RADIUS);
+    setForceAccum(&p, vec3f(0.0));
+    particles[slot] = p;
+    d += 1u;
   }
-  let d = k - before.x;
-  freeList[counters.free + d] = slot;
-  let rule = life[slot].rule;
-  var p = particles[slot];
-  if (HAS_PAYLOADS) {
-    var death: Death;
-    death.position = getPosition(p);
-    death.childStart = before.y;
-    death.velocity = getVelocity(p);
-    death.rule = rule;
-    deaths[d] = death;
-  }
-  setInverseMass(&p, 0.0);
-  setVelocity(&p, vec3f(0.0));
-  setRadius(&p, DEAD_RADIUS);
-  setForceAccum(&p, vec3f(0.0));
-  particles[slot] = p;
-  if (rule != NO_RULE) { atomicAdd(&ruleStats[MAX_SPAWN_RULES + rule], 1u); }
 }

@@ -47,7 +47,7 @@ fn main(invocation: Invocation) {
   let j = particleIndex(invocation);
   if (j >= counters.granted) { return; }
   let slot = freeList[counters.freeTop - 1u - j];
-  // planEmit has flipped the parity: this is the list the next step reads.
+  // After the survivors (planEmit's liveBase), in the list the fill closed.
   liveLists[counters.parity * CAPACITY + counters.liveBase + j] = slot;
 
   var ruleIndex = 0u;

@@ -1,13 +1,16 @@
 // The lifecycle's bookkeeping, one invocation each (integer arithmetic on a
 // few counters, no atomics, so deterministic):
 // - planStep, before the step: the indirect dispatch sizes of every pass
-//   over the live list (forces, step, age, compaction) and of each scan level.
+//   over the live list (forces, the step and its ageing), of the passes over
+//   the words of the death bits (the deaths' counts, the compaction) and of
+//   each scan level.
 // - planEmit, after the compaction: this step's deaths, the emitters' requests
 //   (rate as a 32.32 fixed-point carry, bursts as cumulative totals), how many
 //   fit in the free list (children first, then the emitters, in order; the
-//   rest is the shortfall), the emission's dispatch, the draw arguments, and
-//   the 64-bit totals. It flips the live list: the next step reads the list
-//   the compaction and the emission wrote.
+//   rest is the shortfall), the fill's and the emission's dispatches, the draw
+//   arguments, and the 64-bit totals. The live list stays where it is (the
+//   parity does not change): the fill closes its holes and the emission
+//   appends to it.
 // Mirrored by src/core/emitters/lifecycle.ts (planEmit).
 // Prepended: the lifecycle records and the argument offsets (ARGS in src/gpu/lifecycleWgsl.ts).
 
@@ -21,7 +24,7 @@ const SCAN_BLOCK: u32 = 1024u;
 
 @group(0) @binding(0) var<storage, read_write> counters: LifeCounters;
 @group(0) @binding(1) var<storage, read_write> args: array<u32>;
-// The scan's top level: (survivors, children) over this step's live list.
+// The scan's top level: (deaths, children) over this step's live list.
 @group(0) @binding(2) var<storage, read> totals: array<vec2u>;
 @group(1) @binding(0) var<uniform> frame: FrameParams;
 
@@ -41,7 +44,8 @@ fn add64(total: vec2u, n: u32) -> vec2u {
 @compute @workgroup_size(1)
 fn planStep() {
   writeDispatch(ARGS_LIVE, counters.live);
-  var n = counters.live;
+  var n = (counters.live + 31u) / 32u;
+  writeDispatch(ARGS_WORDS, n);
   for (var l = 0u; l < SCAN_LEVELS; l++) {
     n = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK;
     args[ARGS_SCAN + ARGS_SCAN_STRIDE * l] = n;
@@ -56,8 +60,8 @@ fn planEmit() {
   let before = counters.live;
   // No live particle, no scan: its stale total must not count.
   let total = select(vec2u(0u), totals[0], before > 0u);
-  let survivors = total.x;
-  let deaths = before - survivors;
+  let deaths = total.x;
+  let survivors = before - deaths;
   counters.deaths = deaths;
   counters.killed = add64(counters.killed, deaths);
   let free = counters.free + deaths;
@@ -98,10 +102,10 @@ fn planEmit() {
   counters.liveBase = survivors;
   counters.free = free - granted;
   counters.live = survivors + granted;
-  counters.parity = 1u - counters.parity;
   counters.emitted = add64(counters.emitted, granted);
   counters.shortfall = add64(counters.shortfall, shortfall);
 
+  writeDispatch(ARGS_FILL, deaths);
   writeDispatch(ARGS_EMIT, granted);
   // Draws over the live list: vertex pulling (6 vertices a quad), instanced quads, points.
   let live = counters.live;

@@ -1,8 +1,9 @@
-// Exclusive prefix sum of (lives on, children) pairs over the live list, in
-// blocks of 1,024. The counts come from the GPU:
-// level 0 holds `live` items, level l+1 one item per block of level l, and
-// each level is dispatched indirectly with as many workgroups as it has
-// blocks, so the cost follows the live count, not the capacity.
+// Exclusive prefix sum of (deaths, children) pairs over the words of the
+// death bits (shaders/deathWords.wgsl: 32 live indices a word), in blocks of
+// 1,024. The counts come from the GPU: level 0 holds ceil(live / 32) items,
+// level l+1 one item per block of level l, and each level is dispatched
+// indirectly with as many workgroups as it has blocks, so the cost follows
+// the live count / 32, not the capacity.
 // `scanBlocks` scans each block of `input` into `output` and writes the
 // block's total to `sums` (the next level's input; the top level's single
 // sum is the grand total); `addOffsets` then adds each block's scanned
@@ -29,9 +30,9 @@ const BLOCK: u32 = 1024u;
 
 var<workgroup> partial: array<vec2u, THREADS>;
 
-// Items at this level: live, then one per block of the level below.
+// Items at this level: the words over the live list, then one per block of the level below.
 fn levelCount() -> u32 {
-  var n = counters.live;
+  var n = (counters.live + 31u) / 32u;
   for (var l = 0u; l < scan.level; l++) { n = (n + BLOCK - 1u) / BLOCK; }
   return n;
 }

@@ -135,15 +135,28 @@ const COMPOSED: readonly Composed[] = [
       })),
     ),
   },
-  { name: 'age', code: shaders.age(), pipelines: one(live) },
+  {
+    name: 'age',
+    code: shaders.age(),
+    pipelines: [0, 1].map((RECHECK) => ({ name: `recheck ${RECHECK}`, constants: { ...live, RECHECK } })),
+  },
+  {
+    name: 'deathWords',
+    code: shaders.deathWords(),
+    pipelines: [0, 1].map((HAS_PAYLOADS) => ({
+      name: `payloads ${HAS_PAYLOADS}`,
+      constants: { WORKGROUP_SIZE, CAPACITY, HAS_PAYLOADS },
+    })),
+  },
   {
     name: 'compact',
     code: shaders.compact(),
     pipelines: [0, 1].map((HAS_PAYLOADS) => ({
       name: `payloads ${HAS_PAYLOADS}`,
-      constants: { WORKGROUP_SIZE, CAPACITY, HAS_PAYLOADS, LEVEL1_AT: 0 },
+      constants: { WORKGROUP_SIZE, CAPACITY, HAS_PAYLOADS, LEVEL1_AT: 0, DEAD_INDEX_AT: CAPACITY / 32 },
     })),
   },
+  { name: 'fill', code: shaders.fill(), pipelines: one({ ...live, DEAD_INDEX_AT: CAPACITY / 32 }) },
   { name: 'emit', code: shaders.emit(), pipelines: one(live) },
   {
     name: 'lifeScan',

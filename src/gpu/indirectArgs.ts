@@ -8,16 +8,21 @@
  */
 import { arrayOf, defineStruct } from '../core/schema';
 
-/** Levels of the live-list scan at most: 2^24 slots in blocks of 1,024 take three (lifeBuffers checks). */
+/** Levels of the deaths' scan at most: 2^24 slots are 2^19 words, in blocks of 1,024 two levels (lifeBuffers checks). */
 export const MAX_SCAN_LEVELS = 3;
 
 export const INDIRECT_ARGS = defineStruct('IndirectArgs', {
-  live: { type: 'vec4u', doc: 'dispatch over the live list: forces, step, age, compaction' },
+  live: { type: 'vec4u', doc: 'dispatch over the live list: forces, the step and its ageing' },
   emit: { type: 'vec4u', doc: 'dispatch of the emission' },
   drawQuads: { type: 'vec4u', doc: 'drawIndirect: 6 vertices a live particle, one instance (vertex pulling)' },
   drawInstanced: { type: 'vec4u', doc: 'drawIndirect: 6 vertices, one instance a live particle' },
   drawPoints: { type: 'vec4u', doc: 'drawIndirect: one point a live particle' },
   scan: { type: arrayOf('vec4u', MAX_SCAN_LEVELS), doc: 'dispatch of each scan level' },
+  words: {
+    type: 'vec4u',
+    doc: 'dispatch over the words of the death bits (32 live indices a word): counts, compaction',
+  },
+  fill: { type: 'vec4u', doc: 'dispatch of the fill: one invocation a death of the step' },
 });
 
 /** Word offsets of each entry (WGSL indexes the buffer as array<u32>). */

@@ -1,9 +1,16 @@
 /**
  * The lifecycle's GPU memory: the life records, the live lists (two halves,
- * ping-ponged by the counters' parity), the free list, the counters, the
- * scan's levels, the deaths, the spawn-rule table, the per-step frame ring
- * and the indirect arguments. Owned here, bound by the passes; the group the
- * live-list passes share (group 2: lists and counters) is built here too.
+ * the counters' parity says which one is live), the free list, the counters,
+ * the death bits and the scan's levels over their words, the deaths, the
+ * spawn-rule table, the per-step frame ring and the indirect arguments.
+ * Owned here, bound by the passes; the groups the live-list passes share
+ * (group 2: lists and counters; the step's, with the ageing's buffers too)
+ * are built here too.
+ *
+ * What persists from one step to the next is `life`, `lists`, `freeList`,
+ * `counters` and `ruleStats` (the CPU twin's CpuLifecycle fields of those
+ * names, word for word) and the particle records; everything else is scratch
+ * written and read within a step (`dead`'s death bits are all zero between steps).
  */
 import { UniformRing, type SubmitWindow } from './uniformRing';
 import { BYTES_PER_LIFE } from '../core/layout';
@@ -54,11 +61,13 @@ export interface LiveSource {
 
 /** Items a scan block covers (shaders/lifeScan.wgsl). */
 export const SCAN_BLOCK = 1024;
+/** Live indices a word of the death bits covers. */
+export const DEATH_WORD = 32;
 const FRAME_BYTES = FRAME_PARAMS.words * 4;
 
-/** Scan levels for `capacity` items: level l+1 holds one item per block of level l, up to a single block. */
-export function scanLevels(capacity: number): number[] {
-  const counts = [capacity];
+/** Scan levels for `items` items: level l+1 holds one item per block of level l, up to a single block. */
+export function scanLevels(items: number): number[] {
+  const counts = [items];
   while ((counts[counts.length - 1] as number) > SCAN_BLOCK) {
     counts.push(Math.ceil((counts[counts.length - 1] as number) / SCAN_BLOCK));
   }
@@ -72,7 +81,18 @@ export class LifeBuffers {
   readonly counters: GPUBuffer;
   readonly ruleStats: GPUBuffer;
   readonly args: GPUBuffer;
-  readonly flags: GPUBuffer;
+  /**
+   * The death bits, one a live index, set when it dies this step
+   * (shaders/lifeDeath.wgsl; all zero between steps), then from word
+   * `deadIndexAt` the live index of each death of the step, in order
+   * (shaders/compact.wgsl, read by shaders/fill.wgsl). One buffer: the
+   * compaction binds as many storage buffers as a stage may.
+   */
+  readonly dead: GPUBuffer;
+  /** Where the deaths' live indices start in `dead`, in words (the death bits' word count). */
+  readonly deadIndexAt: number;
+  /** Per word of the death bits: (deaths, children), the scan's input (shaders/deathWords.wgsl). */
+  readonly wordDeaths: GPUBuffer;
   /**
    * Level 0's block-local exclusive sums, then (from `level1At`, in vec2u)
    * level 1's scanned block sums: the compaction adds the two itself, so
@@ -87,11 +107,18 @@ export class LifeBuffers {
   readonly levelOutputs: GPUBufferBinding[] = [];
   readonly deaths: GPUBuffer;
   readonly rules: GPUBuffer;
-  /** Items per scan level at full capacity (its length is the number of levels). */
+  /** Items per scan level at full capacity, the words of the death bits first (its length is the number of levels). */
   readonly levels: number[];
   /** Group 2 of a pass over the live list (shaders/liveDispatch.wgsl): lists and counters, read-only. */
   readonly liveLayout: GPUBindGroupLayout;
   readonly liveBindGroup: GPUBindGroup;
+  /**
+   * Group 2 of the step over the live list with the ageing fused in
+   * (shaders/liveAge.wgsl): lists and counters as in `liveLayout`, then the
+   * life records, the spawn rules and the death bits.
+   */
+  readonly stepLayout: GPUBindGroupLayout;
+  readonly stepBindGroup: GPUBindGroup;
   /** Distinct (dt, emitter settings) frames recorded and not yet submitted, one slot each. */
   private readonly frames: UniformRing;
   private readonly owned: GPUBuffer[] = [];
@@ -118,18 +145,21 @@ export class LifeBuffers {
     this.freeList = buffer('freeList', capacity * 4, STORAGE | COPY_DST | COPY_SRC);
     this.counters = buffer('counters', LIFE_COUNTERS.words * 4, STORAGE | COPY_DST | COPY_SRC);
     this.ruleStats = buffer('ruleStats', RULE_STATS_WORDS * 4, STORAGE | COPY_DST | COPY_SRC);
-    this.levels = scanLevels(capacity);
+    const words = Math.ceil(capacity / DEATH_WORD);
+    this.levels = scanLevels(words);
     if (this.levels.length > MAX_SCAN_LEVELS) {
       throw new RangeError(`${capacity} slots need ${this.levels.length} scan levels, more than ${MAX_SCAN_LEVELS}`);
     }
     this.args = buffer('args', INDIRECT_ARGS.size, STORAGE | INDIRECT | COPY_DST | COPY_SRC);
-    this.flags = buffer('flags', capacity * 8, STORAGE);
+    this.deadIndexAt = words;
+    this.dead = buffer('dead', (words + capacity) * 4, STORAGE);
+    this.wordDeaths = buffer('wordDeaths', words * 8, STORAGE);
     // Level 1's output at a 256-byte boundary (minStorageBufferOffsetAlignment's largest value).
-    const level0Bytes = Math.ceil((capacity * 8) / 256) * 256;
+    const level0Bytes = Math.ceil((words * 8) / 256) * 256;
     const level1Items = this.levels.length > 1 ? (this.levels[1] as number) : 0;
     this.level1At = this.levels.length > 1 ? level0Bytes / 8 : 0;
     this.scanned = buffer('scanned', level0Bytes + level1Items * 8, STORAGE);
-    this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: capacity * 8 });
+    this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: words * 8 });
     if (level1Items > 0) this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * 8 });
     for (let l = 1; l <= this.levels.length; l++) {
       const items = l < this.levels.length ? (this.levels[l] as number) : 1;
@@ -157,6 +187,25 @@ export class LifeBuffers {
         { binding: 0, resource: { buffer: this.lists } },
         { binding: 1, resource: { buffer: this.counters } },
       ],
+    });
+    const compute = GPUShaderStage.COMPUTE;
+    this.stepLayout = device.createBindGroupLayout({
+      label: 'LifeBuffers.stepLayout',
+      entries: [
+        { binding: 0, visibility: compute, buffer: { type: 'read-only-storage' } },
+        { binding: 1, visibility: compute, buffer: { type: 'read-only-storage' } },
+        { binding: 2, visibility: compute, buffer: { type: 'storage' } },
+        { binding: 3, visibility: compute, buffer: { type: 'uniform' } },
+        { binding: 4, visibility: compute, buffer: { type: 'storage' } },
+      ],
+    });
+    this.stepBindGroup = device.createBindGroup({
+      label: 'LifeBuffers.stepBindGroup',
+      layout: this.stepLayout,
+      entries: [this.lists, this.counters, this.life, this.rules, this.dead].map((buffer, binding) => ({
+        binding,
+        resource: { buffer },
+      })),
     });
 
     // The starting state: slots [0, permanent) live, the rest on the free list.

@@ -1,7 +1,8 @@
 /**
  * Owns the lifecycle's scan (shaders/lifeScan.wgsl): the exclusive prefix
- * sums of (lives on, children) over the live list, every level dispatched
- * indirectly with the block counts planStep derived from the live count.
+ * sums of (deaths, children) over the words of the death bits (32 live
+ * indices a word), every level dispatched indirectly with the block counts
+ * planStep derived from the live count.
  */
 import { scanArgsOffset } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
@@ -36,7 +37,7 @@ export class LifeScanPass {
     const addOffsets = scanBlocks.variant({ name: 'LifeScanPass.addOffsets', entryPoint: 'addOffsets' });
     const scan = new LifeScanPass(buffers, scanBlocks, addOffsets);
     const L = buffers.levels.length;
-    const inputOf = (l: number) => (l === 0 ? buffers.flags : (buffers.levelInputs[l - 1] as GPUBuffer));
+    const inputOf = (l: number) => (l === 0 ? buffers.wordDeaths : (buffers.levelInputs[l - 1] as GPUBuffer));
     const outputOf = (l: number) => buffers.levelOutputs[l] as GPUBufferBinding;
     for (let l = 0; l < L; l++) {
       const level = new UniformBlock(device, `LifeScanPass.level${l}`, SCAN_LEVEL);
@@ -57,7 +58,7 @@ export class LifeScanPass {
     return scan;
   }
 
-  /** Every level up, then the offsets back down to level 1, into a compute pass the caller opened (after the ageing). */
+  /** Every level up, then the offsets back down to level 1, into a compute pass the caller opened (after the deaths' counts). */
   record(pass: GPUComputePassEncoder): void {
     const args = this.buffers.args;
     this.scanGroups.forEach((group, l) => {

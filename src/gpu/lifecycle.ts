@@ -5,19 +5,24 @@
  * pass, never submitting:
  *
  *   planStep   dispatch sizes from the live count (one invocation)
- *   [forces, the step: over the live list, indirect]
- *   [collisions]
- *   age        age += dt; dies past its lifetime, below its floor, or killed
- *   scan       prefix sums of (lives on, children) over the live list
- *   compact    survivors to the other live list, deaths to the free list
- *   planEmit   deaths, requests, what fits, the emission's dispatch (one invocation)
+ *   [forces, the step: over the live list, indirect; the step ages each
+ *    particle too: age += dt, and a death (past its lifetime, below its
+ *    floor, or killed) sets its bit in the death bits]
+ *   [collisions, then age (recheck): the deaths judged again after them]
+ *   deathWords (deaths, children) a word of 32 death bits
+ *   scan       prefix sums of those over the words
+ *   compact    deaths to the free list, parked; survivors are not visited
+ *   planEmit   deaths, requests, what fits, the fill's and emission's dispatches (one invocation)
+ *   fill       survivors past the new live count into the holes the deaths left
  *   emit       one particle per granted request, slots from the free list
  *
- * Every pass over particles is dispatched indirectly with counts the GPU
- * wrote, so a frame costs what its live particles cost. Slots are assigned
- * by prefix sums, never racing atomics: the same seed and steps give the
- * same particles in the same slots, and the CPU reference
- * (src/core/emitters/lifecycle.ts) puts them in the same slots too.
+ * Every pass is dispatched indirectly with counts the GPU wrote, and past
+ * the step only the deaths, the births and one word a 32 live particles
+ * cost anything, so a frame costs about the step over its live particles.
+ * Slots and list positions are assigned by prefix sums and bit order, never
+ * racing atomics: the same seed and steps give the same particles in the
+ * same slots, and the CPU reference (src/core/emitters/lifecycle.ts) puts
+ * them in the same slots and list positions too.
  */
 import type { EmitterSet } from '../core/emitters/emitterSet';
 import { COUNTER_HEADER_WORDS, LIFE_COUNTERS, RULE_STATS_WORDS } from '../core/emitters/gpuRecords';
@@ -41,6 +46,13 @@ export class GpuLifecycle {
   /** Staging buffers for stats readbacks, reused once unmapped. */
   private readonly idleStaging: GPUBuffer[] = [];
   private destroyed = false;
+  /**
+   * The compute pass the step over the live list (which ages) was last
+   * recorded into, until the lifecycle's passes after it: recorded into
+   * another pass, passes ran between them (the collisions), and the deaths
+   * are judged again.
+   */
+  private agedIn: GPUComputePassEncoder | null = null;
 
   private constructor(
     readonly device: GPUDevice,
@@ -97,23 +109,58 @@ export class GpuLifecycle {
     this.plan.recordStep(pass, frameOffset);
   }
 
-  /** The step over the live particles (after the forces). */
+  /** The step over the live particles, which ages them (after the forces). */
   recordIntegrate(pass: GPUComputePassEncoder, dt: number): void {
     this.integratePass.record(pass, dt);
+    this.agedIn = pass;
   }
 
   /** The step over the live particles with the field forces fused in (instead of a force pass and the step). */
   recordIntegrateWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
     this.integratePass.recordWithForces(pass, dt, forces);
+    this.agedIn = pass;
   }
 
-  /** Age, scan, compact, plan and emit: after the step and the collisions. */
+  /**
+   * The deaths counted, scanned and compacted, then plan, fill and emit:
+   * after the step and the collisions. A step recorded into another pass
+   * (passes ran between) has its deaths judged again; none recorded, the
+   * particles are aged here.
+   */
   recordAfterStep(pass: GPUComputePassEncoder, frameOffset: number): void {
-    this.kernels.age.record(pass, frameOffset);
+    if (this.agedIn !== pass) (this.agedIn ? this.kernels.recheck : this.kernels.age).record(pass, frameOffset);
+    this.agedIn = null;
+    this.kernels.deathWords.record(pass);
     this.scanPass.record(pass);
     this.kernels.compact.record(pass);
     this.plan.recordEmit(pass, frameOffset);
+    this.kernels.fill.record(pass);
     this.kernels.emit.record(pass, frameOffset);
+  }
+
+  /**
+   * Each pass of a step on its own, for scripts/profile-lifecycle.ts: planStep,
+   * then the passes that can be recorded again in the state a frame left
+   * (planEmit, which moves the counters on, is not among them).
+   * @internal
+   */
+  profilePasses(dt: number): {
+    planStep: (pass: GPUComputePassEncoder) => void;
+    steps: Record<string, (pass: GPUComputePassEncoder) => void>;
+  } {
+    const frame = this.frameOffset(dt);
+    return {
+      planStep: (pass) => this.recordBeforeStep(pass, frame),
+      steps: {
+        'integrate+age': (pass) => this.integratePass.record(pass, dt),
+        recheck: (pass) => this.kernels.recheck.record(pass, frame),
+        deathWords: (pass) => this.kernels.deathWords.record(pass),
+        scan: (pass) => this.scanPass.record(pass),
+        compact: (pass) => this.kernels.compact.record(pass),
+        fill: (pass) => this.kernels.fill.record(pass),
+        emit: (pass) => this.kernels.emit.record(pass, frame),
+      },
+    };
   }
 
   /**
@@ -211,8 +258,11 @@ export class GpuLifecycle {
     for (const pass of [
       this.plan,
       this.kernels.age,
+      this.kernels.recheck,
+      this.kernels.deathWords,
       this.scanPass,
       this.kernels.compact,
+      this.kernels.fill,
       this.kernels.emit,
       this.integratePass,
     ]) {

@@ -11,13 +11,23 @@ import { LiveKernel, type LiveKernelSpec } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 export interface LifecycleKernels {
-  /** shaders/age.wgsl: one invocation per live particle, with the live count planStep wrote. */
-  readonly age: LiveKernel;
   /**
-   * shaders/compact.wgsl: survivors into the other live list, deaths onto the
-   * free list and into the deaths buffer, by the scan's prefix sums; with the live count.
+   * shaders/age.wgsl: one invocation per live particle, with the live count
+   * planStep wrote, for a step whose ageing the step over the live list did
+   * not do in the same pass: `age` ages and judges, `recheck` judges again
+   * after the passes that ran between the step and the lifecycle.
+   */
+  readonly age: LiveKernel;
+  readonly recheck: LiveKernel;
+  /** shaders/deathWords.wgsl: (deaths, children) a word of the death bits, the scan's input, and the deaths per rule; with the word count. */
+  readonly deathWords: LiveKernel;
+  /**
+   * shaders/compact.wgsl: the deaths onto the free list, their live indices
+   * and records (payloads), by the scan's prefix sums; with the word count.
    */
   readonly compact: LiveKernel;
+  /** shaders/fill.wgsl: survivors past the new live count into the holes; with the death count planEmit wrote. */
+  readonly fill: LiveKernel;
   /** shaders/emit.wgsl (with spawn.wgsl and pcg.wgsl): one invocation per granted request, with the count planEmit wrote. */
   readonly emit: LiveKernel;
 }
@@ -30,43 +40,72 @@ export function createLifecycleKernels(
   workgroupSize: number,
 ): LifecycleKernels {
   const overLiveList = { WORKGROUP_SIZE: workgroupSize, CAPACITY: buffers.capacity };
+  const payloads = { HAS_PAYLOADS: buffers.lifecycle.rules.hasPayloads ? 1 : 0 };
   const kernel = (spec: Omit<LiveKernelSpec, 'args'>) =>
     LiveKernel.create(device, particles, { ...spec, args: buffers.args });
-  return {
-    age: kernel({
-      name: 'AgePass',
+  const age = (recheck: boolean) =>
+    kernel({
+      name: recheck ? 'AgePass(recheck)' : 'AgePass',
       file: 'age.wgsl',
       code: shaders.age(),
-      constants: overLiveList,
+      constants: { ...overLiveList, RECHECK: recheck ? 1 : 0 },
       bindings: [
         ['storage', buffers.life],
         ['read-only-storage', buffers.lists],
-        ['storage', buffers.flags],
+        ['storage', buffers.dead],
         ['read-only-storage', buffers.counters],
         ['uniform', buffers.rules],
       ],
       frame: buffers.frameBinding,
       argsOffset: INDIRECT_ARGS.offsets.live,
+    });
+  return {
+    age: age(false),
+    recheck: age(true),
+    deathWords: kernel({
+      name: 'DeathWordsPass',
+      file: 'deathWords.wgsl',
+      code: shaders.deathWords(),
+      constants: { ...overLiveList, ...payloads },
+      bindings: [
+        ['read-only-storage', buffers.life],
+        ['read-only-storage', buffers.lists],
+        ['read-only-storage', buffers.dead],
+        ['storage', buffers.wordDeaths],
+        ['read-only-storage', buffers.counters],
+        ['uniform', buffers.rules],
+        ['storage', buffers.ruleStats],
+      ],
+      argsOffset: INDIRECT_ARGS.offsets.words,
     }),
     compact: kernel({
       name: 'CompactPass',
       file: 'compact.wgsl',
       code: shaders.compact(),
-      constants: {
-        ...overLiveList,
-        HAS_PAYLOADS: buffers.lifecycle.rules.hasPayloads ? 1 : 0,
-        LEVEL1_AT: buffers.level1At,
-      },
+      constants: { ...overLiveList, ...payloads, LEVEL1_AT: buffers.level1At, DEAD_INDEX_AT: buffers.deadIndexAt },
       bindings: [
-        ['storage', buffers.life],
-        ['storage', buffers.lists],
+        ['read-only-storage', buffers.life],
+        ['read-only-storage', buffers.lists],
         ['storage', buffers.freeList],
         ['read-only-storage', buffers.scanned],
         ['storage', buffers.deaths],
         ['read-only-storage', buffers.counters],
-        ['storage', buffers.ruleStats],
+        ['storage', buffers.dead],
+        ['uniform', buffers.rules],
       ],
-      argsOffset: INDIRECT_ARGS.offsets.live,
+      argsOffset: INDIRECT_ARGS.offsets.words,
+    }),
+    fill: kernel({
+      name: 'FillPass',
+      file: 'fill.wgsl',
+      code: shaders.fill(),
+      constants: { ...overLiveList, DEAD_INDEX_AT: buffers.deadIndexAt },
+      bindings: [
+        ['storage', buffers.lists],
+        ['read-only-storage', buffers.dead],
+        ['read-only-storage', buffers.counters],
+      ],
+      argsOffset: INDIRECT_ARGS.offsets.fill,
     }),
     emit: kernel({
       name: 'EmitPass',

@@ -6,7 +6,8 @@
  * count, not the capacity. Also the same with the field forces fused in
  * (one pipeline per composition, as IntegratePass). Used only by systems with
  * emitters; without them the system keeps IntegratePass and its direct
- * dispatch over every slot.
+ * dispatch over every slot. The ageing is fused in (shaders/liveAge.wgsl):
+ * group 2 is LifeBuffers' stepLayout, the live list's plus what ageing binds.
  */
 import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
@@ -35,7 +36,7 @@ export class LiveIntegratePass {
       device,
       particles,
       'LiveIntegratePass',
-      [params.layout, buffers.liveLayout],
+      [params.layout, buffers.stepLayout],
       shaders.integrateLiveFused,
       constants,
     );
@@ -61,7 +62,7 @@ export class LiveIntegratePass {
       file: 'integrate.wgsl (live list)',
       code: shaders.integrateLive(),
       constants,
-      groups: [params.layout, buffers.liveLayout],
+      groups: [params.layout, buffers.stepLayout],
     });
     return new LiveIntegratePass(device, particles, buffers, kernel, params, constants);
   }
@@ -73,13 +74,13 @@ export class LiveIntegratePass {
 
   /** One step of `dt` over the live particles, into a compute pass the caller opened (after planStep). */
   record(pass: GPUComputePassEncoder, dt: number): void {
-    this.kernel.record(pass, [this.stepGroup(dt), this.buffers.liveBindGroup], this.dispatch);
+    this.kernel.record(pass, [this.stepGroup(dt), this.buffers.stepBindGroup], this.dispatch);
   }
 
   /** The same step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
   recordWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
     const fusion = { forces, colliders: null, accumulator: true };
-    const groups = [this.stepGroup(dt), this.buffers.liveBindGroup, ...FusedPipelineCache.bindings(fusion)];
+    const groups = [this.stepGroup(dt), this.buffers.stepBindGroup, ...FusedPipelineCache.bindings(fusion)];
     this.fused.get(fusion).record(pass, groups, this.dispatch);
   }
 

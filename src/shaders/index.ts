@@ -116,6 +116,22 @@ function stepHooks(fusion: StepFusion): string[] {
   return [...forces, worldColliders(fusion.colliders)];
 }
 
+/**
+ * The step over the live list with the ageing fused in (shaders/liveAge.wgsl):
+ * the step's entry point renamed `stepParticle`, called first by liveAge's.
+ */
+function withAgeing(step: string): string {
+  const entry = '@compute @workgroup_size(WORKGROUP_SIZE)\nfn main(invocation: Invocation)';
+  if (step.split(entry).length !== 2) throw new Error('withAgeing: the step has no single entry point to rename');
+  return compose(
+    wgslLifeStruct(),
+    `const NO_RULE: u32 = ${NO_RULE}u;`,
+    step.replace(entry, 'fn stepParticle(invocation: Invocation)'),
+    s.lifeDeath,
+    s.liveAge,
+  );
+}
+
 /** What every lifecycle kernel over the particles declares first. */
 function lifeHeader(): string {
   return compose(
@@ -151,13 +167,13 @@ export const shaders = {
     perParticle(...stepHooks({ forces: { composition, group } }), step()),
   /** The step with field forces, colliders (shaders/fusedColliders.wgsl) or both fused in. */
   integrateFused: (fusion: StepFusion) => perParticle(...stepHooks(fusion), step()),
-  /** The step over the live list (systems with emitters). */
-  integrateLive: () => perLiveParticle(...stepHooks({}), step()),
+  /** The step over the live list (systems with emitters), the ageing fused in. */
+  integrateLive: () => perLiveParticle(...stepHooks({}), withAgeing(step())),
   /** The same with forces; the live list takes group 2, so the forces take `group` (3). */
   integrateLiveWithForces: (composition: ForceComposition, group: number) =>
-    perLiveParticle(...stepHooks({ forces: { composition, group } }), step()),
+    perLiveParticle(...stepHooks({ forces: { composition, group } }), withAgeing(step())),
   /** The step over the live list with forces, colliders or both fused in. */
-  integrateLiveFused: (fusion: StepFusion) => perLiveParticle(...stepHooks(fusion), step()),
+  integrateLiveFused: (fusion: StepFusion) => perLiveParticle(...stepHooks(fusion), withAgeing(step())),
   forces: (composition: ForceComposition) => perParticle(fieldForces(composition), s.forces),
   forcesLive: (composition: ForceComposition) => perLiveParticle(fieldForces(composition), s.forces),
   springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
@@ -171,8 +187,10 @@ export const shaders = {
   contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.contacts),
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
-  age: () => compose(lifeHeader(), s.dispatch, s.age),
-  compact: () => compose(lifeHeader(), s.dispatch, s.compact),
+  age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.age),
+  deathWords: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.deathWords),
+  compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.compact),
+  fill: () => compose(wgslLifecycleRecords(), s.dispatch, s.fill),
   emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
   lifeScan: () => compose(wgslLifecycleRecords(), SCAN_LEVEL.wgsl(), s.lifeScan),
   lifePlan: () => compose(wgslLifecycleRecords(), wgslArgs(), s.lifePlan),

@@ -10,9 +10,11 @@ import benchStepMath from '../../shaders/bench/stepMath.wgsl?raw';
 import collide from '../../shaders/collide.wgsl?raw';
 import compact from '../../shaders/compact.wgsl?raw';
 import contacts from '../../shaders/contacts.wgsl?raw';
+import deathWords from '../../shaders/deathWords.wgsl?raw';
 import copy from '../../shaders/copy.wgsl?raw';
 import dispatch from '../../shaders/dispatch.wgsl?raw';
 import emit from '../../shaders/emit.wgsl?raw';
+import fill from '../../shaders/fill.wgsl?raw';
 import fusedColliders from '../../shaders/fusedColliders.wgsl?raw';
 import forceGenerators from '../../shaders/forceGenerators.wgsl?raw';
 import forces from '../../shaders/forces.wgsl?raw';
@@ -21,8 +23,10 @@ import gridHash from '../../shaders/gridHash.wgsl?raw';
 import health from '../../shaders/health.wgsl?raw';
 import integrate from '../../shaders/integrate.wgsl?raw';
 import integrateForces from '../../shaders/integrateForces.wgsl?raw';
+import lifeDeath from '../../shaders/lifeDeath.wgsl?raw';
 import lifePlan from '../../shaders/lifePlan.wgsl?raw';
 import lifeScan from '../../shaders/lifeScan.wgsl?raw';
+import liveAge from '../../shaders/liveAge.wgsl?raw';
 import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
 import noColliders from '../../shaders/noColliders.wgsl?raw';
 import noFieldForces from '../../shaders/noFieldForces.wgsl?raw';
@@ -52,9 +56,11 @@ export const sources = {
   collide,
   compact,
   contacts,
+  deathWords,
   copy,
   dispatch,
   emit,
+  fill,
   forceGenerators,
   fusedColliders,
   forces,
@@ -63,8 +69,10 @@ export const sources = {
   health,
   integrate,
   integrateForces,
+  lifeDeath,
   lifePlan,
   lifeScan,
+  liveAge,
   liveDispatch,
   noColliders,
   noFieldForces,

@@ -1,11 +1,13 @@
 /**
- * The CPU reference of the lifecycle passes: ageing (shaders/age.wgsl), the
- * scan and compaction (shaders/lifeScan.wgsl, shaders/compact.wgsl), the
- * emission plan (shaders/lifePlan.wgsl planEmit) and the emission
- * (shaders/emit.wgsl), over the same packed records, in the same order. Slot
- * assignment is integer arithmetic on prefix sums, so the CPU and the GPU put
- * the same particle in the same slot; only the float quantities (positions,
- * velocities, lifetimes) differ, within the accuracies WGSL allows.
+ * The CPU reference of the lifecycle passes: ageing (shaders/liveAge.wgsl,
+ * fused into the GPU's step, and shaders/age.wgsl), the deaths' counts, scan
+ * and compaction (shaders/deathWords.wgsl, lifeScan.wgsl, compact.wgsl), the
+ * emission plan (shaders/lifePlan.wgsl planEmit), the fill (shaders/fill.wgsl)
+ * and the emission (shaders/emit.wgsl), over the same packed records, in the
+ * same order. Slot and list assignment is integer arithmetic on prefix sums
+ * and bit order, so the CPU and the GPU put the same particle in the same
+ * slot and list position; only the float quantities (positions, velocities,
+ * lifetimes) differ, within the accuracies WGSL allows.
  *
  * The particle state lives in the caller's packed array (the CPU system's
  * `state`); this class owns the lists, the life records and the counters.
@@ -121,7 +123,11 @@ export class CpuLifecycle {
   readonly counters: StructArray<typeof LIFE_COUNTERS.fields>;
   /** Births per spawn rule, then deaths per spawn rule (table index). */
   readonly ruleStats = new Uint32Array(RULE_STATS_WORDS);
-  private readonly flags: Uint32Array;
+  /** One bit a live index, set when it dies this step (the GPU's death bits); all zero between steps. */
+  private readonly deadBits: Uint32Array;
+  /** The live index of each death of the step, in order. */
+  private readonly deadIndex: Uint32Array;
+  /** Per word of deadBits: the deaths and children before it (the GPU's scan). */
   private readonly scanned: Uint32Array;
   private readonly deaths: StructArray<typeof DEATH.fields>;
   /** The counters' per-emitter states (a view of the same words). */
@@ -144,8 +150,10 @@ export class CpuLifecycle {
       life: this.life,
       counters: this.counters,
     } = initialLifecycle(capacity, permanent));
-    this.flags = new Uint32Array(2 * capacity);
-    this.scanned = new Uint32Array(2 * capacity);
+    const words = Math.ceil(capacity / 32);
+    this.deadBits = new Uint32Array(words);
+    this.deadIndex = new Uint32Array(capacity);
+    this.scanned = new Uint32Array(2 * words);
     this.deaths = DEATH.array(rules.hasPayloads ? capacity : 1);
     this.emitterStates = this.counters.member(0, 'emitters', EMITTER_STATE);
   }
@@ -184,91 +192,147 @@ export class CpuLifecycle {
     this.put('steps', this.get('steps') + 1);
   }
 
-  /** After the step and the collisions: age, compact, plan, emit (the order the GPU records them). */
+  /**
+   * After the step and the collisions: age, count, scan and compact the
+   * deaths, plan, fill, emit (the order the GPU records them; its step does
+   * the ageing, judged again after the collisions when they run).
+   */
   afterStep(state: FloatArray, dt: number, health: HealthRecord | null = null): void {
     const frame = this.emitters.frame(dt);
     this.age(state, frame.get(0, 'dt'));
-    this.scan();
+    this.scanDeaths();
     this.compact(state);
     this.planEmit(frame);
+    this.fill();
     this.emit(state, frame, health);
   }
 
-  /** shaders/age.wgsl */
+  /** shaders/lifeDeath.wgsl dies */
+  private dies(state: FloatArray, slot: number, age: number): boolean {
+    const base = slot * FLOATS_PER_PARTICLE;
+    let dead = age > this.life.get(slot, 'lifetime') || (state[base + RADIUS] as number) < 0;
+    const rule = this.life.get(slot, 'rule');
+    if (rule !== NO_RULE) dead = dead || (state[base + POSITION + 1] as number) < this.rules.table.get(rule, 'floor');
+    return dead;
+  }
+
+  /** shaders/lifeDeath.wgsl childrenOf */
+  private childrenOf(rule: number): number {
+    if (rule === NO_RULE) return 0;
+    let children = 0;
+    for (let i = 0; i < 4; i++) children += this.rules.table.get(rule, 'payloadCounts', i);
+    return children;
+  }
+
+  /** shaders/liveAge.wgsl (the GPU's step ages), shaders/age.wgsl */
   private age(state: FloatArray, dt: number): void {
     const live = this.get('live');
     const list = this.get('parity') * this.capacity;
-    const table = this.rules.table;
     for (let k = 0; k < live; k++) {
       const slot = this.lists[list + k] as number;
       const age = this.round(this.life.get(slot, 'age') + dt);
       this.life.set(slot, 'age', age);
-      const base = slot * FLOATS_PER_PARTICLE;
-      let dies = age > this.life.get(slot, 'lifetime') || (state[base + RADIUS] as number) < 0;
-      let children = 0;
-      const rule = this.life.get(slot, 'rule');
-      if (rule !== NO_RULE) {
-        dies = dies || (state[base + POSITION + 1] as number) < table.get(rule, 'floor');
-        if (dies) for (let i = 0; i < 4; i++) children += table.get(rule, 'payloadCounts', i);
+      if (this.dies(state, slot, age)) {
+        this.life.set(slot, 'alive', 0);
+        this.deadBits[k >>> 5] = ((this.deadBits[k >>> 5] as number) | (1 << (k & 31))) >>> 0;
       }
-      this.life.set(slot, 'alive', dies ? 0 : 1);
-      this.flags[2 * k] = dies ? 0 : 1;
-      this.flags[2 * k + 1] = children;
     }
   }
 
-  /** shaders/lifeScan.wgsl: the exclusive prefix sums (one pass here; the blocks change nothing in integers). */
-  private scan(): void {
-    const live = this.get('live');
-    let survivors = 0;
+  /**
+   * shaders/deathWords.wgsl and lifeScan.wgsl: (deaths, children) a word of
+   * death bits, their exclusive prefix sums (one pass here; the blocks change
+   * nothing in integers), and the deaths per rule.
+   */
+  private scanDeaths(): void {
+    const words = Math.ceil(this.get('live') / 32);
+    const list = this.get('parity') * this.capacity;
+    let deaths = 0;
     let children = 0;
-    for (let k = 0; k < live; k++) {
-      this.scanned[2 * k] = survivors;
-      this.scanned[2 * k + 1] = children;
-      survivors += this.flags[2 * k] as number;
-      children = (children + (this.flags[2 * k + 1] as number)) >>> 0;
+    for (let w = 0; w < words; w++) {
+      this.scanned[2 * w] = deaths;
+      this.scanned[2 * w + 1] = children;
+      let rest = this.deadBits[w] as number;
+      while (rest !== 0) {
+        const k = w * 32 + (31 - Math.clz32(rest & -rest));
+        rest = (rest & (rest - 1)) >>> 0;
+        const rule = this.life.get(this.lists[list + k] as number, 'rule');
+        if (this.rules.hasPayloads) children = (children + this.childrenOf(rule)) >>> 0;
+        if (rule !== NO_RULE)
+          this.ruleStats[MAX_SPAWN_RULES + rule] = (this.ruleStats[MAX_SPAWN_RULES + rule] as number) + 1;
+        deaths += 1;
+      }
     }
-    this.totalSurvivors = survivors;
+    this.totalDeaths = deaths;
     this.totalChildren = children;
   }
-  private totalSurvivors = 0;
+  private totalDeaths = 0;
   private totalChildren = 0;
 
-  /** shaders/compact.wgsl */
+  /** shaders/compact.wgsl: the deaths only, word by word, bit by bit; the words cleared. */
   private compact(state: FloatArray): void {
-    const live = this.get('live');
-    const parity = this.get('parity');
+    const words = Math.ceil(this.get('live') / 32);
+    const list = this.get('parity') * this.capacity;
     const free = this.get('free');
-    for (let k = 0; k < live; k++) {
-      const slot = this.lists[parity * this.capacity + k] as number;
-      const survivorsBefore = this.scanned[2 * k] as number;
-      if (this.life.get(slot, 'alive') === 1) {
-        this.lists[(1 - parity) * this.capacity + survivorsBefore] = slot;
-        continue;
+    for (let w = 0; w < words; w++) {
+      let bits = this.deadBits[w] as number;
+      if (bits === 0) continue;
+      this.deadBits[w] = 0;
+      let d = this.scanned[2 * w] as number;
+      let childStart = this.scanned[2 * w + 1] as number;
+      while (bits !== 0) {
+        const k = w * 32 + (31 - Math.clz32(bits & -bits));
+        bits = (bits & (bits - 1)) >>> 0;
+        const slot = this.lists[list + k] as number;
+        this.deadIndex[d] = k;
+        this.freeList[free + d] = slot;
+        const rule = this.life.get(slot, 'rule');
+        const base = slot * FLOATS_PER_PARTICLE;
+        if (this.rules.hasPayloads) {
+          this.deaths
+            .set(d, 'position', state.subarray(base + POSITION, base + POSITION + 3))
+            .set(d, 'childStart', childStart)
+            .set(d, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
+            .set(d, 'rule', rule);
+          childStart = (childStart + this.childrenOf(rule)) >>> 0;
+        }
+        parkSlot(state, slot);
+        d += 1;
       }
-      const d = k - survivorsBefore;
-      this.freeList[free + d] = slot;
-      const rule = this.life.get(slot, 'rule');
-      const base = slot * FLOATS_PER_PARTICLE;
-      if (this.rules.hasPayloads) {
-        this.deaths
-          .set(d, 'position', state.subarray(base + POSITION, base + POSITION + 3))
-          .set(d, 'childStart', this.scanned[2 * k + 1] as number)
-          .set(d, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
-          .set(d, 'rule', rule);
+    }
+  }
+
+  /** shaders/fill.wgsl: survivors at [L - D, L) into the holes below L - D, in rank order. */
+  private fill(): void {
+    const deaths = this.get('deaths');
+    const survivors = this.get('liveBase');
+    const list = this.get('parity') * this.capacity;
+    const below = (k: number) => {
+      let low = 0;
+      let high = deaths;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if ((this.deadIndex[middle] as number) < k) low = middle + 1;
+        else high = middle;
       }
-      parkSlot(state, slot);
-      if (rule !== NO_RULE)
-        this.ruleStats[MAX_SPAWN_RULES + rule] = (this.ruleStats[MAX_SPAWN_RULES + rule] as number) + 1;
+      return low;
+    };
+    const holes = below(survivors);
+    for (let i = 0; i < deaths; i++) {
+      const p = survivors + i;
+      const before = below(p);
+      if (before < deaths && this.deadIndex[before] === p) continue;
+      const rank = i - (before - holes);
+      this.lists[list + (this.deadIndex[rank] as number)] = this.lists[list + p] as number;
     }
   }
 
   /** shaders/lifePlan.wgsl planEmit */
   private planEmit(frame: StructArray<typeof FRAME_PARAMS.fields>): void {
     const before = this.get('live');
-    const survivors = before > 0 ? this.totalSurvivors : 0;
+    const deaths = before > 0 ? this.totalDeaths : 0;
     const childTotal = before > 0 ? this.totalChildren : 0;
-    const deaths = before - survivors;
+    const survivors = before - deaths;
     this.put('deaths', deaths);
     this.add64('killed', deaths);
     const free = this.get('free') + deaths;
@@ -311,7 +375,6 @@ export class CpuLifecycle {
     this.put('liveBase', survivors);
     this.put('free', free - granted);
     this.put('live', survivors + granted);
-    this.put('parity', 1 - this.get('parity'));
     this.add64('emitted', granted);
     // The GPU adds in u32 pieces; the sum of a step's shortfall stays below 2^32.
     this.add64('shortfall', shortfall % TWO_TO_32);

@@ -1,0 +1,29 @@
+// What every lifecycle kernel that judges deaths shares. Cyclone's
+// Firework::update after the step: a particle dies once it has outlived its
+// lifetime (Cyclone: the fuse left drops below 0), falls below its rule's
+// floor (Cyclone: position.y < 0), or was killed by a collider (its radius is
+// negative). A death is one bit of `deadBits`, bit k % 32 of word k / 32 for
+// live index k: the compaction visits words, so its cost follows the deaths
+// (and the live count / 32), and integer bit order keeps it deterministic.
+// The including file declares `particles`, `life` and `rules`.
+// Mirrored by src/core/emitters/lifecycle.ts (dies, childrenOf).
+
+// Fields and lanes by name, only what is needed (a whole particle is 64 bytes, a
+// spawn rule far more): a layout change that moves them fails to compile here.
+fn dies(slot: u32, age: f32) -> bool {
+  var dead = age > life[slot].lifetime || particles[slot].accelerationRadius.w < 0.0;
+  let ruleIndex = life[slot].rule;
+  if (ruleIndex != NO_RULE) { dead = dead || particles[slot].positionInverseMass.y < rules[ruleIndex].floor; }
+  return dead;
+}
+
+// The children a particle of spawn rule `ruleIndex` (its life record's rule) leaves when it dies.
+fn childrenOf(ruleIndex: u32) -> u32 {
+  if (ruleIndex == NO_RULE) { return 0u; }
+  let counts = rules[ruleIndex].payloadCounts;
+  return counts.x + counts.y + counts.z + counts.w;
+}
+
+fn deathBit(k: u32) -> u32 {
+  return 1u << (k % 32u);
+}

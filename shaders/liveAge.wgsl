@@ -1,0 +1,30 @@
+// The step over the live list with the ageing fused in: shaders/integrate.wgsl's
+// entry point, renamed stepParticle by src/shaders/index.ts, runs first; then the
+// same invocation ages its particle (age += dt) and, if it dies, clears its
+// `alive` and sets its bit in `deadBits` (shaders/lifeDeath.wgsl). One pass
+// over the live particles fewer than a separate ageing pass, and the particle
+// is read while its lines are still hot. Only survivors write nothing more.
+// When passes run between the step and the lifecycle (the collisions), the
+// lifecycle re-judges every death after them (shaders/age.wgsl, RECHECK).
+// Mirrored by src/core/emitters/lifecycle.ts (age).
+// Prepended: the step (its entry point renamed), the Life struct, NO_RULE,
+// shaders/lifeDeath.wgsl; the live list and counters are shaders/liveDispatch.wgsl's.
+
+@group(2) @binding(2) var<storage, read_write> life: array<Life>;
+@group(2) @binding(3) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
+@group(2) @binding(4) var<storage, read_write> deadBits: array<atomic<u32>>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(invocation: Invocation) {
+  stepParticle(invocation);
+  let k = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
+  if (k >= liveCounters.live) { return; }
+  let slot = liveLists[liveCounters.parity * CAPACITY + k];
+  // The step's dt: the frame's, both the same float32.
+  let age = life[slot].age + params.dt;
+  life[slot].age = age;
+  if (dies(slot, age)) {
+    life[slot].alive = 0u;
+    atomicOr(&deadBits[k / 32u], deathBit(k));
+  }
+}
