@@ -217,7 +217,50 @@ export function targets(run: BenchRun): Target[] {
       applies: true,
     });
   }
+  out.push(...emitterTargets(run.cases));
   return out;
+}
+
+/**
+ * The speed issue's emitter targets (item 2), at the largest count >= 2^20
+ * measured: a frame at 100% live with the benchmark's churn <= 2.5x the
+ * plain step, and a frame at 10% live <= 0.2 of the 100% frame. The cases
+ * are timed apart; `npm run bench:emitters` times the frames and the plain
+ * step alternately.
+ */
+function emitterTargets(cases: readonly CaseResult[]): Target[] {
+  const full = cases.filter((c) => c.lifecycle?.targetFraction === 1);
+  const top = full.reduce<CaseResult | null>((a, b) => (a && a.particles >= b.particles ? a : b), null);
+  const frameLabel = 'emitters: a frame at 100% live <= 2.5x the plain step, at 2^20';
+  const tenthLabel = 'emitters: a frame at 10% live <= 0.2 of the 100% frame, at 2^20';
+  const step = top ? find(cases, DEFAULT_STEP, top.particles) : undefined;
+  const tenth = top
+    ? cases.find((c) => c.lifecycle?.targetFraction === 0.1 && c.particles === top.particles)
+    : undefined;
+  const at = top ? `at 2^${Math.log2(top.particles)}` : '';
+  const judged = top !== null && top.particles >= 1 << 20;
+  return [
+    top && step
+      ? {
+          target: frameLabel,
+          met: judged ? top.medianMs / step.medianMs <= 2.5 : null,
+          figure:
+            `${at}: ${top.medianMs.toFixed(2)} ms a frame / ${step.medianMs.toFixed(2)} ms a step = ` +
+            `${(top.medianMs / step.medianMs).toFixed(2)}x (timed apart)`,
+          applies: true,
+        }
+      : { target: frameLabel, met: null, figure: 'not measured', applies: true },
+    top && tenth
+      ? {
+          target: tenthLabel,
+          met: judged ? tenth.medianMs / top.medianMs <= 0.2 : null,
+          figure:
+            `${at}: ${tenth.medianMs.toFixed(2)} ms / ${top.medianMs.toFixed(2)} ms = ` +
+            `${(tenth.medianMs / top.medianMs).toFixed(3)}`,
+          applies: true,
+        }
+      : { target: tenthLabel, met: null, figure: 'not measured', applies: true },
+  ];
 }
 
 export function buildReport(run: BenchRun): BenchReport {
