@@ -27,6 +27,7 @@ import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FIREWORKS_PARAMS, type LaunchType } from './params';
 import { groundGrid } from '../shared/ground';
+import { resumedSystem } from '../shared/recovery';
 
 type Params = ParamValues<typeof FIREWORKS_PARAMS>;
 
@@ -71,16 +72,19 @@ function launchRate(type: number, launch: LaunchType, rate: number): number {
 }
 
 export async function createFireworks(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params } = context;
+  const { device, passes, params, resume } = context;
   const capacity = params.count;
   const launchers = cycloneLaunchers(0, (params.seed * 64) >>> 0);
-  const system = await ParticleSystem.create(device, {
-    capacity,
-    integrator: params.integrator,
-    damping: params.damping,
-    emitters: launchers,
-    fireworks: fireworkRules(params.payload, params.gravity, params.seed),
-  });
+  // Restored, the launchers' rates, pending bursts and random streams are the snapshot's.
+  const system = resume
+    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
+    : await ParticleSystem.create(device, {
+        capacity,
+        integrator: params.integrator,
+        damping: params.damping,
+        emitters: launchers,
+        fireworks: fireworkRules(params.payload, params.gravity, params.seed),
+      });
   const lifecycle = system.lifecycle;
   const emitters = system.emitters;
   if (!lifecycle || !emitters) {
@@ -95,7 +99,8 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
   const press = (fire: readonly number[]) => {
     for (const type of fire) emitters.burst(types.indexOf(type), 1);
   };
-  let launchKey = '';
+  /** The launch choice and rate the launchers were last set to ('' before the first). */
+  let launchKey = resume ? (resume.host as { launchKey: string }).launchKey : '';
   const applyLaunch = () => {
     const key = `${params.launch}/${params.launchRate}`;
     if (key === launchKey) return;
@@ -105,7 +110,8 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
     if (switched && params.launch !== 'mix') press([Number(params.launch)]);
   };
   applyLaunch();
-  press(params.launch === 'mix' ? OPENING : [Number(params.launch)]);
+  // The opening show, once: a restored system continues its own.
+  if (!resume) press(params.launch === 'mix' ? OPENING : [Number(params.launch)]);
 
   const live = new LiveStatsPoller(system);
   const summary = () => {
@@ -161,6 +167,10 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
     },
     check() {
       return summary();
+    },
+    snapshot() {
+      const host = { launchKey };
+      return system.snapshot().then((bytes) => ({ systems: [bytes], host }));
     },
     dispose() {
       live.stop();

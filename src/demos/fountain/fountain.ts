@@ -22,9 +22,12 @@
  * (ParticlePass.bindLive), each droplet coloured over its own life from its
  * life record (its jet's colour, white foam at the nozzle, fading at the end),
  * and the live count is read back for the status line without stalling a frame.
+ * After a lost device it continues from a snapshot: the system restored (its
+ * emitters' rates and random streams included), and what was last sent to it.
  */
 import type { ColliderInit } from '../../core/collisions/colliders';
 import type { EmitterInit } from '../../core/emitters/types';
+import type { ForceHandle } from '../../core/forces/registry';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
@@ -33,6 +36,7 @@ import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FOUNTAIN_PARAMS } from './params';
 import { groundGrid } from '../shared/ground';
+import { resumedSystem } from '../shared/recovery';
 
 type Params = ParamValues<typeof FOUNTAIN_PARAMS>;
 
@@ -99,32 +103,48 @@ export function fountainEmitters(params: Params, capacity: number): EmitterInit[
   });
 }
 
+/** What the GPU was last sent, kept with a snapshot so a panel change since is sent after a restore. */
+interface Sent {
+  flow: number;
+  k1: number;
+  k2: number;
+  restitution: number;
+  friction: number;
+}
+
 export async function createFountain(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params } = context;
+  const { device, passes, params, resume } = context;
   const capacity = params.count;
   const jets = Math.max(1, Math.round(params.jets));
-  const system = await ParticleSystem.create(device, {
-    capacity,
-    integrator: params.integrator,
-    damping: params.damping,
-    emitters: fountainEmitters(params, capacity),
-    collisions: { colliders: groundColliders(params) },
-  });
+  const system = resume
+    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
+    : await ParticleSystem.create(device, {
+        capacity,
+        integrator: params.integrator,
+        damping: params.damping,
+        emitters: fountainEmitters(params, capacity),
+        collisions: { colliders: groundColliders(params) },
+      });
   const lifecycle = system.lifecycle;
   const emitters = system.emitters;
   if (!lifecycle || !emitters) {
     system.destroy();
     throw new Error('the fountain system has no lifecycle');
   }
-  const drag = system.forces.add({ type: 'drag', k1: params.k1, k2: params.k2 });
+  // A restored system has its drag generator already (the registry is in the snapshot).
+  const drag = resume
+    ? (system.forces.handles[0] as ForceHandle)
+    : system.forces.add({ type: 'drag', k1: params.k1, k2: params.k2 });
   // What the GPU has now, so a panel change is sent once, not every frame.
-  let sent = {
-    flow: params.flow,
-    k1: params.k1,
-    k2: params.k2,
-    restitution: params.restitution,
-    friction: params.friction,
-  };
+  let sent: Sent = resume
+    ? (resume.host as { sent: Sent }).sent
+    : {
+        flow: params.flow,
+        k1: params.k1,
+        k2: params.k2,
+        restitution: params.restitution,
+        friction: params.friction,
+      };
   /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
   let failure: unknown = null;
   const binding = passes.particles.bindLive('Fountain.particles', system.particles.buffer, lifecycle.buffers);
@@ -196,6 +216,10 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
     check() {
       const s = live.stats;
       return s && { live: s.live, emitted: s.emitted, killed: s.killed, shortfall: s.shortfall };
+    },
+    snapshot() {
+      const host = { sent: { ...sent } };
+      return system.snapshot().then((bytes) => ({ systems: [bytes], host }));
     },
     dispose() {
       live.stop();

@@ -51,6 +51,7 @@ import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { GALAXY_PARAMS } from './params';
 import { groundGrid } from '../shared/ground';
+import { resumedSystem } from '../shared/recovery';
 
 type Params = ParamValues<typeof GALAXY_PARAMS>;
 
@@ -146,25 +147,37 @@ function makeDiscs(params: Params, count: number): Disc[] {
   return discs;
 }
 
+/** The host state a snapshot keeps: the satellites' phases and time, and what the GPU was last sent. */
+interface GalaxyHost {
+  phases: number[];
+  phaseTime: number;
+  sent: { strength: number; softening: number };
+}
+
 export async function createGalaxy(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params } = context;
+  const { device, passes, params, resume } = context;
   const count = params.count;
-  const system = await ParticleSystem.create(device, {
-    capacity: count,
-    integrator: params.integrator,
-    damping: params.damping,
-  });
+  const system = resume
+    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
+    : await ParticleSystem.create(device, {
+        capacity: count,
+        integrator: params.integrator,
+        damping: params.damping,
+      });
   const binding = passes.particles.bind('Galaxy.particles', system.particles.buffer);
   const grid = passes.grid.bind('Galaxy.grid');
   const coupling = params.coupling;
   const discs = makeDiscs(params, count);
+  const host = resume ? (resume.host as GalaxyHost) : null;
+  if (host) discs.forEach((disc, k) => (disc.phase = host.phases[k] ?? disc.phase));
   const random = seededRandom(params.seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
   // Every particle on a circular orbit about its own attractor (times `spin`), mass 1, no acceleration.
   const records = new ParticleRecords(Math.min(CHUNK, count));
   const softening2 = params.softening * params.softening;
-  for (const disc of discs) {
+  // Restored, the records are the snapshot's.
+  for (const disc of resume ? [] : discs) {
     const { centre, velocity, u, v, n: axis } = disc;
     const R = disc.radius;
     const strength = params.strength * disc.strength;
@@ -217,24 +230,26 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
     }
   }
 
-  // One attractor generator per disc: on every particle, or on its own disc's range.
-  const handles: ForceHandle[] = discs.map((disc) =>
-    system.forces.add(
-      {
-        type: 'attractor',
-        position: [disc.centre[0], disc.centre[1], disc.centre[2]],
-        strength: params.strength * disc.strength,
-        softening: params.softening,
-      },
-      coupling === 'all' ? 'all' : { start: disc.start, count: disc.count },
-    ),
-  );
+  // One attractor generator per disc: on every particle, or on its own disc's range (restored: the snapshot's).
+  const handles: readonly ForceHandle[] = resume
+    ? system.forces.handles
+    : discs.map((disc) =>
+        system.forces.add(
+          {
+            type: 'attractor',
+            position: [disc.centre[0], disc.centre[1], disc.centre[2]],
+            strength: params.strength * disc.strength,
+            softening: params.softening,
+          },
+          coupling === 'all' ? 'all' : { start: disc.start, count: disc.count },
+        ),
+      );
 
   // What the GPU has now, so a panel change is sent once, not every frame.
-  let sent = { strength: params.strength, softening: params.softening };
+  let sent = host ? host.sent : { strength: params.strength, softening: params.softening };
   /** The state's time at the start of this frame's steps, and the time the satellites' phases are at. */
   let stateTime = 0;
-  let phaseTime = 0;
+  let phaseTime = host?.phaseTime ?? 0;
   const position = vec3.create();
 
   /** Moves the satellites along their orbits to `time` (with `all` coupling) and sends any panel change. */
@@ -300,6 +315,10 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
     status() {
       const pull = coupling === 'all' ? 'each pulling every particle' : 'each pulling its own disc';
       return `${discs.length} attractor${discs.length === 1 ? '' : 's'} ${pull} · strength ${params.strength}, softening ${params.softening}`;
+    },
+    snapshot() {
+      const kept: GalaxyHost = { phases: discs.map((disc) => disc.phase), phaseTime, sent: { ...sent } };
+      return system.snapshot().then((bytes) => ({ systems: [bytes], host: kept }));
     },
     dispose() {
       binding.destroy();

@@ -2,8 +2,10 @@
  * Runs one demo page: reads its parameters from the URL, builds the panel,
  * acquires the device (or says plainly why WebGPU is missing), and drives the
  * fixed-step loop: host work, the steps (timed on the GPU), one render pass,
- * one submit a frame. GPU errors and a lost device stop the loop and show a
- * message with a button that restarts the demo on a fresh device.
+ * one submit a frame. GPU errors stop the loop and show a message with a
+ * button that restarts the demo on a fresh device; a lost device does too,
+ * unless a snapshot was kept (recovery.ts): then the demo continues from it
+ * on a new device, and the page says so.
  *
  * The device's lifecycle is in deviceLifecycle.ts, the loop and the frame's
  * recording in frameLoop.ts, where the scene goes on the canvas in layout.ts,
@@ -21,6 +23,7 @@ import { FrameLoop, recordFrame, statsLine } from './frameLoop';
 import { installHooks, type SparkworksHooks } from './hooks';
 import { Hud } from './hud';
 import { SceneLayout } from './layout';
+import { SnapshotKeeper, summariseSnapshot, type KeptSnapshot } from './recovery';
 import { buildPanel, queryFromValues, valuesFromQuery, type ParamDefs, type ParamValues } from './params';
 import { missingWebGpu } from './support';
 
@@ -51,6 +54,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
   private lastStats = 0;
   private lastSteps = 0;
   private captures: ((dataUrl: string) => void)[] = [];
+  private readonly snapshots: SnapshotKeeper;
 
   /** The clock's parameters, which every demo has (ParamValues of a generic D does not narrow). */
   private get clockValues(): ClockValues {
@@ -81,6 +85,21 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
     );
     this.buildGui();
     this.hooks.capture = () => new Promise((resolve) => this.captures.push(resolve));
+    this.snapshots = new SnapshotKeeper(
+      (kept) => {
+        this.hooks.snapshotStep = kept.clock.stepCount;
+      },
+      (error) => {
+        this.hooks.snapshotErrors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      },
+    );
+    this.hooks.keptSnapshot = () => (this.snapshots.kept ? summariseSnapshot(this.snapshots.kept) : null);
+    this.hooks.readState = async () => {
+      const scene = this.scene;
+      if (!scene?.snapshot) return null;
+      const clock = { time: this.clock.time, stepCount: this.clock.stepCount };
+      return summariseSnapshot({ scene: await scene.snapshot(), clock });
+    };
   }
 
   private resetView(): void {
@@ -131,7 +150,8 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
     await this.boot();
   }
 
-  private async boot(): Promise<void> {
+  /** Opens a device and creates the scene (from `resume` when given); true once running. */
+  private async boot(resume?: KeptSnapshot): Promise<boolean> {
     this.hooks.state = 'starting';
     const opened = await openDevice({
       error: (message) => this.fail('A WebGPU error stopped the demo', message),
@@ -146,7 +166,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
         lines: problem.lines,
         button: { label: 'Try again', onClick: () => void this.restart() },
       });
-      return;
+      return false;
     }
     const { device, adapterInfo } = opened;
     this.hooks.adapter = adapterInfo.description;
@@ -155,22 +175,31 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
       const gpu = await createRenderer(device, adapterInfo, this.canvas);
       this.gpu = gpu;
       this.hooks.gpuTiming = gpu.timer.source;
-      await this.createScene();
+      await this.createScene(resume);
     } catch (error) {
-      this.fail('The demo could not start', error);
-      return;
+      this.fail(resume ? 'The demo could not continue from its snapshot' : 'The demo could not start', error);
+      return false;
     }
     this.hooks.state = 'running';
     this.loop.start();
+    return true;
   }
 
-  private async createScene(): Promise<void> {
+  /** Makes the scene from the parameters, or continues `resume` (its clock included). */
+  private async createScene(resume?: KeptSnapshot): Promise<void> {
     const gpu = this.gpu;
     if (!gpu) return;
     this.scene?.dispose();
     this.scene = null;
     this.clock.reset();
     this.clock.dt = 1 / this.clockValues.stepRate;
+    // What was kept belongs to the scene just disposed, unless this one continues it.
+    this.snapshots.reset(performance.now(), resume ?? null);
+    this.hooks.snapshotStep = resume?.clock.stepCount ?? null;
+    if (resume) {
+      this.clock.time = resume.clock.time;
+      this.clock.stepCount = resume.clock.stepCount;
+    }
     const context: DemoContext<ParamValues<D>> = {
       device: gpu.device,
       adapterInfo: gpu.adapterInfo,
@@ -179,6 +208,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
       passes: gpu.passes,
       params: this.params,
       hud: this.hud,
+      resume: resume?.scene,
     };
     // The scopes hold what `create` does before its first await (the system
     // it creates has scopes of its own); what it does later, while frames may
@@ -243,6 +273,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
         const dataUrl = this.canvas.toDataURL('image/png');
         for (const resolve of this.captures.splice(0)) resolve(dataUrl);
       }
+      this.snapshots.frame(now, scene, clock, p.snapshotEvery);
 
       this.hooks.frames++;
       this.hooks.steps = clock.stepCount;
@@ -266,17 +297,44 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
   private lost(device: GPUDevice, info: GPUDeviceLostInfo): void {
     if (device === this.releasing || device !== this.gpu?.device) return;
     this.loop.stop();
+    const reason = `Reason: ${info.reason}${info.message ? ` (${info.message})` : ''}.`;
+    const kept = this.snapshots.kept;
+    if (kept) {
+      void this.recover(kept, reason);
+      return;
+    }
     this.hooks.state = 'lost';
     const title = 'The GPU device was lost';
     this.hooks.message = title;
     this.hud.showMessage(title, {
       tone: 'error',
       lines: [
-        `Reason: ${info.reason}${info.message ? ` (${info.message})` : ''}.`,
+        reason,
         'A driver update, a GPU reset or too much work at once can take the device away. The demo can start again on a new one.',
       ],
       button: { label: 'Restart the demo', onClick: () => void this.restart() },
     });
+  }
+
+  /** Continues from `kept` on a new device; when that fails, boot shows why, with a restart button. */
+  private async recover(kept: KeptSnapshot, reason: string): Promise<void> {
+    this.hooks.state = 'starting';
+    const { time, stepCount } = kept.clock;
+    const title = 'The GPU device was lost';
+    this.hooks.message = title;
+    this.hud.showMessage(title, {
+      tone: 'info',
+      lines: [reason, 'Continuing on a new device from the last snapshot…'],
+    });
+    this.releaseGpu();
+    if (!(await this.boot(kept))) return;
+    this.hud.hideMessage();
+    this.hooks.message = null;
+    this.hooks.recoveries++;
+    this.hooks.recoveredFrom = { stepCount, time };
+    this.hud.setNotice(
+      `The GPU device was lost; continued on a new device from the snapshot at t = ${time.toFixed(1)} s (step ${stepCount}).`,
+    );
   }
 
   private fail(title: string, error: unknown): void {

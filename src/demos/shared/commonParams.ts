@@ -1,6 +1,6 @@
 /**
  * Parameters most demos share: the clock (pause, time scale, step rate, the
- * cap on steps per frame, interpolation), the integrator variant, and the
+ * cap on steps per frame, interpolation, how often a snapshot is kept), the integrator variant, and the
  * look of the particles.
  */
 import { DAMPING_MODES, INTEGRATION_ORDERS, type DampingMode, type IntegrationOrder } from '../../core/variants';
@@ -29,6 +29,8 @@ export function clockParams(defaults: ClockDefaults = {}) {
     stepRate: param.integer(defaults.stepRate ?? 120, 10, 1000, { folder: 'Simulation', label: 'steps per second' }),
     maxSteps: param.integer(defaults.maxSteps ?? 8, 1, 64, { folder: 'Simulation', label: 'max steps per frame' }),
     interpolate: param.boolean(true, { folder: 'Simulation' }),
+    // How often the state is kept to continue from after a lost device (src/demos/shared/recovery.ts); 0: never.
+    snapshotEvery: param.number(3, 0, 60, { folder: 'Simulation', step: 0.5, label: 'snapshot every (s)' }),
   };
 }
 

@@ -52,7 +52,22 @@ export interface DemoScene {
   check?(): unknown;
   /** Frames the camera on the scene (after the definition's camera is set), e.g. to fit its extent. */
   fitCamera?(camera: OrbitCamera): void;
+  /**
+   * The state to continue from on a new device (the app keeps the latest, see recovery.ts):
+   * the host state is taken and the systems' copies submitted now, before the first await;
+   * it resolves when the GPU reaches them. Never awaited in a frame. Without it, a lost
+   * device offers only a restart.
+   */
+  snapshot?(): Promise<DemoSnapshot>;
   dispose(): void;
+}
+
+/** A demo's state at one step: what `create` needs, as `context.resume`, to continue from it. */
+export interface DemoSnapshot {
+  /** Each system's `snapshot()`, in the order `create` restores them. */
+  systems: Uint8Array[];
+  /** What the demo keeps outside its systems (launch keys, orbit phases, what the GPU was last sent), JSON-able. */
+  host: unknown;
 }
 
 export interface DemoContext<V> {
@@ -64,6 +79,8 @@ export interface DemoContext<V> {
   /** Live values: the panel writes into this object; read it every frame for what needs no rebuild. */
   params: V;
   hud: Hud;
+  /** Continue from this snapshot (ParticleSystem.restore) instead of building the initial state. */
+  resume?: DemoSnapshot;
 }
 
 /** The clock's parameters, which every demo has. */

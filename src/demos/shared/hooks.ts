@@ -3,6 +3,7 @@
  * got, how many frames it drew, every GPU error, and a way to lose the device.
  * Read-only for everyone else; nothing in the demos depends on it.
  */
+import type { SnapshotSummary } from './recovery';
 
 export type DemoState = 'starting' | 'running' | 'no-webgpu' | 'no-adapter' | 'lost' | 'error';
 
@@ -31,6 +32,17 @@ export interface SparkworksHooks {
   capture: () => Promise<string>;
   /** A demo's own results (the Integrators demo's GPU-against-CPU check). */
   check: unknown;
+  /** The step of the snapshot kept for recovery (null: none kept yet, or the demo takes none). */
+  snapshotStep: number | null;
+  /** The kept snapshot, decoded and summarised (recovery.ts). */
+  keptSnapshot: () => SnapshotSummary | null;
+  /** A snapshot of the scene now, summarised (not kept); null if the demo takes none. */
+  readState: () => Promise<SnapshotSummary | null>;
+  /** Snapshots that failed while their scene ran. */
+  snapshotErrors: string[];
+  /** Continuations on a new device after a loss, and the snapshot the last one started from. */
+  recoveries: number;
+  recoveredFrom: { stepCount: number; time: number } | null;
 }
 
 declare global {
@@ -53,6 +65,12 @@ export function installHooks(demo: string): SparkworksHooks {
     loseDevice: () => undefined,
     capture: () => Promise.reject(new Error('no frame is being drawn')),
     check: null,
+    snapshotStep: null,
+    keptSnapshot: () => null,
+    readState: () => Promise.resolve(null),
+    snapshotErrors: [],
+    recoveries: 0,
+    recoveredFrom: null,
   };
   window.__sparkworks = hooks;
   return hooks;

@@ -1,6 +1,7 @@
 /**
  * The page around the canvas: a header with the demo's title, a note on what
- * is a stand-in, a line of statistics, and a message box for missing WebGPU,
+ * is a stand-in, a notice (e.g. that the demo continued after a lost
+ * device), a line of statistics, and a message box for missing WebGPU,
  * GPU errors and a lost device (with a button to restart).
  */
 
@@ -35,6 +36,7 @@ export class Hud {
   readonly overlay: HTMLElement;
   private readonly message: HTMLElement;
   readonly noteElement: HTMLElement;
+  readonly noticeElement: HTMLElement;
 
   constructor(options: HudOptions) {
     this.root = element('header', 'sw-hud');
@@ -46,7 +48,10 @@ export class Hud {
     this.noteElement.hidden = !options.note;
     this.stats = element('div', 'sw-stats', 'Starting WebGPU…');
     this.stats.setAttribute('aria-live', 'polite');
-    this.root.append(title, this.noteElement, this.stats);
+    this.noticeElement = element('p', 'sw-note sw-notice');
+    this.noticeElement.setAttribute('role', 'status');
+    this.noticeElement.hidden = true;
+    this.root.append(title, this.noteElement, this.noticeElement, this.stats);
     // Labels laid over the canvas by a demo (e.g. viewport captions).
     this.overlay = element('div', 'sw-overlay');
     this.message = element('div', 'sw-message');
@@ -57,6 +62,12 @@ export class Hud {
 
   setStats(text: string): void {
     this.stats.textContent = text;
+  }
+
+  /** A line that stays under the note until replaced. */
+  setNotice(text: string): void {
+    this.noticeElement.textContent = text;
+    this.noticeElement.hidden = text === '';
   }
 
   showMessage(title: string, options: MessageOptions): void {

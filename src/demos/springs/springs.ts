@@ -34,6 +34,7 @@ import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { SPRINGS_PARAMS } from './params';
 import { groundGrid } from '../shared/ground';
+import { resumedSystem } from '../shared/recovery';
 
 type Params = ParamValues<typeof SPRINGS_PARAMS>;
 
@@ -73,37 +74,59 @@ export function clothLinks(columns: number, rows: number, spacing: number, shear
   return links;
 }
 
+/** What the GPU was last sent, kept with a snapshot so a panel change since is sent after a restore. */
+interface Sent {
+  stiffness: number;
+  damping: number;
+  drag: number;
+  gravity: number;
+}
+
 export async function createSprings(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params } = context;
+  const { device, passes, params, resume } = context;
   const { columns, rows, spacing, shear } = params;
   const count = columns * rows;
   const variant = { integrator: params.integrator, damping: params.damping } as const;
-  const system = await ParticleSystem.create(device, { capacity: count, ...variant });
+  const system = resume
+    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
+    : await ParticleSystem.create(device, { capacity: count, ...variant });
+  const restored = resume ? (resume.host as { sent: Sent }).sent : null;
   const width = (columns - 1) * spacing;
   const height = (rows - 1) * spacing;
   // High enough that the cloth, stretched by its weight, stays clear of the ground.
   const top = Math.max(MIN_TOP, height * 1.35 + 1);
-  const records = new ParticleRecords(count);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < columns; c++) {
-      // A flat sheet in a vertical plane, at rest; the top row is nailed in place.
-      const inverseMass = r === 0 ? 0 : 1;
-      records.set(r * columns + c, c * spacing - width / 2, top - r * spacing, 0, 0, 0, 0, 0, 0, 0, inverseMass, 1);
-    }
-  }
-  records.writeTo(system, 0);
-
-  let links = clothLinks(columns, rows, spacing, shear, params.stiffness);
-  system.springs.setLinks(links);
-  const gravity = system.forces.add({ type: 'gravity', g: [0, -params.gravity, 0] });
-  const drag = system.forces.add({ type: 'drag', k1: 0, k2: params.drag });
-  const wind = system.forces.add({ type: 'wind', force: [0, 0, 0] });
-  const turbulence = system.forces.add({ type: 'turbulence', strength: 0, frequency: TURBULENCE_FREQUENCY, seed: 11 });
+  // The same pairs as the snapshot's springs (only a rebuild changes them), at the stiffness last sent.
+  let links = clothLinks(columns, rows, spacing, shear, restored?.stiffness ?? params.stiffness);
   const dampingValues = new Float32Array(count);
-  await system.setField('damping', 0, dampingValues.fill(params.dampingValue));
+  let gravity: ForceHandle, drag: ForceHandle, wind: ForceHandle, turbulence: ForceHandle;
+  if (restored) {
+    // Records, springs, the damping field and the four generators are the snapshot's.
+    [gravity, drag, wind, turbulence] = system.forces.handles as [ForceHandle, ForceHandle, ForceHandle, ForceHandle];
+  } else {
+    const records = new ParticleRecords(count);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < columns; c++) {
+        // A flat sheet in a vertical plane, at rest; the top row is nailed in place.
+        const inverseMass = r === 0 ? 0 : 1;
+        records.set(r * columns + c, c * spacing - width / 2, top - r * spacing, 0, 0, 0, 0, 0, 0, 0, inverseMass, 1);
+      }
+    }
+    records.writeTo(system, 0);
+    system.springs.setLinks(links);
+    gravity = system.forces.add({ type: 'gravity', g: [0, -params.gravity, 0] });
+    drag = system.forces.add({ type: 'drag', k1: 0, k2: params.drag });
+    wind = system.forces.add({ type: 'wind', force: [0, 0, 0] });
+    turbulence = system.forces.add({ type: 'turbulence', strength: 0, frequency: TURBULENCE_FREQUENCY, seed: 11 });
+    await system.setField('damping', 0, dampingValues.fill(params.dampingValue));
+  }
 
   // What the GPU has now, so a panel change is sent once, not every frame.
-  let sent = { stiffness: params.stiffness, damping: params.dampingValue, drag: params.drag, gravity: params.gravity };
+  let sent: Sent = restored ?? {
+    stiffness: params.stiffness,
+    damping: params.dampingValue,
+    drag: params.drag,
+    gravity: params.gravity,
+  };
   /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
   let failure: unknown = null;
 
@@ -171,6 +194,10 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
     fitCamera(camera: OrbitCamera) {
       const extent = Math.max(width, height * 1.2);
       camera.set({ target: [0, top - height * 0.6, 0], distance: Math.max(14, extent * 2.4) });
+    },
+    snapshot() {
+      const host = { sent: { ...sent } };
+      return system.snapshot().then((bytes) => ({ systems: [bytes], host }));
     },
     dispose() {
       binding.destroy();

@@ -1,0 +1,210 @@
+/**
+ * Recovery from a lost device, in Debian's Chromium (headless, WebGPU on
+ * SwiftShader), against the built site, as test/browser.test.ts runs it.
+ *
+ * Each gallery demo that keeps snapshots (src/demos/shared/recovery.ts) runs
+ * until it has taken one after the clock was paused; the device is then
+ * destroyed (hooks.loseDevice), and the page must continue on a new device
+ * from that snapshot: same step count and time (not 0), same live count, and
+ * the state read right after the restore (a fresh snapshot, nothing stepped
+ * since) equal to the kept one bit for bit: the sampled positions and a digest
+ * of every particle record and of the lifecycle's words. No tolerance: a
+ * restore writes the snapshot's bytes back, and nothing steps while paused.
+ * Unpaused, the steps go on from the snapshot's count. A demo that takes no
+ * snapshot (Integrators) still offers the restart.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SnapshotSummary } from '../src/demos/shared/recovery';
+import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
+
+let outDir: string;
+let server: PreviewServer;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'sparkworks-site-'));
+  await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  server = await preview({
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('the preview server has no port');
+  baseUrl = `http://127.0.0.1:${address.port}/`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => server?.httpServer.close(() => resolve()) ?? resolve());
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+/** Runs `body` on a fresh page, closed afterwards; page errors and console errors are collected. */
+async function withPage(body: (page: Page, problems: string[]) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 640 } });
+  try {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    });
+    await body(page, problems);
+  } finally {
+    await context.close();
+  }
+}
+
+interface Figures {
+  state: string;
+  steps: number;
+  frames: number;
+  message: string | null;
+  errors: string[];
+  snapshotErrors: string[];
+  snapshotStep: number | null;
+  recoveries: number;
+  recoveredFrom: { stepCount: number; time: number } | null;
+}
+
+function figures(page: Page): Promise<Figures> {
+  return page.evaluate(() => {
+    const h = window.__sparkworks!;
+    const { state, steps, frames, message, errors, snapshotErrors, snapshotStep, recoveries, recoveredFrom } = h;
+    return JSON.parse(
+      JSON.stringify({
+        state,
+        steps,
+        frames,
+        message,
+        errors,
+        snapshotErrors,
+        snapshotStep,
+        recoveries,
+        recoveredFrom,
+      }),
+    ) as Figures;
+  });
+}
+
+/** Waits until `done` holds in the page (or it stops with a message), then checks it runs without errors. */
+async function waitUntil(page: Page, done: string, timeout = 90_000): Promise<Figures> {
+  await page.waitForFunction(
+    (done) => {
+      const h = window.__sparkworks;
+      if (!h) return false;
+      if (h.state === 'lost' || h.state === 'error' || h.state === 'no-adapter') return true;
+      return h.state === 'running' && (new Function('h', `return ${done}`) as (h: unknown) => boolean)(h);
+    },
+    done,
+    { timeout, polling: 100 },
+  );
+  const now = await figures(page);
+  expect(now.errors, 'errors').toEqual([]);
+  expect(now.state, now.message ?? '').toBe('running');
+  return now;
+}
+
+async function setPaused(page: Page, paused: boolean): Promise<void> {
+  const controller = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: /^paused$/ }) });
+  await controller.locator('input[type=checkbox]').setChecked(paused);
+}
+
+const keptSnapshot = (page: Page) => page.evaluate(() => window.__sparkworks!.keptSnapshot());
+const readState = (page: Page) => page.evaluate(() => window.__sparkworks!.readState());
+
+interface RecoveryCase {
+  id: string;
+  /** Small counts for SwiftShader, and a snapshot every half second. */
+  query: string;
+  /** Steps to run before pausing. */
+  steps: number;
+  emitters: boolean;
+  /** Lose the device a second time, right after the first recovery (before any new snapshot). */
+  twice?: boolean;
+}
+
+const CASES: RecoveryCase[] = [
+  { id: 'fountain', query: '?count=32768&stepRate=60&maxSteps=12', steps: 120, emitters: true, twice: true },
+  { id: 'fireworks', query: '?count=16384&maxSteps=12', steps: 120, emitters: true },
+  { id: 'galaxy', query: '?count=16384&maxSteps=16', steps: 60, emitters: false },
+  { id: 'springs', query: '?maxSteps=16', steps: 60, emitters: false },
+];
+
+describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () => {
+  for (const demo of CASES) {
+    it(`${demo.id}: continues on a new device from the kept snapshot, not from the start`, async () => {
+      await withPage(async (page, problems) => {
+        await page.goto(`${baseUrl}demos/${demo.id}.html${demo.query}&snapshotEvery=0.5`);
+        await waitUntil(page, `h.steps >= ${demo.steps} && h.snapshotStep !== null`);
+        // Paused, then a snapshot of the paused state: what the restored state must equal.
+        await setPaused(page, true);
+        const paused = await waitUntil(page, 'h.snapshotStep === h.steps');
+        const kept = (await keptSnapshot(page)) as SnapshotSummary;
+        expect(kept.clock.stepCount).toBe(paused.steps);
+        expect(kept.clock.stepCount).toBeGreaterThanOrEqual(demo.steps);
+        expect(kept.systems).toHaveLength(1);
+        const system = kept.systems[0]!;
+        // The system counts the steps the clock took, from the same start.
+        expect(system.stepCount).toBe(kept.clock.stepCount);
+        expect(system.time).toBeGreaterThan(0);
+        if (demo.emitters) expect(system.live).toBeGreaterThan(0);
+        else expect(system.live).toBeNull();
+        expect(system.sample.length).toBe(16);
+
+        await page.evaluate(() => window.__sparkworks!.loseDevice());
+        const after = await waitUntil(page, 'h.recoveries === 1');
+        expect(after.recoveredFrom).toEqual({ stepCount: kept.clock.stepCount, time: kept.clock.time });
+        expect(after.steps, 'the clock continues the snapshot').toBe(kept.clock.stepCount);
+        expect(await page.locator('.sw-message').isVisible()).toBe(false);
+        expect(await page.textContent('.sw-notice')).toContain(
+          `continued on a new device from the snapshot at t = ${kept.clock.time.toFixed(1)} s (step ${kept.clock.stepCount})`,
+        );
+        // Nothing stepped since the restore: the state is the snapshot's, every bit.
+        expect(await readState(page)).toEqual(kept);
+
+        if (demo.twice) {
+          // Lost again before a new snapshot: the same one serves.
+          await page.evaluate(() => window.__sparkworks!.loseDevice());
+          await waitUntil(page, 'h.recoveries === 2');
+          expect(await readState(page)).toEqual(kept);
+        }
+
+        // Unpaused, it steps on from the snapshot's count.
+        await setPaused(page, false);
+        const resumed = await waitUntil(page, `h.steps >= ${kept.clock.stepCount + 10}`);
+        const state = (await readState(page)) as SnapshotSummary;
+        expect(state.systems[0]!.stepCount).toBeGreaterThanOrEqual(resumed.steps);
+        expect(state.systems[0]!.time).toBeGreaterThan(system.time);
+        const final = await figures(page);
+        expect(final.errors).toEqual([]);
+        expect(final.snapshotErrors).toEqual([]);
+        expect(problems).toEqual([]);
+      });
+    }, 240_000);
+  }
+
+  it('a demo that keeps no snapshot (Integrators), or with snapshots off, still offers the restart', async () => {
+    for (const url of ['demos/integrators.html', 'demos/springs.html?maxSteps=16&snapshotEvery=0']) {
+      await withPage(async (page, problems) => {
+        await page.goto(`${baseUrl}${url}`);
+        await waitUntil(page, 'h.steps >= 20');
+        expect((await figures(page)).snapshotStep).toBeNull();
+        await page.evaluate(() => window.__sparkworks!.loseDevice());
+        await page.waitForFunction(() => window.__sparkworks?.state === 'lost', null, { timeout: 10_000 });
+        const button = page.getByRole('button', { name: 'Restart the demo' });
+        await expect.poll(() => button.isVisible()).toBe(true);
+        expect((await figures(page)).recoveries).toBe(0);
+        expect(problems).toEqual([]);
+      });
+    }
+  }, 240_000);
+});
