@@ -134,6 +134,7 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
       'scatter-add-forces',
       'forces-typical',
       'collisions-plane',
+      'collisions-plane-typical',
       'step-with-typical-forces',
       ...LIVE_FRACTIONS.map((f) => f.name),
       'cpu-reference',

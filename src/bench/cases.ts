@@ -27,6 +27,7 @@ import type { CaseGroup, LifecycleFigures, ParticleStepUnit } from './results';
 import { BYTES, lifecycleBytes, totalBytes, type ByteCount } from './roofline';
 import { WARM_UP_RUNS } from './runner';
 import { SoAStepPass } from './soaPass';
+import { SHOWER_FORCES, withoutAcceleration } from './colliderRatio';
 import { BENCH_ACCELERATION, benchForces } from './state';
 import { timeHost, type GpuTimer, type Sample } from './timing';
 import { TYPICAL_EFFECT } from './typicalEffect';
@@ -287,11 +288,33 @@ export function casesAt(
         bytes: BYTES.stepPlane,
         memoryBytes: particles * BYTES_PER_PARTICLE,
         note:
-          'a step with one plane collider (y = 0, under about half the particles): integrate.wgsl then collide.wgsl ' +
-          'over every slot, no particle-particle contacts (radius 0)',
+          'a step with one plane collider (y = 0, under about half the particles), fused into the step ' +
+          '(integrate.wgsl + fusedColliders.wgsl), no particle-particle contacts (radius 0)',
       },
       DEFAULT_VARIANT,
       (system) => system.setColliders([BENCH_PLANE]),
+    ),
+  );
+  cases.push(
+    steppedCase(
+      {
+        name: 'collisions-plane-typical',
+        group: 'collisions',
+        variant: DEFAULT_VARIANT,
+        layout: PACKED,
+        workgroupSize: DEFAULT_WORKGROUP_SIZE,
+        bytes: BYTES.stepPlane,
+        memoryBytes: particles * BYTES_PER_PARTICLE,
+        note:
+          "a spark shower's step: gravity (the registry's) and drag fused into the step with the plane " +
+          '(collisions-plane), one dispatch a step; the acceleration lane holds 0',
+      },
+      DEFAULT_VARIANT,
+      async (system) => {
+        system.particles.write(0, withoutAcceleration(state()));
+        for (const generator of SHOWER_FORCES) system.forces.add(generator);
+        await system.setColliders([BENCH_PLANE]);
+      },
     ),
   );
   cases.push(

@@ -72,9 +72,10 @@ async function timeSteps(device: GPUDevice, system: ParticleSystem, dt: number, 
   });
 }
 
-/** The bench state with the acceleration lane zeroed: gravity comes from the registry. */
-function stateWithoutAcceleration(count: number): Float32Array<ArrayBuffer> {
-  const state = benchState(count);
+/** A copy of bench state `source` with the acceleration lane zeroed: gravity comes from the registry. */
+export function withoutAcceleration(source: Float32Array<ArrayBuffer>): Float32Array<ArrayBuffer> {
+  const state = source.slice();
+  const count = state.length / FLOATS_PER_PARTICLE;
   for (let i = 0; i < count; i++)
     state.fill(0, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION + 3);
   return state;
@@ -114,7 +115,7 @@ export async function measureColliderRatio(
   };
   try {
     const state = benchState(count);
-    const shower = stateWithoutAcceleration(count);
+    const shower = withoutAcceleration(state);
     await open('step', {}, state, []);
     await open('step+plane', {}, state, []);
     await open('gravity+drag+plane', {}, shower, SHOWER_FORCES);

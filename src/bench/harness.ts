@@ -11,6 +11,7 @@ import type { AdapterDescription } from '../gpu/device';
 import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
+import { measureColliderRatio, type ColliderRatioResult } from './colliderRatio';
 import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
 import type { BenchOptions } from './options';
 import type { BenchRun, Progress } from './results';
@@ -82,6 +83,7 @@ export async function runBench(
   };
   const results: Measured[] = [];
   let forceRatio: ForceRatioResult | null = null;
+  let colliderRatio: ColliderRatioResult | null = null;
   try {
     for (const group of groups) results.push(...(await runCount(context, group)));
     // Timed apart, the step and the fused step drift on a shared machine: the ratio's own rounds alternate them.
@@ -93,6 +95,14 @@ export async function runBench(
       ).catch((error: unknown) => {
         if (!(error instanceof GpuOutOfMemoryError)) throw error;
         skipped.push(`${caseLabel('force ratio', largest)}: out of memory`);
+        return null;
+      });
+      onProgress({ done, total, current: caseLabel('colliders vs step, alternating rounds', largest) });
+      colliderRatio = await withHeldErrorScopes(device, caseLabel('collider ratio', largest), () =>
+        measureColliderRatio(device, largest),
+      ).catch((error: unknown) => {
+        if (!(error instanceof GpuOutOfMemoryError)) throw error;
+        skipped.push(`${caseLabel('collider ratio', largest)}: out of memory`);
         return null;
       });
     }
@@ -110,5 +120,6 @@ export async function runBench(
     skipped,
     notMeasured: NOT_MEASURED,
     forceRatio,
+    colliderRatio,
   };
 }

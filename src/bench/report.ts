@@ -9,6 +9,7 @@ import { DEFAULT_WORKGROUP_SIZE } from '../gpu/particleSystem';
 import { LIVE_TOLERANCE } from './emitters';
 import { WORKGROUP_SIZES } from './options';
 import type { BenchRun, CaseResult } from './results';
+import { BYTES, totalBytes } from './roofline';
 
 export interface Contender {
   label: string;
@@ -217,7 +218,66 @@ export function targets(run: BenchRun): Target[] {
       applies: true,
     });
   }
+  out.push(...colliderTargets(run));
   out.push(...emitterTargets(run.cases));
+  return out;
+}
+
+/**
+ * The speed issue's collider targets (items 1 and 4): step + one plane and
+ * gravity + drag + plane against the plain step at 2^20, judged from the
+ * alternating rounds (run.colliderRatio) when there are any, else from the
+ * cases, timed apart; and the bytes each moves a particle-step.
+ */
+function colliderTargets(run: BenchRun): Target[] {
+  const out: Target[] = [];
+  const limits = [
+    { name: 'step+plane', caseName: 'collisions-plane', limit: 1.3, target: 'step + one plane collider' },
+    { name: 'gravity+drag+plane', caseName: 'collisions-plane-typical', limit: 1.5, target: 'gravity + drag + plane' },
+  ];
+  const paired = run.colliderRatio ?? null;
+  for (const { name, caseName, limit, target } of limits) {
+    const label = `${target} <= ${limit}x the step, at 2^20`;
+    const timed = paired?.cases.find((c) => c.name === name);
+    const own = run.cases.filter((c) => c.name === caseName);
+    const largest = own.reduce<CaseResult | null>((a, b) => (a && a.particles >= b.particles ? a : b), null);
+    const step = largest ? find(run.cases, DEFAULT_STEP, largest.particles) : undefined;
+    const fromCases = largest && step ? largest.medianMs / step.medianMs : null;
+    const count = paired && timed ? paired.count : (largest?.particles ?? 0);
+    const ratio = timed ? timed.ratio : fromCases;
+    if (ratio === null) {
+      out.push({ target: label, met: null, figure: 'not measured', applies: true });
+      continue;
+    }
+    out.push({
+      target: label,
+      met: count >= 1 << 20 ? ratio <= limit : null,
+      figure:
+        `at 2^${Math.log2(count)}` +
+        (timed
+          ? `, median of ${timed.ratios.length} alternating rounds: ${timed.ratio.toFixed(2)}x the step ` +
+            `(fastest rounds ${timed.fastestRatio.toFixed(2)}x)`
+          : `: ${ratio.toFixed(2)}x the step`) +
+        (timed && fromCases !== null ? `; from the cases, timed apart: ${fromCases.toFixed(2)}x` : ''),
+      applies: true,
+    });
+  }
+  const step = totalBytes(BYTES.step);
+  out.push({
+    target: 'the plain step moves <= 64 B a particle-step',
+    met: step <= 64,
+    figure:
+      `${step} B (${BYTES.step.read} read: position, velocity, acceleration|radius lanes; ` +
+      `${BYTES.step.written} written; the force accumulator skipped once a step has cleared it)`,
+    applies: true,
+  });
+  const plane = totalBytes(BYTES.stepPlane);
+  out.push({
+    target: 'step + fused plane collider moves no more than the plain step',
+    met: plane <= step,
+    figure: `${plane} B against ${step} B (separately: ${totalBytes(BYTES.stepPlaneSeparate)} B)`,
+    applies: true,
+  });
   return out;
 }
 

@@ -4,6 +4,7 @@
  * report (src/bench/report.ts) is these records plus what it derives.
  */
 import type { AdapterDescription } from '../gpu/device';
+import type { ColliderRatioResult } from './colliderRatio';
 import type { ForceRatioResult } from './forceRatio';
 import type { BenchOptions } from './options';
 import type { TimingMethod } from './timing';
@@ -98,6 +99,12 @@ export interface BenchRun {
    * (src/bench/forceRatio.ts); null when that size could not hold it.
    */
   forceRatio?: ForceRatioResult | null;
+  /**
+   * The speed issue's collider ratios at the largest size measured: the plain
+   * step, step + one plane and gravity + drag + plane timed in alternating
+   * rounds (src/bench/colliderRatio.ts); null when that size could not hold them.
+   */
+  colliderRatio?: ColliderRatioResult | null;
 }
 
 export interface Progress {

@@ -15,18 +15,32 @@ export interface ByteCount {
 
 /** Bytes a particle-step for each kind of case. */
 export const BYTES = {
-  /** integrate.wgsl: loads the whole record, stores the three lanes it changes (not acceleration). */
-  step: { read: BYTES_PER_PARTICLE, written: 3 * LANE_BYTES },
+  /**
+   * integrate.wgsl once a step has cleared the force accumulators and nothing
+   * wrote one since (every timed step of a case: FORCE_ACCUMULATOR off):
+   * loads position|inverseMass, velocity|damping and acceleration|radius,
+   * stores the first two; the accumulator lane is neither read nor cleared.
+   */
+  step: { read: 3 * LANE_BYTES, written: 2 * LANE_BYTES },
+  /** integrate.wgsl with the accumulator lane (after addForces, a write, a force pass): the whole record in, three lanes out. */
+  stepWithAccumulator: { read: BYTES_PER_PARTICLE, written: 3 * LANE_BYTES },
   /** integrateUniformAcceleration.wgsl: loads and stores three lanes; acceleration comes from the uniform. */
   uniformAcceleration: { read: 3 * LANE_BYTES, written: 3 * LANE_BYTES },
   /** integrateSoA.wgsl: the step's six attributes' own bytes, no spare slots. */
   soa: { read: SOA_BYTES_READ, written: SOA_BYTES_WRITTEN },
   /**
-   * The step (integrate.wgsl, as `step`) then collide.wgsl against planes:
-   * the whole record in again, position and velocity lanes out (a killed
-   * particle would also write its acceleration|radius lane; none is here).
+   * The step with the colliders fused in (integrate.wgsl + fusedColliders.wgsl,
+   * the default without links or contacts): what `step` moves, the radius
+   * coming with the acceleration lane the step reads anyway (a killed
+   * particle would also write its radius; none is here).
    */
-  stepPlane: { read: 2 * BYTES_PER_PARTICLE, written: 3 * LANE_BYTES + 2 * LANE_BYTES },
+  stepPlane: { read: 3 * LANE_BYTES, written: 2 * LANE_BYTES },
+  /**
+   * The step then collide.wgsl as a pass of its own (with links or contacts,
+   * or `fuseColliders: false`): position|inverseMass, velocity|damping and
+   * acceleration|radius in again, position and velocity out again.
+   */
+  stepPlaneSeparate: { read: 6 * LANE_BYTES, written: 4 * LANE_BYTES },
   /** copy.wgsl and copyBufferToBuffer: one whole record in, one out. */
   copy: { read: BYTES_PER_PARTICLE, written: BYTES_PER_PARTICLE },
   /** scatter.wgsl adding forces: the uploaded lane and the force lane in, the force lane out. */

@@ -30,7 +30,7 @@ export function fusedStepKey(fusion: FusedStep): string {
   return [
     fusion.forces ? `forces(${fusion.forces.key})` : '',
     fusion.colliders ? `colliders(${fusion.colliders.key})` : '',
-    fusion.accumulator ? '' : 'no accumulator',
+    fusion.accumulator ? 'accumulator' : '',
   ]
     .filter((part) => part !== '')
     .join(' + ');

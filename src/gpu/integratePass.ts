@@ -43,12 +43,13 @@ export class IntegratePass {
   ): Promise<IntegratePass> {
     const params = new StepParams(device, 'IntegratePass', particles);
     const constants = { ...stepConstants(variant, workgroupSize), ...particles.health.constants };
-    // Created synchronously: the caller's error scopes catch any failure.
+    // Created synchronously: the caller's error scopes catch any failure. Without the
+    // accumulator: a system starts with none held, and most never add any.
     const kernel = Kernel.create(device, particles, {
       name: `IntegratePass(${variant.integrator}, ${variant.damping})`,
       file: 'integrate.wgsl',
       code: shaders.integrate(),
-      constants,
+      constants: { ...constants, FORCE_ACCUMULATOR: 0 },
       groups: [params.layout],
     });
     return new IntegratePass(device, particles, kernel, params, constants, workgroupSize);
@@ -63,9 +64,7 @@ export class IntegratePass {
 
   /** Records `steps` steps into a compute pass the caller opened (one, to interleave it with the force passes). */
   record(pass: GPUComputePassEncoder, dt: number, count: number, steps = 1): void {
-    const params = { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, count)] };
-    // One dispatch per step; dispatches in one pass are ordered for storage writes.
-    this.kernel.record(pass, [params], { count }, steps);
+    this.recordFused(pass, dt, count, { forces: null, colliders: null, accumulator: true }, steps);
   }
 
   /**
@@ -79,15 +78,16 @@ export class IntegratePass {
   /**
    * Records `steps` steps with `fusion` fused in (field forces, then the
    * step, then the colliders: Cyclone's order and the colliders pass's) into
-   * a compute pass the caller opened. The plain step when nothing is fused
-   * and the accumulator is read.
+   * a compute pass the caller opened. The pipeline made at creation when
+   * nothing is fused and the accumulator is skipped.
    */
   recordFused(pass: GPUComputePassEncoder, dt: number, count: number, fusion: FusedStep, steps = 1): void {
-    if (!fusion.forces && !fusion.colliders && fusion.accumulator) {
-      this.record(pass, dt, count, steps);
+    const params = { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, count)] };
+    // One dispatch per step; dispatches in one pass are ordered for storage writes.
+    if (!fusion.forces && !fusion.colliders && !fusion.accumulator) {
+      this.kernel.record(pass, [params], { count }, steps);
       return;
     }
-    const params = { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, count)] };
     const groups = [params, ...FusedPipelineCache.bindings(fusion)];
     this.fused.get(fusion).record(pass, groups, { count }, steps);
   }

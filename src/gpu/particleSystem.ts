@@ -21,7 +21,7 @@ import { checkPermanentRange, parkSlot } from '../core/emitters/lifecycle';
 import { prepareLifecycle } from '../core/emitters/options';
 import { staticStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import { ForceRegistry, SpringNetwork } from '../core/forces/registry';
-import { BYTES_PER_PARTICLE } from '../core/layout';
+import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE, OFFSET } from '../core/layout';
 import {
   checkPackedRecords,
   checkParticleArrays,
@@ -87,6 +87,16 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
 /** Invocations per workgroup of every per-particle pass unless `workgroupSize` says otherwise. */
 export const DEFAULT_WORKGROUP_SIZE = 256;
 
+/** Whether packed records hold a force accumulator other than +0 (a -0 is kept too: it can change a sum's sign). */
+function holdsForces(records: Float32Array): boolean {
+  const words = new Uint32Array(records.buffer, records.byteOffset, records.length);
+  for (let base = OFFSET.FORCE_ACCUM; base < words.length; base += FLOATS_PER_PARTICLE) {
+    if ((words[base] as number) !== 0 || (words[base + 1] as number) !== 0 || (words[base + 2] as number) !== 0)
+      return true;
+  }
+  return false;
+}
+
 export class ParticleSystem implements ParticleSystemApi {
   readonly capacity: number;
   /** Resolves with the error when the device is lost; every later call throws it. */
@@ -110,10 +120,11 @@ export class ParticleSystem implements ParticleSystemApi {
    * False only when nothing can have written a force accumulator since a
    * step last cleared them all: then the step neither reads nor clears them
    * (FORCE_ACCUMULATOR of shaders/integrate.wgsl). Set by every call that may
-   * write one (writes, addForces, force passes, the internal buffer getter),
-   * and at creation; cleared by a step.
+   * write one (writes of non-zero forces, addForces, force passes, a restore,
+   * the internal buffer getter), cleared by a step. Every slot starts with
+   * none (Cyclone's default particle, or a parked one).
    */
-  private accumulatorsMayHoldForces = true;
+  private accumulatorsMayHoldForces = false;
   /** The passes of one step for the current configuration (src/gpu/stepPlan.ts). */
   private plan: StepPlan | null = null;
   /** Set by encodeSteps/encodeForces until `submitted()`: a caller's encoder may still hold uniform slots. */
@@ -325,7 +336,7 @@ export class ParticleSystem implements ParticleSystemApi {
     const packed = packParticles(particles);
     this.radii.note(largestRadius(packed));
     this.cover(start, particles.length);
-    this.accumulatorsMayHoldForces = true;
+    if (holdsForces(packed)) this.accumulatorsMayHoldForces = true;
     await this.submit('writeParticles', () => this.state.write(start, packed));
   }
 
@@ -337,7 +348,8 @@ export class ParticleSystem implements ParticleSystemApi {
     const prepared = prepareParticleArrays(shape, start);
     this.radii.note(prepared.largestRadius);
     this.cover(start, prepared.count);
-    this.accumulatorsMayHoldForces = true;
+    if (attributes.forceAccum && Array.prototype.some.call(attributes.forceAccum, (f: number) => !Object.is(f, 0)))
+      this.accumulatorsMayHoldForces = true;
     await this.submit('writeAttributes', () =>
       this.state.writeChunked(start, prepared.count, (chunk, first, n) => prepared.pack(chunk, 0, first, n)),
     );
@@ -351,7 +363,7 @@ export class ParticleSystem implements ParticleSystemApi {
     const { largestRadius } = prepareRecords(records, start);
     this.radii.note(largestRadius);
     this.cover(start, count);
-    this.accumulatorsMayHoldForces = true;
+    if (holdsForces(records)) this.accumulatorsMayHoldForces = true;
     await this.submit('writePacked', () => this.state.write(start, records));
   }
 
@@ -361,8 +373,8 @@ export class ParticleSystem implements ParticleSystemApi {
     checkRange(start, prepared.count, this.capacity);
     checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, prepared.count);
     if (prepared.attribute === 'radius') this.radii.noteAll(prepared.values);
-    // A mass given to an immovable particle also brings back the accumulator its steps skipped.
-    this.accumulatorsMayHoldForces = true;
+    // A mass given to an immovable particle brings back the accumulator its steps skipped.
+    if (prepared.attribute === 'inverseMass') this.accumulatorsMayHoldForces = true;
     await this.submit(`setField(${field})`, (encoder) =>
       this.scatterPass.encode(encoder, prepared.attribute, start, prepared.count, prepared.values, false),
     );
@@ -679,6 +691,8 @@ export class ParticleSystem implements ParticleSystemApi {
 
   /** The buffers that hold the state a snapshot keeps. */
   private persistentBuffers(): PersistentBuffers {
+    // A restore writes the accumulators through these.
+    this.accumulatorsMayHoldForces = true;
     return {
       particles: this.state.buffer,
       health: this.state.health.buffer,
