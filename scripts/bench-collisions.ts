@@ -11,12 +11,15 @@
  * composes a step with collisions as step + grid + K iterations; it also times
  * one real step with one iteration to check the composition. Wall time around
  * submit and onSubmittedWorkDone (the queue drained first), median of the
- * repeats. The main bench (scripts/bench.ts) will fold this in.
+ * repeats. Then the speed issue's target from src/bench/contactRatio.ts (the
+ * plain step and grid + K iterations timed in alternating rounds), printed
+ * MET or NOT MET with its figure. scripts/profile-contacts.ts times each pass.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
-import type { ParticleInit } from '../src/core/particles';
+import { contactCube, CONTACT_NEIGHBOURS, CONTACT_RADIUS } from '../src/bench/contactScene';
+import { contactTargetLine, measureContactRatio } from '../src/bench/contactRatio';
 
 function flag(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
@@ -37,26 +40,7 @@ if (!Number.isInteger(iterations) || iterations < 1 || iterations > 256)
 const repeats = Number(flag('--repeats', '3'));
 if (!Number.isInteger(repeats) || repeats < 1) fail('--repeats must be an integer >= 1');
 
-const RADIUS = 0.01;
-/** Two others in reach (centres within 2r) on average: n (4/3) pi (2r)^3 / V = 2. */
-const NEIGHBOURS = 2;
 const DT = 1 / 60;
-
-/** A deterministic cube of balls (a linear congruential generator, so the scene does not depend on Math.random). */
-function cube(count: number): ParticleInit[] {
-  const side = Math.cbrt((count * (4 / 3) * Math.PI * (2 * RADIUS) ** 3) / NEIGHBOURS);
-  let seed = 12345;
-  const random = () => {
-    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-    return seed / 2 ** 32;
-  };
-  return Array.from({ length: count }, () => ({
-    position: [random() * side, random() * side, random() * side],
-    velocity: [random() - 0.5, random() - 0.5, random() - 0.5],
-    acceleration: [0, -9.81, 0],
-    radius: RADIUS,
-  }));
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -90,12 +74,12 @@ const rows: Row[] = [];
 try {
   process.stdout.write(`adapter: ${adapterInfo.description} (${adapterInfo.source})\n`);
   process.stdout.write(
-    `scene: a cube of balls of radius ${RADIUS}, ${NEIGHBOURS} others in reach of each on average, gravity; ` +
+    `scene: a cube of balls of radius ${CONTACT_RADIUS}, ${CONTACT_NEIGHBOURS} others in reach of each on average, gravity; ` +
       `median of ${repeats} runs, wall time\n`,
   );
   for (const exponent of sizes) {
     const count = 2 ** exponent;
-    const particles = cube(count);
+    const particles = contactCube(count);
     const plain = await ParticleSystem.create(device, { capacity: count });
     await plain.writeParticles(0, particles);
     const step = await time((encoder) => plain.encodeSteps(encoder, DT, 1));
@@ -133,6 +117,16 @@ try {
         `count^${exponent(a.iteration, b.iteration)}; linear is ^1, all pairs ^2)\n`,
     );
   }
+  // The target, from the plain step and the contacts timed in alternating rounds.
+  const ratio = await measureContactRatio(device, { sizes, iterations, rounds: repeats, dt: DT });
+  for (const size of ratio.sizes) {
+    process.stdout.write(
+      `${size.count} particles, alternating rounds: step ${size.stepMs.toFixed(1)} ms, grid + ${iterations} ` +
+        `iterations ${size.contactsMs.toFixed(1)} ms = ${size.ratio.toFixed(1)}x the step ` +
+        `(rounds: ${size.ratios.map((r) => r.toFixed(1)).join(', ')})\n`,
+    );
+  }
+  process.stdout.write(`${contactTargetLine(ratio)}\n`);
 } finally {
   device.destroy();
 }

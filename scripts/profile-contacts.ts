@@ -4,9 +4,9 @@
  * Where particle contacts spend their time: each pass of a step with
  * collisions (the grid rebuild's stages, the candidate lists, and one
  * iteration's count, resolve and apply) submitted alone and timed with wall
- * time around submit and onSubmittedWorkDone (the queue drained first;
- * SwiftShader through Dawn has no timestamp queries), median of the repeats,
- * beside the plain step in the same run. The scene is the bench's
+ * time around submit and onSubmittedWorkDone (the queue drained first), right
+ * after a plain step timed the same way, and quoted in ms and as a multiple of
+ * that step; medians of the repeats. The scene is the bench's
  * (src/bench/contactScene.ts).
  */
 import { acquireDevice } from '../src/node/device';
@@ -100,28 +100,46 @@ try {
         record: (encoder) => collide.encode(encoder, { count, colliderCount: 0, dt: contactStep.dt, skin }, true),
       },
     ];
-    const samples = new Map<string, number[]>([['step', []]]);
-    for (const stage of stages) samples.set(stage.name, []);
+    // Each pass is timed right after a plain step, and quoted as a multiple of
+    // that step too: the machine's load drifts, the ratio much less.
+    const samples = new Map<string, { ms: number[]; ratio: number[] }>();
+    for (const stage of stages) samples.set(stage.name, { ms: [], ratio: [] });
+    const steps: number[] = [];
     for (let r = 0; r < repeats; r++) {
-      samples.get('step')!.push(await time((encoder) => plain.encodeSteps(encoder, DT, 1)));
-      for (const stage of stages) samples.get(stage.name)!.push(await time(stage.record));
+      for (const stage of stages) {
+        const step = await time((encoder) => plain.encodeSteps(encoder, DT, 1));
+        const ms = await time(stage.record);
+        steps.push(step);
+        samples.get(stage.name)!.ms.push(ms);
+        samples.get(stage.name)!.ratio.push(ms / step);
+      }
     }
+    if (process.env.PROFILE_SAMPLES)
+      for (const [name, { ms }] of samples) process.stdout.write(`${name}: ${ms.map((x) => x.toFixed(1)).join(' ')}\n`);
     for (const owned of [grid, contacts, collide, colliderBuffer, system, plain]) owned.destroy();
-    const step = median(samples.get('step')!);
     let gridMs = 0;
-    let iteration = 0;
+    let gridRatio = 0;
+    let iterationMs = 0;
+    let iterationRatio = 0;
     const parts: string[] = [];
     for (const stage of stages) {
-      const ms = median(samples.get(stage.name)!);
-      if (stage.part === 'grid') gridMs += ms;
-      else iteration += ms;
-      parts.push(`${stage.name} ${ms.toFixed(1)}`);
+      const ms = median(samples.get(stage.name)!.ms);
+      const ratio = median(samples.get(stage.name)!.ratio);
+      if (stage.part === 'grid') {
+        gridMs += ms;
+        gridRatio += ratio;
+      } else {
+        iterationMs += ms;
+        iterationRatio += ratio;
+      }
+      parts.push(`${stage.name} ${ms.toFixed(1)} (${ratio.toFixed(1)}x)`);
     }
-    const total = gridMs + DEFAULT_CONTACT_SETTINGS.iterations * iteration;
+    const iterations = DEFAULT_CONTACT_SETTINGS.iterations;
     process.stdout.write(
-      `2^${exponent}: step ${step.toFixed(1)} ms | ${parts.join(', ')} ms | grid+lists ${gridMs.toFixed(1)}, ` +
-        `iteration ${iteration.toFixed(1)}; grid + ${DEFAULT_CONTACT_SETTINGS.iterations} iterations = ` +
-        `${total.toFixed(1)} ms = ${(total / step).toFixed(1)}x the step\n`,
+      `2^${exponent}: step ${median(steps).toFixed(1)} ms | ${parts.join(', ')} ms (x the step) | ` +
+        `grid + lists ${gridMs.toFixed(1)} ms (${gridRatio.toFixed(1)}x), iteration ${iterationMs.toFixed(1)} ms ` +
+        `(${iterationRatio.toFixed(1)}x); grid + ${iterations} iterations = ` +
+        `${(gridRatio + iterations * iterationRatio).toFixed(1)}x the step\n`,
     );
   }
 } finally {

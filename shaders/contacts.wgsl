@@ -21,6 +21,19 @@
 //   walk of the grid meets them (cell by cell, by index). The grid is fixed for
 //   the step, so they are the very particles every iteration's walk would test:
 //   the other modes test the same pairs in the same order, without the walk.
+//   The three cells of a row along x are one run of the sorted entries
+//   (shaders/gridHash.wgsl), so the 27 cells are read as 9 runs.
+// With the grid, invocation t works for the particle in the grid's entry t
+// (sorted by cell: neighbouring invocations read neighbouring particles, and
+// the lists of entry t lie at t), and also for particle t when the grid left it
+// out (a dead particle: links alone). MODE_COUNT keeps the candidates in reach
+// (the near list) for the MODE_RESOLVE that follows it on the same state, which
+// then visits only those: the same pairs in the same order.
+// Laid out for a software adapter (SwiftShader), which runs every branch under
+// a lane mask, taken or not, and every loop body at least once: one loop visits
+// all of a particle's contacts (its links, then its neighbours from the near
+// list or, past the candidate lists' room, from the walk of the grid), so the
+// contact's code appears once.
 override MODE: u32 = 0u;
 const MODE_COUNT: u32 = 0u;
 const MODE_RESOLVE: u32 = 1u;
@@ -33,6 +46,9 @@ const MAX_LISTED: u32 = 8u;
 override CANDIDATES: u32 = 0u;
 // The most CANDIDATES can be (src/gpu/contactPass.ts, MAX_CANDIDATES).
 const MAX_CANDIDATES: u32 = 32u;
+// Room for each entry's near list (src/gpu/contactPass.ts, NEAR_ROOM); a
+// longer one is not kept, and MODE_RESOLVE filters the candidates again.
+const NEAR_ROOM: u32 = 8u;
 
 const NO_PARTICLE: u32 = 0xffffffffu;
 const LINK_CABLE: u32 = 0u;
@@ -48,11 +64,13 @@ const REACH_SLACK: f32 = 1.0001;
 @group(1) @binding(2) var<storage, read> linkIndex: array<u32>;
 @group(1) @binding(3) var<storage, read> starts: array<u32>;
 @group(1) @binding(4) var<storage, read> entries: array<u32>;
+// Per particle, then per entry (from entry count): cell xyz and bucket (-1: not in the grid).
 @group(1) @binding(5) var<storage, read> cells: array<vec4i>;
 // Active contacts per particle: closing ones in the low 16 bits, penetrating
-// ones above (capacity entries); then each particle's number of candidates
-// (capacity entries), then their lists (CANDIDATES entries a particle). One
-// binding for both, as a stage has only 8 storage buffers.
+// ones above (capacity entries); then per grid entry: its number of candidates
+// (capacity entries), their lists (CANDIDATES entries an entry), the number in
+// reach (capacity entries) and their list (NEAR_ROOM entries an entry). One
+// binding for all, as a stage has only 8 storage buffers.
 @group(1) @binding(6) var<storage, read_write> activeCounts: array<u32>;
 // Two vec4 a particle: the position correction, then the velocity change, as
 // float bits (shaders/collide.wgsl reads them as vec4f); in MODE_LIST, the
@@ -123,116 +141,7 @@ fn visitContact(
   }
 }
 
-// Cables and rods (Cyclone's ParticleCable, ParticleRod and their anchored
-// ParticleConstraint forms) touching particle `me`, in link order.
-fn visitLinks(me: u32) {
-  let first = linkIndex[me];
-  let end = linkIndex[me + 1u];
-  for (var r = first; r < end; r++) {
-    let link = links[linkIndex[params.linkRefs + r]];
-    let pa = particles[link.a];
-    let pA = getPosition(pa);
-    var pB = link.anchor;
-    var vB = vec3f(0.0);
-    var accB = vec3f(0.0);
-    var wB = 0.0;
-    if (link.b != NO_PARTICLE) {
-      let pb = particles[link.b];
-      pB = getPosition(pb);
-      vB = getVelocity(pb);
-      accB = getAcceleration(pb);
-      wB = getInverseMass(pb);
-    }
-    let d = pB - pA;
-    let length2 = dot3(d, d);
-    // Coincident ends have no direction to push along: skipped.
-    if (!(length2 > 0.0)) { continue; }
-    // safeLength (shaders/safeLength.wgsl): a link whose squared length overflows stays finite.
-    let currentLength = safeLength(d, length2);
-    let direction = d / currentLength;
-    var n = direction;
-    var penetration = currentLength - link.length;
-    var restitution = link.restitution;
-    if (link.kind == LINK_CABLE) {
-      // A cable only pulls: a contact once it is (within the skin of) taut.
-      if (!(penetration > -params.skin)) { continue; }
-    } else {
-      // A rod pulls when stretched and pushes when compressed, never bouncing.
-      // No equality test: at exactly its length it is a contact with no depth.
-      if (!(currentLength > link.length)) {
-        n = -direction;
-        penetration = link.length - currentLength;
-      }
-      restitution = 0.0;
-    }
-    visitContact(me == link.a, link.a, link.b, getVelocity(pa), getAcceleration(pa), getInverseMass(pa), vB, accB, wB, n, penetration, restitution);
-  }
-}
-
-// Particle-particle contacts between spheres: every particle in the 27 cells
-// around this one's (cells built at the start of the step), each pair seen
-// the same way from both sides (A is the lower index), so the impulses are
-// equal and opposite bit for bit. A candidate's position and radius are read
-// first; the rest of it only for a contact. The candidates come from the list
-// MODE_CANDIDATES made this step when it has them all, else from the walk: the
-// same particles in the same order either way.
-fn visitNeighbours(me: u32, selfParticle: Particle) {
-  let home = cells[me];
-  if (home.w < 0) { return; }
-  let found = activeCounts[params.capacity + me];
-  if (found <= CANDIDATES) {
-    // The few in reach first, in order, then their contacts: the contact's
-    // code runs for them alone (a software adapter runs it for every lane).
-    let first = 2u * params.capacity + me * CANDIDATES;
-    var near: array<u32, MAX_CANDIDATES>;
-    var nearCount = 0u;
-    for (var j = 0u; j < found; j++) {
-      let other = activeCounts[first + j];
-      if (mayReach(selfParticle, other)) {
-        near[nearCount] = other;
-        nearCount += 1u;
-      }
-    }
-    for (var j = 0u; j < nearCount; j++) {
-      visitCandidate(me, selfParticle, near[j]);
-    }
-    return;
-  }
-  for (var k = 0u; k < 27u; k++) {
-    let cell = home.xyz + vec3i(i32(k % 3u) - 1, i32((k / 3u) % 3u) - 1, i32(k / 9u) - 1);
-    let bucket = bucketOf(cell, params.bucketMask);
-    let end = starts[bucket + 1u];
-    for (var s = starts[bucket]; s < end; s++) {
-      let other = entries[s];
-      // Only particles in this very cell: another cell in the same bucket is a hash collision.
-      if (other == me || any(cells[other].xyz != cell)) { continue; }
-      visitCandidate(me, selfParticle, other);
-    }
-  }
-}
-
-// Writes the candidates of `me` (as many as fit) and their number.
-fn listCandidates(me: u32) {
-  let home = cells[me];
-  var found = 0u;
-  if (home.w >= 0) {
-    let first = 2u * params.capacity + me * CANDIDATES;
-    for (var k = 0u; k < 27u; k++) {
-      let cell = home.xyz + vec3i(i32(k % 3u) - 1, i32((k / 3u) % 3u) - 1, i32(k / 9u) - 1);
-      let bucket = bucketOf(cell, params.bucketMask);
-      let end = starts[bucket + 1u];
-      for (var s = starts[bucket]; s < end; s++) {
-        let other = entries[s];
-        if (other == me || any(cells[other].xyz != cell)) { continue; }
-        if (found < CANDIDATES) { activeCounts[first + found] = other; }
-        found += 1u;
-      }
-    }
-  }
-  activeCounts[params.capacity + me] = found;
-}
-
-// True unless visitCandidate surely finds no contact with `other`: its reach
+// True unless the pair test surely finds no contact with `other`: its reach
 // test, looser by REACH_SLACK again (far above any rounding difference between
 // the two places the test is compiled).
 fn mayReach(selfParticle: Particle, other: u32) -> bool {
@@ -246,79 +155,238 @@ fn mayReach(selfParticle: Particle, other: u32) -> bool {
   return dot3(d, d) < limit * limit * (REACH_SLACK * REACH_SLACK);
 }
 
-// One candidate `other` of particle `me`: the exact test, then the contact.
-fn visitCandidate(me: u32, selfParticle: Particle, other: u32) {
-  let myPosition = getPosition(selfParticle);
-  let myRadius = getRadius(selfParticle);
-  let candidate = Particle(particles[other].positionInverseMass, vec4f(0.0), particles[other].accelerationRadius, vec4f(0.0));
-  let selfIsA = me < other;
-  let rA = select(getRadius(candidate), myRadius, selfIsA);
-  let rB = select(myRadius, getRadius(candidate), selfIsA);
-  // Killed during this step (negative radius): no longer there.
-  if (rA < 0.0 || rB < 0.0) { return; }
-  let reach = rA + rB;
-  if (!(reach > 0.0)) { return; }
-  let pA = select(getPosition(candidate), myPosition, selfIsA);
-  let pB = select(myPosition, getPosition(candidate), selfIsA);
-  let d = pA - pB;
-  let distance2 = dot3(d, d);
-  let limit = reach + params.skin;
-  if (!(distance2 < limit * limit * REACH_SLACK)) { return; }
-  let distance = sqrt(distance2);
-  // Coincident centres separate along y.
-  var n = vec3f(0.0, 1.0, 0.0);
-  if (distance > 0.0) { n = d / distance; }
-  let penetration = reach - distance;
-  if (!(penetration > -params.skin)) { return; }
-  if (MODE == MODE_LIST) {
-    if (listed < MAX_LISTED) { deltas[2u * me + listed / 4u][listed % 4u] = other; }
-    listed += 1u;
-    return;
-  }
-  let otherParticle = particles[other];
-  var pa = selfParticle;
-  var pb = otherParticle;
-  var a = me;
-  var b = other;
-  if (!selfIsA) {
-    pa = otherParticle;
-    pb = selfParticle;
-    a = other;
-    b = me;
-  }
-  visitContact(selfIsA, a, b, getVelocity(pa), getAcceleration(pa), getInverseMass(pa), getVelocity(pb), getAcceleration(pb), getInverseMass(pb), n, penetration, params.restitution);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn main(invocation: Invocation) {
-  let index = particleIndex(invocation);
-  if (index >= params.count) { return; }
-  if (MODE == MODE_CANDIDATES) {
-    listCandidates(index);
-    return;
-  }
+// The contacts of particle `me` (`slot`: its grid entry when `gridded`), in
+// order: its links (Cyclone's ParticleCable, ParticleRod and their anchored
+// ParticleConstraint forms) in link order, then its neighbours, each pair
+// seen the same way from both sides (A is the lower index) so that the
+// impulses are equal and opposite bit for bit.
+fn visitParticle(me: u32, slot: u32, gridded: bool) {
   closing = 0u;
   penetrating = 0u;
   moveSum = vec3f(0.0);
   velocitySum = vec3f(0.0);
   listed = 0u;
-  let particle = particles[index];
   if (MODE == MODE_LIST) {
-    deltas[2u * index] = vec4u(NO_PARTICLE);
-    deltas[2u * index + 1u] = vec4u(NO_PARTICLE);
-    if (params.pairs != 0u && getRadius(particle) >= 0.0) { visitNeighbours(index, particle); }
-    activeCounts[index] = listed;
+    deltas[2u * me] = vec4u(NO_PARTICLE);
+    deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
+  }
+  let selfParticle = particles[me];
+  let myRadius = getRadius(selfParticle);
+  // Immovable (and dead) particles are never moved: no contacts to gather.
+  // MODE_LIST lists the particle-particle contacts of every particle in the grid.
+  let moving = getInverseMass(selfParticle) > 0.0;
+  let wantsNeighbours = gridded && select(moving, myRadius >= 0.0, MODE == MODE_LIST);
+  let linkFirst = linkIndex[me];
+  var linkCount = 0u;
+  if (moving && MODE != MODE_LIST) { linkCount = linkIndex[me + 1u] - linkFirst; }
+
+  // The neighbours in reach, in order: from MODE_COUNT's near list (resolving),
+  // else from the candidate list, filtered by mayReach; none listed when the
+  // list overflowed: the walk of the grid below finds them.
+  var near: array<u32, MAX_CANDIDATES>;
+  var nearCount = 0u;
+  var walking = false;
+  if (wantsNeighbours) {
+    let found = activeCounts[params.capacity + slot];
+    let nearCounts = (2u + CANDIDATES) * params.capacity;
+    let nearFirst = nearCounts + params.capacity + slot * NEAR_ROOM;
+    let listFirst = 2u * params.capacity + slot * CANDIDATES;
+    walking = found > CANDIDATES;
+    var kept = NEAR_ROOM + 1u;
+    if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + slot]; }
+    let fromNear = kept <= NEAR_ROOM;
+    var items = select(found, kept, fromNear);
+    if (walking) { items = 0u; }
+    for (var j = 0u; j < items; j++) {
+      let other = activeCounts[select(listFirst, nearFirst, fromNear) + j];
+      if (fromNear || mayReach(selfParticle, other)) {
+        if (MODE == MODE_COUNT && nearCount < NEAR_ROOM) { activeCounts[nearFirst + nearCount] = other; }
+        near[nearCount] = other;
+        nearCount += 1u;
+      }
+    }
+    if (MODE == MODE_COUNT) { activeCounts[nearCounts + slot] = nearCount; }
+  }
+
+  // The walk's place: the cell (of 27) and the run of entries it reads.
+  let home = cells[me];
+  var walkCell = 0u;
+  var cell = home.xyz;
+  var entry = 0u;
+  var entryEnd = 0u;
+  for (var j = 0u; ; j++) {
+    var other = NO_PARTICLE;
+    var link = Link();
+    let isLink = j < linkCount;
+    if (isLink) {
+      link = links[linkIndex[params.linkRefs + linkFirst + j]];
+      other = select(link.a, link.b, me == link.a);
+    } else if (!walking) {
+      let k = j - linkCount;
+      if (k >= nearCount) { break; }
+      other = near[k];
+    } else {
+      // The next particle of the 27 cells around home, cell by cell, by index.
+      loop {
+        if (entry < entryEnd) {
+          let candidate = entries[entry];
+          let candidateCell = cells[params.count + entry].xyz;
+          entry += 1u;
+          // Only particles in this very cell: another cell in the same bucket is a hash collision.
+          if (candidate != me && all(candidateCell == cell)) {
+            other = candidate;
+            break;
+          }
+          continue;
+        }
+        if (walkCell >= 27u) { break; }
+        cell = home.xyz + vec3i(i32(walkCell % 3u) - 1, i32((walkCell / 3u) % 3u) - 1, i32(walkCell / 9u) - 1);
+        let bucket = bucketOf(cell, params.bucketMask);
+        entry = starts[bucket];
+        entryEnd = starts[bucket + 1u];
+        walkCell += 1u;
+      }
+      if (other == NO_PARTICLE) { break; }
+    }
+
+    // The other side (an anchor: immovable, at rest, at the link's anchor).
+    var otherParticle = Particle(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));
+    if (other != NO_PARTICLE) { otherParticle = particles[other]; }
+    let selfIsA = select(me < other, me == link.a, isLink);
+    var pa = selfParticle;
+    var pb = otherParticle;
+    var a = me;
+    var b = other;
+    if (!selfIsA) {
+      pa = otherParticle;
+      pb = selfParticle;
+      a = other;
+      b = me;
+    }
+    let pA = getPosition(pa);
+    var pB = getPosition(pb);
+    if (isLink && b == NO_PARTICLE) { pB = link.anchor; }
+
+    var n = vec3f(0.0, 1.0, 0.0);
+    var penetration = 0.0;
+    var restitution = params.restitution;
+    var isContact = false;
+    if (isLink) {
+      let d = pB - pA;
+      let length2 = dot3(d, d);
+      // Coincident ends have no direction to push along: skipped.
+      // safeLength (shaders/safeLength.wgsl): a link whose squared length overflows stays finite.
+      let currentLength = safeLength(d, length2);
+      let direction = d / currentLength;
+      n = direction;
+      penetration = currentLength - link.length;
+      restitution = link.restitution;
+      if (link.kind == LINK_CABLE) {
+        // A cable only pulls: a contact once it is (within the skin of) taut.
+        isContact = length2 > 0.0 && penetration > -params.skin;
+      } else {
+        // A rod pulls when stretched and pushes when compressed, never bouncing.
+        // No equality test: at exactly its length it is a contact with no depth.
+        if (!(currentLength > link.length)) {
+          n = -direction;
+          penetration = link.length - currentLength;
+        }
+        restitution = 0.0;
+        isContact = length2 > 0.0;
+      }
+    } else {
+      // Spheres; killed during this step (negative radius): no longer there.
+      let rA = getRadius(pa);
+      let rB = getRadius(pb);
+      let reach = rA + rB;
+      let d = pA - pB;
+      let distance2 = dot3(d, d);
+      let limit = reach + params.skin;
+      let distance = sqrt(distance2);
+      // Coincident centres separate along y.
+      if (distance > 0.0) { n = d / distance; }
+      penetration = reach - distance;
+      isContact = !(rA < 0.0 || rB < 0.0) && reach > 0.0 && distance2 < limit * limit * REACH_SLACK &&
+        penetration > -params.skin;
+      if (MODE == MODE_LIST && isContact) {
+        if (listed < MAX_LISTED) { deltas[2u * me + listed / 4u][listed % 4u] = other; }
+        listed += 1u;
+        isContact = false;
+      }
+    }
+    if (isContact) {
+      var vB = getVelocity(pb);
+      var accB = getAcceleration(pb);
+      var wB = getInverseMass(pb);
+      if (b == NO_PARTICLE) {
+        vB = vec3f(0.0);
+        accB = vec3f(0.0);
+        wB = 0.0;
+      }
+      visitContact(selfIsA, a, b, getVelocity(pa), getAcceleration(pa), getInverseMass(pa), vB, accB, wB, n, penetration, restitution);
+    }
+  }
+
+  if (MODE == MODE_LIST) {
+    activeCounts[me] = listed;
+  } else if (MODE == MODE_COUNT) {
+    activeCounts[me] = min(closing, 0xffffu) | (min(penetrating, 0xffffu) << 16u);
+  } else {
+    deltas[2u * me] = bitcast<vec4u>(vec4f(moveSum, 0.0));
+    deltas[2u * me + 1u] = bitcast<vec4u>(vec4f(velocitySum, 0.0));
+  }
+}
+
+// Writes the candidates of `me`, grid entry `slot` (as many as fit), and their
+// number: the 27 cells as 9 rows along x, each row's three buckets one run of
+// the entries (three runs where it wraps around the table's end). In a run
+// the buckets come in order, each by index: the walk's order.
+fn listCandidates(me: u32, slot: u32) {
+  let home = cells[params.count + slot];
+  let first = 2u * params.capacity + me * CANDIDATES;
+  let mask = params.bucketMask;
+  var found = 0u;
+  var row = 0u;
+  // The next bucket of the row, and how many of its three are left.
+  var bucket = 0u;
+  var left = 0u;
+  var y = 0;
+  var z = 0;
+  loop {
+    if (left == 0u) {
+      if (row >= 9u) { break; }
+      y = home.y + i32(row % 3u) - 1;
+      z = home.z + i32(row / 3u) - 1;
+      bucket = (rowOf(y, z) + bitcast<u32>(home.x - 1)) & mask;
+      left = 3u;
+      row += 1u;
+    }
+    let buckets = select(1u, 3u, left == 3u && bucket + 2u <= mask);
+    let runEnd = starts[bucket + buckets];
+    for (var s = starts[bucket]; s < runEnd; s++) {
+      let cell = cells[params.count + s];
+      if (cell.y != y || cell.z != z || abs(cell.x - home.x) > 1) { continue; }
+      let other = entries[s];
+      if (other == me) { continue; }
+      if (found < CANDIDATES) { activeCounts[first + found] = other; }
+      found += 1u;
+    }
+    bucket = (bucket + buckets) & mask;
+    left -= buckets;
+  }
+  activeCounts[params.capacity + me] = found;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn main(invocation: Invocation) {
+  let t = particleIndex(invocation);
+  if (t >= params.count) { return; }
+  // The grid's entries: the particles in it, sorted by cell.
+  var inGrid = 0u;
+  if (params.pairs != 0u) { inGrid = starts[params.bucketMask + 1u]; }
+  if (MODE == MODE_CANDIDATES) {
+    if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }
-  // Immovable (and dead) particles are never moved: no contacts to gather.
-  if (getInverseMass(particle) > 0.0) {
-    visitLinks(index);
-    if (params.pairs != 0u) { visitNeighbours(index, particle); }
-  }
-  if (MODE == MODE_COUNT) {
-    activeCounts[index] = min(closing, 0xffffu) | (min(penetrating, 0xffffu) << 16u);
-  } else {
-    deltas[2u * index] = bitcast<vec4u>(vec4f(moveSum, 0.0));
-    deltas[2u * index + 1u] = bitcast<vec4u>(vec4f(velocitySum, 0.0));
-  }
+  visitParticle(t, t, params.pairs != 0u && cells[t].w >= 0);
 }

@@ -25,7 +25,10 @@ const SCAN_CHUNK: u32 = 256u;
 @group(1) @binding(2) var<storage, read_write> cursors: array<atomic<u32>>;
 // Particle indices sorted by (bucket, index).
 @group(1) @binding(3) var<storage, read_write> entries: array<u32>;
-// Per particle: its cell, and its bucket in w (-1: not in the grid, a dead particle).
+// Per particle (the first count entries): its cell, and its bucket in w (-1:
+// not in the grid, a dead particle); then the same per entry, in the entries'
+// order, so that the contact passes read the cells of a run of entries from
+// consecutive addresses.
 @group(1) @binding(4) var<storage, read_write> cells: array<vec4i>;
 // The scan's chunk totals, then (scanned) each chunk's offset.
 @group(1) @binding(5) var<storage, read_write> chunkSums: array<u32>;
@@ -97,7 +100,8 @@ fn scatter(invocation: Invocation) {
   entries[starts[b] + atomicAdd(&cursors[b], 1u)] = i;
 }
 
-// One invocation a bucket: an insertion sort of its (few) entries by index.
+// One invocation a bucket: an insertion sort of its (few) entries by index,
+// then their cells in the same order.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sortBuckets(invocation: Invocation) {
   let b = particleIndex(invocation);
@@ -112,5 +116,8 @@ fn sortBuckets(invocation: Invocation) {
       t--;
     }
     entries[t] = moving;
+  }
+  for (var s = first; s < end; s++) {
+    cells[params.count + s] = cells[entries[s]];
   }
 }

@@ -21,10 +21,20 @@ export const CONTACT_MODES = { count: 0, resolve: 1, list: 2, candidates: 3 } as
  */
 export const MAX_CANDIDATES = 32;
 
-/** The candidates a particle has room for, with the active counts, in one buffer the device allows. */
+/**
+ * Room for each grid entry's near list (the candidates in reach, which
+ * MODE_COUNT keeps for MODE_RESOLVE): about two in the benchmark's scene, up
+ * to twelve or so in a pile of equal balls; a longer list is filtered again.
+ */
+export const NEAR_ROOM = 8;
+
+/** Words a particle of the active buffer holds besides its candidates: active counts, candidates found, near count and list. */
+const WORDS_BESIDE_CANDIDATES = 3 + NEAR_ROOM;
+
+/** The candidates a particle has room for, with the active counts and near lists, in one buffer the device allows. */
 export function candidateRoom(capacity: number, limits: GPUSupportedLimits): number {
   const words = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / 4);
-  return Math.max(0, Math.min(MAX_CANDIDATES, Math.floor(words / Math.max(capacity, 1)) - 2));
+  return Math.max(0, Math.min(MAX_CANDIDATES, Math.floor(words / Math.max(capacity, 1)) - WORDS_BESIDE_CANDIDATES));
 }
 export type ContactModeName = keyof typeof CONTACT_MODES;
 
@@ -40,8 +50,9 @@ export interface ContactStep {
 export class ContactPass {
   /**
    * Active contacts per particle (closing | penetrating << 16); in list mode,
-   * neighbours found. Then (from word `capacity`) each particle's number of
-   * candidates, then their lists, `candidates` words a particle.
+   * neighbours found. Then (from word `capacity`) each grid entry's number of
+   * candidates, then their lists, `candidates` words an entry; then (with the
+   * grid) each entry's number in reach and their list, NEAR_ROOM words an entry.
    */
   readonly active: GPUBuffer;
   /** Two vec4 a particle: position correction, velocity change (list mode: neighbour indices). */
@@ -62,12 +73,13 @@ export class ContactPass {
     private readonly kernels: Record<ContactModeName, Kernel>,
     /** Room for each particle's candidates. */
     readonly candidates: number,
+    grid: boolean,
   ) {
     const capacity = particles.capacity;
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.active = device.createBuffer({
       label: 'ContactPass.active',
-      size: capacity * 4 * (2 + candidates),
+      size: Math.max(capacity, 1) * 4 * (2 + candidates + (grid ? 1 + NEAR_ROOM : 0)),
       usage: storage,
     });
     this.deltas = device.createBuffer({ label: 'ContactPass.deltas', size: capacity * 32, usage: storage });
@@ -114,7 +126,7 @@ export class ContactPass {
     const variant = (mode: ContactModeName) =>
       count.variant({ name: `ContactPass(${mode})`, constants: constants(mode) });
     const kernels = { count, resolve: variant('resolve'), list: variant('list'), candidates: variant('candidates') };
-    return new ContactPass(device, particles, kernels, candidates);
+    return new ContactPass(device, particles, kernels, candidates, grid);
   }
 
   /** Uploads links (replacing the previous ones). */
@@ -169,7 +181,9 @@ export class ContactPass {
 
   /**
    * Records one dispatch of `mode` over particles [0, step.count). With the
-   * grid, 'candidates' must follow each rebuild before any other mode.
+   * grid, 'candidates' must follow each rebuild before any other mode, and
+   * 'resolve' must follow a 'count' on the same state (it visits the pairs the
+   * count found in reach).
    */
   encode(encoder: GPUCommandEncoder, mode: ContactModeName, step: ContactStep): void {
     const grid = step.inverseCellSize !== null ? this.grid : null;

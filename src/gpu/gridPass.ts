@@ -25,7 +25,10 @@ export class GridPass {
   private readonly chunkSums: GPUBuffer;
   /** Particle indices sorted by (bucket, index). */
   readonly entries: GPUBuffer;
-  /** Per particle: cell xyz and bucket (-1: not in the grid). */
+  /**
+   * Per particle: cell xyz and bucket (-1: not in the grid); then (from entry
+   * `count` of the rebuild) the same per entry, in the entries' order.
+   */
   readonly cells: GPUBuffer;
   readonly buckets: number;
   private readonly params: UniformRing;
@@ -53,7 +56,7 @@ export class GridPass {
       usage: storage,
     });
     this.entries = device.createBuffer({ label: 'GridPass.entries', size: Math.max(capacity, 4) * 4, usage: storage });
-    this.cells = device.createBuffer({ label: 'GridPass.cells', size: capacity * 16, usage: storage });
+    this.cells = device.createBuffer({ label: 'GridPass.cells', size: Math.max(capacity, 1) * 32, usage: storage });
     this.params = new UniformRing(device, 'GridPass.params', GRID_PARAMS.size, particles.submissions);
     this.bindGroup = kernels.assign.bindGroup(
       0,

@@ -45,12 +45,16 @@ export function cellCoordinate(x: number, inverseCellSize: number, round: Roundi
   return Math.min(Math.max(Math.floor(round(x * inverseCellSize)), -CELL_LIMIT), CELL_LIMIT);
 }
 
-/** bucketOf of shaders/gridHash.wgsl: u32 arithmetic through Math.imul. */
-export function bucketOf(cx: number, cy: number, cz: number, mask: number): number {
-  let h = (Math.imul(cx, 73856093) ^ Math.imul(cy, 19349663) ^ Math.imul(cz, 83492791)) >>> 0;
+/** rowOf of shaders/gridHash.wgsl: the hash of the row of cells along x at (y, z), u32 arithmetic through Math.imul. */
+export function rowOf(cy: number, cz: number): number {
+  let h = (Math.imul(cy, 19349663) ^ Math.imul(cz, 83492791)) >>> 0;
   h = Math.imul(h ^ (h >>> 16), 0x7feb352d) >>> 0;
-  h = (h ^ (h >>> 15)) >>> 0;
-  return (h & mask) >>> 0;
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** bucketOf of shaders/gridHash.wgsl: the row's hash plus x, so neighbours along x share a run of buckets. */
+export function bucketOf(cx: number, cy: number, cz: number, mask: number): number {
+  return ((rowOf(cy, cz) + cx) & mask) >>> 0;
 }
 
 const { POSITION, RADIUS } = OFFSET;

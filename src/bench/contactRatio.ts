@@ -1,0 +1,126 @@
+/**
+ * Particle-particle contacts against the step, timed in one run on one
+ * device (the speed issue's third target): at each size, the plain step and
+ * the contacts a step with collisions adds (the grid rebuild with its
+ * candidate lists, then `iterations` Jacobi iterations: count, resolve,
+ * apply), on the benchmark's cube of balls (src/bench/contactScene.ts),
+ * alternating every round so each ratio compares timings taken moments apart.
+ * Used by `npm run bench:collisions` and the main benchmark.
+ */
+import { DEFAULT_CONTACT_SETTINGS } from '../core/collisions/world';
+import { withHeldErrorScopes } from '../gpu/errors';
+import { ParticleSystem } from '../gpu/particleSystem';
+import { contactCube } from './contactScene';
+
+/** The target: contacts (grid + 8 iterations) at most this many plain steps, at CONTACT_TARGET_COUNT particles. */
+export const CONTACT_TARGET_RATIO = 60;
+export const CONTACT_TARGET_COUNT = 2 ** 18;
+export const CONTACT_TARGET = `contacts <= ${CONTACT_TARGET_RATIO}x step at 2^18`;
+
+export interface ContactRatioOptions {
+  /** Exponents of two. Default [16, 18]. */
+  sizes?: readonly number[];
+  /** Jacobi iterations. Default 8 (the resolver's default). */
+  iterations?: number;
+  /** Timed rounds after one warm-up round; the median is reported. Default 3. */
+  rounds?: number;
+  dt?: number;
+}
+
+export interface ContactSizeTiming {
+  count: number;
+  /** Median milliseconds of one plain step. */
+  stepMs: number;
+  /** Median milliseconds of the grid rebuild, its candidate lists and `iterations` iterations. */
+  contactsMs: number;
+  /** Median over rounds of (contacts / plain step), each round timing both moments apart. */
+  ratio: number;
+  ratios: number[];
+}
+
+export interface ContactRatioResult {
+  iterations: number;
+  sizes: ContactSizeTiming[];
+  /** The target, its figure (the ratio at 2^18; null when 2^18 was not measured) and whether it is met. */
+  target: { target: string; figure: number | null; met: boolean };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Wall-clock of what `record` encodes, submitted alone after the queue drained. */
+async function timeRecorded(device: GPUDevice, record: (encoder: GPUCommandEncoder) => void): Promise<number> {
+  return withHeldErrorScopes(device, 'timing the contacts against the step', async () => {
+    const encoder = device.createCommandEncoder({ label: 'measureContactRatio' });
+    record(encoder);
+    const commands = encoder.finish();
+    await device.queue.onSubmittedWorkDone();
+    const started = performance.now();
+    device.queue.submit([commands]);
+    await device.queue.onSubmittedWorkDone();
+    return performance.now() - started;
+  });
+}
+
+/** Times the plain step and a step's contacts at each size, alternating every round. The device stays the caller's. */
+export async function measureContactRatio(
+  device: GPUDevice,
+  options: ContactRatioOptions = {},
+): Promise<ContactRatioResult> {
+  const iterations = options.iterations ?? DEFAULT_CONTACT_SETTINGS.iterations;
+  const rounds = options.rounds ?? 3;
+  const dt = options.dt ?? 1 / 60;
+  const sizes: ContactSizeTiming[] = [];
+  for (const exponent of options.sizes ?? [16, 18]) {
+    const count = 2 ** exponent;
+    const particles = contactCube(count);
+    const plain = await ParticleSystem.create(device, { capacity: count });
+    let colliding: ParticleSystem | null = null;
+    try {
+      colliding = await ParticleSystem.create(device, {
+        capacity: count,
+        collisions: { particleCollisions: true, iterations },
+      });
+      await plain.writeParticles(0, particles);
+      const passes = colliding.collisionPasses!;
+      const steps: number[] = [];
+      const contacts: number[] = [];
+      // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
+      for (let round = 0; round <= rounds; round++) {
+        // The same scene every round: the resolver separates the balls it pushes apart.
+        await colliding.writeParticles(0, particles);
+        const step = await timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, 1));
+        const contact = await timeRecorded(device, (encoder) => {
+          passes.encodeGrid(encoder, dt, count);
+          for (let k = 0; k < iterations; k++) passes.encodeIteration(encoder, dt, count);
+        });
+        if (round > 0) {
+          steps.push(step);
+          contacts.push(contact);
+        }
+      }
+      const ratios = contacts.map((c, r) => c / (steps[r] as number));
+      sizes.push({ count, stepMs: median(steps), contactsMs: median(contacts), ratio: median(ratios), ratios });
+    } finally {
+      plain.destroy();
+      colliding?.destroy();
+    }
+  }
+  const atTarget = sizes.find((s) => s.count === CONTACT_TARGET_COUNT);
+  const figure = atTarget ? atTarget.ratio : null;
+  return {
+    iterations,
+    sizes,
+    target: { target: CONTACT_TARGET, figure, met: figure !== null && figure <= CONTACT_TARGET_RATIO },
+  };
+}
+
+/** The target's line: `contacts <= 60x step at 2^18: MET (41.2x)`. */
+export function contactTargetLine(result: ContactRatioResult): string {
+  const { target, figure, met } = result.target;
+  if (figure === null) return `${target}: not measured (2^18 not among the sizes)`;
+  return `${target}: ${met ? 'MET' : 'NOT MET'} (${figure.toFixed(1)}x)`;
+}
