@@ -1,7 +1,7 @@
 /**
  * Parameters most demos share: the clock (pause, time scale, step rate, the
- * cap on steps per frame, interpolation, how often a snapshot is kept), the integrator variant, and the
- * look of the particles.
+ * cap on steps per frame, interpolation, how often a snapshot is kept), the
+ * integrator variant, and the look of the particles.
  */
 import { DAMPING_MODES, INTEGRATION_ORDERS, type DampingMode, type IntegrationOrder } from '../../core/variants';
 import {
