@@ -11,9 +11,10 @@
  * of every particle record and of the lifecycle's words. No tolerance: a
  * restore writes the snapshot's bytes back, and nothing steps while paused.
  * Unpaused, the steps go on from the snapshot's count. A demo that takes no
- * snapshot (Integrators) still offers the restart.
+ * snapshot (Integrators) still offers the restart. Pictures after recovery go
+ * to test-out/ (git-ignored).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -168,6 +169,8 @@ describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () =
         expect(await page.textContent('.sw-notice')).toContain(
           `continued on a new device from the snapshot at t = ${kept.clock.time.toFixed(1)} s (step ${kept.clock.stepCount})`,
         );
+        mkdirSync('test-out', { recursive: true });
+        await page.screenshot({ path: join('test-out', `${demo.id}-recovered.png`) });
         // Nothing stepped since the restore: the state is the snapshot's, every bit.
         expect(await readState(page)).toEqual(kept);
 
@@ -181,6 +184,12 @@ describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () =
         // Unpaused, it steps on from the snapshot's count.
         await setPaused(page, false);
         const resumed = await waitUntil(page, `h.steps >= ${kept.clock.stepCount + 10}`);
+        // The canvas alone, read right after a frame (a page screenshot waits too long for a busy page).
+        const picture = await page.evaluate(() => window.__sparkworks!.capture());
+        writeFileSync(
+          join('test-out', `${demo.id}-recovered-running.png`),
+          Buffer.from(picture.slice(picture.indexOf(',') + 1), 'base64'),
+        );
         const state = (await readState(page)) as SnapshotSummary;
         expect(state.systems[0]!.stepCount).toBeGreaterThanOrEqual(resumed.steps);
         expect(state.systems[0]!.time).toBeGreaterThan(system.time);
