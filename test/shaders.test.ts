@@ -17,6 +17,7 @@ import { LINE_PARAMS } from '../src/render/linePass';
 import { LINK_PARAMS, LINK_RECORD } from '../src/render/linkPass';
 import { GROUP_LIFE } from '../src/render/groupTimeline';
 import { DRAW_PARAMS } from '../src/render/particleLook';
+import { DEPTH_SORT_PARAMS, SORT_DIGIT } from '../src/render/depthSort';
 import { shaders } from '../src/shaders';
 import { withErrorScopes } from '../src/gpu/errors';
 import { useDevice } from './support/gpu';
@@ -174,6 +175,16 @@ const COMPOSED: readonly Composed[] = [
   },
   { name: 'renderParticles', code: shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE) },
   { name: 'renderLiveParticles', code: shaders.renderLiveParticles(DRAW_PARAMS) },
+  { name: 'renderSortedParticles', code: shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE) },
+  {
+    name: 'renderDepthSort',
+    code: shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT),
+    pipelines: ['keys', 'histogram', 'scan', 'scatter'].map((entryPoint) => ({
+      name: entryPoint,
+      entryPoint,
+      constants: entryPoint === 'scan' ? {} : { WORKGROUP_SIZE },
+    })),
+  },
   { name: 'renderGrid', code: shaders.renderGrid(RENDER_GRID_PARAMS) },
   { name: 'renderLines', code: shaders.renderLines(LINE_PARAMS) },
   { name: 'renderLinks', code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD) },

@@ -132,6 +132,12 @@ function withAgeing(step: string): string {
   );
 }
 
+/** `code` with its one occurrence of `from` replaced by `to` (a function renamed so another file can wrap it). */
+function renamed(code: string, from: string, to: string): string {
+  if (code.split(from).length !== 2) throw new Error(`renamed: '${from}' does not occur exactly once`);
+  return code.replace(from, to);
+}
+
 /** What every lifecycle kernel over the particles declares first. */
 function lifeHeader(): string {
   return compose(
@@ -210,6 +216,19 @@ export const shaders = {
       s.renderParticles,
       s.renderLiveRecords,
     ),
+  /** Particles by index through a depth sort's order: renderParticles, its lookOf renamed, then shaders/render/sortedRecords.wgsl. */
+  renderSortedParticles: (params: Declared, groupLife: Declared): string =>
+    compose(
+      renamed(
+        shaders.renderParticles(params, groupLife),
+        'fn lookOf(drawn: u32) -> Look {',
+        'fn recordLookOf(drawn: u32) -> Look {',
+      ),
+      s.renderSortedRecords,
+    ),
+  /** The depth sort's keys, histogram, scan and scatter (shaders/render/depthSort.wgsl); `params`, `digit`: DepthSortParams, SortDigit. */
+  renderDepthSort: (params: Declared, digit: Declared) =>
+    compose(wgslParticleStruct(), s.dispatch, params.wgsl(), digit.wgsl(), s.renderDepthSort),
   renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),
   renderLines: (params: Declared) => compose(params.wgsl(), s.renderColor, s.renderSegment, s.renderLines),
   /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record. */

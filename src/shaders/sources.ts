@@ -32,6 +32,7 @@ import noColliders from '../../shaders/noColliders.wgsl?raw';
 import noFieldForces from '../../shaders/noFieldForces.wgsl?raw';
 import pcg from '../../shaders/pcg.wgsl?raw';
 import renderColor from '../../shaders/render/color.wgsl?raw';
+import renderDepthSort from '../../shaders/render/depthSort.wgsl?raw';
 import renderGrid from '../../shaders/render/grid.wgsl?raw';
 import renderLines from '../../shaders/render/lines.wgsl?raw';
 import renderLinks from '../../shaders/render/links.wgsl?raw';
@@ -39,6 +40,7 @@ import renderLiveRecords from '../../shaders/render/liveRecords.wgsl?raw';
 import renderParticles from '../../shaders/render/particles.wgsl?raw';
 import renderRecords from '../../shaders/render/records.wgsl?raw';
 import renderSegment from '../../shaders/render/segment.wgsl?raw';
+import renderSortedRecords from '../../shaders/render/sortedRecords.wgsl?raw';
 import safeLength from '../../shaders/safeLength.wgsl?raw';
 import scan from '../../shaders/scan.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
@@ -78,6 +80,7 @@ export const sources = {
   noFieldForces,
   pcg,
   renderColor,
+  renderDepthSort,
   renderGrid,
   renderLines,
   renderLinks,
@@ -85,6 +88,7 @@ export const sources = {
   renderParticles,
   renderRecords,
   renderSegment,
+  renderSortedRecords,
   safeLength,
   scan,
   scatter,
