@@ -85,6 +85,8 @@ const TARGETS = {
   bytes: 'particle state <= 64 bytes',
   cpu: 'GPU step >= 2x the CPU reference',
   forces: 'typical forces',
+  emitterFrame: 'emitters: a frame at 100% live',
+  emitterTenth: 'emitters: a frame at 10% live',
 } as const;
 
 describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
@@ -214,9 +216,18 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     });
   });
 
-  it('states four targets: bandwidth, bytes a particle, GPU/CPU, and typical forces against the step', () => {
-    expect(json.targets).toHaveLength(4);
+  it('states its targets: bandwidth, bytes a particle, GPU/CPU, typical forces and emitters against the step', () => {
+    expect(json.targets).toHaveLength(Object.keys(TARGETS).length);
     for (const start of Object.values(TARGETS)) targetStarting(start);
+  });
+
+  it('measures the emitter targets below 2^20 but does not judge them (they are stated at 1,048,576 slots)', () => {
+    const frame = targetStarting(TARGETS.emitterFrame);
+    expect(frame.figure).toMatch(/^at 2\^12: \d+\.\d\d ms a frame \/ \d+\.\d\d ms a step = \d+\.\d\dx/);
+    expect(frame.met).toBeNull();
+    const tenth = targetStarting(TARGETS.emitterTenth);
+    expect(tenth.figure).toMatch(/^at 2\^12: \d+\.\d\d ms \/ \d+\.\d\d ms = \d+\.\d{3}$/);
+    expect(tenth.met).toBeNull();
   });
 
   it('measures the forces target below 2^20 but does not judge it (it is stated at 1,048,576 particles)', () => {
