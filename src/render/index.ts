@@ -49,3 +49,4 @@ export {
 } from './linkPass';
 export { GroupTimeline, GROUP_KINDS, type GroupKind } from './groupTimeline';
 export { TrailRecorder } from './trailRecorder';
+export { TrailPass, TrailBinding, DEFAULT_TRAIL_LOOK, type TrailBindingOptions, type TrailLook } from './trailPass';

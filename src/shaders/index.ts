@@ -234,6 +234,12 @@ export const shaders = {
   /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record. */
   renderLinks: (params: Declared, link: Declared) =>
     compose(wgslParticleStruct(), link.wgsl(), params.wgsl(), s.renderColor, s.renderSegment, s.renderLinks),
+  /** Trails, the record pass: each slot's position into its ring (shaders/render/trailsRecord.wgsl); `head`, `params`: TrailHead, TrailRecordParams. */
+  renderTrailsRecord: (head: Declared, params: Declared) =>
+    compose(wgslParticleStruct(), wgslLifeStruct(), head.wgsl(), params.wgsl(), s.dispatch, s.renderTrailsRecord),
+  /** Trails, the draw: a ribbon through each ring (shaders/render/trails.wgsl); `head`, `stop`, `params`: TrailHead, TrailStop, TrailDrawParams. */
+  renderTrails: (head: Declared, stop: Declared, params: Declared) =>
+    compose(wgslLifeStruct(), head.wgsl(), stop.wgsl(), params.wgsl(), s.renderColor, s.renderTrails),
 
   // The benchmark's own kernels (src/bench/): never used by the library's passes.
   copy: () => compose(s.dispatch, COPY_PARAMS.wgsl(), s.copy),

@@ -41,6 +41,8 @@ import renderParticles from '../../shaders/render/particles.wgsl?raw';
 import renderRecords from '../../shaders/render/records.wgsl?raw';
 import renderSegment from '../../shaders/render/segment.wgsl?raw';
 import renderSortedRecords from '../../shaders/render/sortedRecords.wgsl?raw';
+import renderTrails from '../../shaders/render/trails.wgsl?raw';
+import renderTrailsRecord from '../../shaders/render/trailsRecord.wgsl?raw';
 import safeLength from '../../shaders/safeLength.wgsl?raw';
 import scan from '../../shaders/scan.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
@@ -89,6 +91,8 @@ export const sources = {
   renderRecords,
   renderSegment,
   renderSortedRecords,
+  renderTrails,
+  renderTrailsRecord,
   safeLength,
   scan,
   scatter,

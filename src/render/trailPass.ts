@@ -1,0 +1,278 @@
+/**
+ * Trails: a ribbon behind each particle through its last `length` positions,
+ * kept on the GPU (src/core/look/trails.ts has the records, the curves and
+ * the CPU reference). Two passes, one WGSL file each:
+ *
+ * - record (shaders/render/trailsRecord.wgsl): a compute pass over every slot
+ *   that writes each particle's position into its ring. Record it after the
+ *   steps you want sampled: once a frame (after `system.encodeSteps`) keeps
+ *   the last `length` frames; after each step keeps the last `length` steps.
+ *   With emitters (a binding with the system's `liveBuffers`) it reads the
+ *   life record: a free slot's ring is emptied and a recycled slot's ring
+ *   starts over (its generation differs from the ring's), so a new particle
+ *   never draws through its predecessor's positions.
+ * - draw (shaders/render/trails.wgsl): a camera-facing ribbon through each
+ *   ring, newest sample first, pulled quads (6 vertices a segment), its width
+ *   and colour from curves (src/core/look/curves.ts) over the trail's normalised length, premultiplied
+ *   alpha-blended or additive. Read in the vertex shader: no readback.
+ *
+ * A TrailBinding owns its rings (heads and samples) and uniform blocks; the
+ * pass owns its pipelines and a stand-in life buffer for systems without
+ * emitters. Both have destroy().
+ */
+import type { LiveSource } from '../gpu/lifeBuffers';
+import { Kernel } from '../gpu/kernel';
+import { BYTES_PER_LIFE, BYTES_PER_PARTICLE } from '../core/layout';
+import {
+  checkTrailLength,
+  DEFAULT_TRAIL_CURVES,
+  packTrailCurves,
+  TRAIL_DRAW_PARAMS,
+  TRAIL_HEAD,
+  TRAIL_RECORD_PARAMS,
+  TRAIL_STOP,
+  type TrailCurves,
+  validateTrailCurves,
+} from '../core/look/trails';
+import {
+  ADDITIVE,
+  createDrawPipeline,
+  createDrawShader,
+  DrawBinding,
+  PREMULTIPLIED_OVER,
+  type DrawShader,
+} from './drawPipeline';
+import type { BlendMode, DrawView } from './particleLook';
+import { shaders } from '../shaders';
+
+const WORKGROUP_SIZE = 64;
+const BLEND: Record<BlendMode, GPUBlendState> = { additive: ADDITIVE, alpha: PREMULTIPLIED_OVER };
+
+/** How trails look: width and colour along them, and how they blend. */
+export interface TrailLook {
+  /** Ribbon width in world units where the width curve is 1. */
+  width: number;
+  /** Width and colour over the trail's normalised length (src/core/look/trails.ts). */
+  curves: TrailCurves;
+  /** 'alpha': premultiplied over (unsorted); 'additive': light adds up. */
+  blend: BlendMode;
+  /** Multiplies the colour (not the alpha). */
+  intensity: number;
+}
+
+export const DEFAULT_TRAIL_LOOK: TrailLook = {
+  width: 0.05,
+  curves: DEFAULT_TRAIL_CURVES,
+  blend: 'additive',
+  intensity: 1,
+};
+
+/** What a binding records and draws. */
+export interface TrailBindingOptions {
+  /** Slots with a ring: the first `count` particle records (with `live`, its capacity). */
+  count: number;
+  /** Samples a ring keeps, 2..256: the trail's length in recordings. */
+  length: number;
+  /** A system with emitters: its `liveBuffers`, so free and recycled slots restart their trails. */
+  live?: LiveSource | null;
+}
+
+/** One set of rings over a particle buffer, with its uniform blocks and bind groups. Owns its buffers. */
+export class TrailBinding extends DrawBinding<typeof TRAIL_DRAW_PARAMS.fields> {
+  /** Per slot: TrailHead (next sample, samples held, generation). */
+  readonly heads: GPUBuffer;
+  /** Per slot: `length` vec4f, xyz a recorded position. */
+  readonly samples: GPUBuffer;
+  /** The record pass's uniform block (written once: count and length). */
+  readonly recordParams: GPUBuffer;
+  /** @internal */
+  readonly recordGroup: GPUBindGroup;
+
+  constructor(
+    device: GPUDevice,
+    layout: GPUBindGroupLayout,
+    recordKernel: Kernel,
+    label: string,
+    particles: GPUBuffer,
+    life: GPUBuffer,
+    readonly count: number,
+    readonly length: number,
+    readonly hasLife: boolean,
+    rings: { heads: GPUBuffer; samples: GPUBuffer },
+  ) {
+    super(device, layout, label, TRAIL_DRAW_PARAMS, [rings.heads, rings.samples, life]);
+    this.heads = rings.heads;
+    this.samples = rings.samples;
+    const params = TRAIL_RECORD_PARAMS.value().set('count', count).set('length', length);
+    this.recordParams = device.createBuffer({
+      label: `${label}.trailRecordParams`,
+      size: TRAIL_RECORD_PARAMS.size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(this.recordParams, 0, params.bytes);
+    this.recordGroup = recordKernel.bindGroup(
+      0,
+      [this.recordParams, particles, life, this.heads, this.samples],
+      `${label}.recordGroup`,
+    );
+  }
+
+  protected override release(): void {
+    this.heads.destroy();
+    this.samples.destroy();
+    this.recordParams.destroy();
+  }
+
+  /** Whether destroy() was called. */
+  get isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}
+
+/** Records particle positions into rings on the GPU and draws them as ribbons. */
+export class TrailPass {
+  private readonly recordKernels: Record<'plain' | 'life', Kernel>;
+  private readonly shader: DrawShader;
+  private readonly pipelines = new Map<string, GPURenderPipeline>();
+  /** Bound where a binding has no life records: never read (HAS_LIFE false). */
+  private readonly noLife: GPUBuffer;
+  private destroyed = false;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly format: GPUTextureFormat,
+    private readonly depthFormat: GPUTextureFormat,
+  ) {
+    const record = Kernel.create(device, null, {
+      name: 'TrailPass.record',
+      file: 'render/trailsRecord.wgsl',
+      code: shaders.renderTrailsRecord(TRAIL_HEAD, TRAIL_RECORD_PARAMS),
+      constants: { WORKGROUP_SIZE, HAS_LIFE: 0 },
+      groups: [['uniform', 'read-only-storage', 'read-only-storage', 'storage', 'storage']],
+      particles: false,
+    });
+    this.recordKernels = {
+      plain: record,
+      life: record.variant({ name: 'TrailPass.record(life)', constants: { WORKGROUP_SIZE, HAS_LIFE: 1 } }),
+    };
+    this.shader = createDrawShader(device, {
+      name: 'TrailPass',
+      file: 'render/trails.wgsl',
+      code: shaders.renderTrails(TRAIL_HEAD, TRAIL_STOP, TRAIL_DRAW_PARAMS),
+      storageBuffers: 3,
+    });
+    this.noLife = device.createBuffer({
+      label: 'TrailPass.noLife',
+      size: BYTES_PER_LIFE,
+      usage: GPUBufferUsage.STORAGE,
+    });
+  }
+
+  /**
+   * Rings of `length` samples for the first `count` records of `particles`
+   * (`system.buffer`), empty until recorded. With `live` (`system.liveBuffers`),
+   * `count` must be its capacity. The caller owns the binding and destroys it.
+   */
+  bind(label: string, particles: GPUBuffer, options: TrailBindingOptions): TrailBinding {
+    const { count, live = null } = options;
+    const length = checkTrailLength(options.length, `${label}: trail length`);
+    if (!Number.isInteger(count) || count < 1) throw new RangeError(`${label}: count ${count} must be an integer >= 1`);
+    if (live && count !== live.capacity) {
+      throw new RangeError(`${label}: count ${count} must be the live source's capacity ${live.capacity}`);
+    }
+    if (particles.size < count * BYTES_PER_PARTICLE) {
+      throw new RangeError(`${label}: the buffer holds fewer than ${count} particle records`);
+    }
+    const heads = this.device.createBuffer({
+      label: `${label}.heads`,
+      size: count * TRAIL_HEAD.size,
+      // Created zeroed: every ring empty.
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    const samples = this.device.createBuffer({
+      label: `${label}.samples`,
+      size: count * length * 16,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    });
+    return new TrailBinding(
+      this.device,
+      this.shader.layout,
+      this.recordKernels.plain,
+      label,
+      particles,
+      live?.life ?? this.noLife,
+      count,
+      length,
+      live !== null,
+      { heads, samples },
+    );
+  }
+
+  /**
+   * Records each slot's current position into its ring: a compute pass in
+   * `encoder`, after the steps it should sample (see the module's note).
+   */
+  record(encoder: GPUCommandEncoder, binding: TrailBinding): void {
+    if (this.destroyed || binding.isDestroyed) return;
+    const pass = encoder.beginComputePass({ label: `${binding.label}.record` });
+    const kernel = binding.hasLife ? this.recordKernels.life : this.recordKernels.plain;
+    kernel.record(pass, [binding.recordGroup], { count: binding.count });
+    pass.end();
+  }
+
+  /** Empties every ring of `binding` (e.g. after a restore or a teleport), in `encoder`. */
+  reset(encoder: GPUCommandEncoder, binding: TrailBinding): void {
+    if (this.destroyed || binding.isDestroyed) return;
+    encoder.clearBuffer(binding.heads);
+  }
+
+  /** Creates the pipeline now (e.g. inside an error scope) rather than at its first draw. */
+  prepare(blend: BlendMode, hasLife: boolean): GPURenderPipeline {
+    const key = `${blend}/${hasLife ? 'life' : 'plain'}`;
+    let pipeline = this.pipelines.get(key);
+    if (!pipeline) {
+      pipeline = createDrawPipeline(this.device, this.shader, {
+        label: `TrailPass.pipeline(${key})`,
+        vertexEntry: 'trailVertex',
+        fragmentEntry: 'trailFragment',
+        constants: { HAS_LIFE: hasLife ? 1 : 0 },
+        format: this.format,
+        blend: BLEND[blend],
+        topology: 'triangle-list',
+        // Tested against the scene's depth, never written, like the particles.
+        depthFormat: this.depthFormat,
+        depthWriteEnabled: false,
+        depthCompare: 'less',
+      });
+      this.pipelines.set(key, pipeline);
+    }
+    return pipeline;
+  }
+
+  /**
+   * Records one draw of `binding`'s trails into `pass` (a render pass the
+   * caller began): (length - 1) quads a slot, empty segments placed outside
+   * the clip volume. One binding holds one uniform block: one draw per submit.
+   */
+  draw(pass: GPURenderPassEncoder, binding: TrailBinding, look: TrailLook, view: DrawView): void {
+    if (this.destroyed || binding.isDestroyed) return;
+    const d = binding.data;
+    d.set('viewProjection', view.viewProjection)
+      .set('viewport', [view.width, view.height, view.focalPixels, 0])
+      .set('width', look.width)
+      .set('intensity', look.intensity)
+      .set('count', binding.count)
+      .set('length', binding.length);
+    packTrailCurves(d, validateTrailCurves('TrailLook.curves', look.curves));
+    binding.record(pass, this.prepare(look.blend, binding.hasLife));
+    pass.draw(6 * (binding.length - 1) * binding.count);
+  }
+
+  /** Frees what this pass created (pipelines need no freeing). Bindings are their owners'. Safe twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.noLife.destroy();
+    this.pipelines.clear();
+  }
+}
