@@ -23,12 +23,11 @@
 //   the other modes test the same pairs in the same order, without the walk.
 //   The three cells of a row along x are one run of the sorted entries
 //   (shaders/gridHash.wgsl), so the 27 cells are read as 9 runs.
-// With the grid, invocation t works for the particle in the grid's entry t
-// (sorted by cell: neighbouring invocations read neighbouring particles, and
-// the lists of entry t lie at t), and also for particle t when the grid left it
-// out (a dead particle: links alone). MODE_COUNT keeps the candidates in reach
-// (the near list) for the MODE_RESOLVE that follows it on the same state, which
-// then visits only those: the same pairs in the same order.
+// MODE_CANDIDATES runs in the grid's entry order (invocation t lists the
+// candidates of the particle in entry t, reading the runs near its own), the
+// other modes in particle order. MODE_COUNT keeps the candidates in reach (the
+// near list) for the MODE_RESOLVE that follows it on the same state, which then
+// visits only those: the same pairs in the same order.
 // Laid out for a software adapter (SwiftShader), which runs every branch under
 // a lane mask, taken or not, and every loop body at least once: one loop visits
 // all of a particle's contacts (its links, then its neighbours from the near
@@ -67,10 +66,10 @@ const REACH_SLACK: f32 = 1.0001;
 // Per particle, then per entry (from entry count): cell xyz and bucket (-1: not in the grid).
 @group(1) @binding(5) var<storage, read> cells: array<vec4i>;
 // Active contacts per particle: closing ones in the low 16 bits, penetrating
-// ones above (capacity entries); then per grid entry: its number of candidates
-// (capacity entries), their lists (CANDIDATES entries an entry), the number in
-// reach (capacity entries) and their list (NEAR_ROOM entries an entry). One
-// binding for all, as a stage has only 8 storage buffers.
+// ones above (capacity entries); then per particle: its number of candidates
+// (capacity entries), their lists (CANDIDATES entries a particle), the number
+// in reach (capacity entries) and their list (NEAR_ROOM entries a particle).
+// One binding for all, as a stage has only 8 storage buffers.
 @group(1) @binding(6) var<storage, read_write> activeCounts: array<u32>;
 // Two vec4 a particle: the position correction, then the velocity change, as
 // float bits (shaders/collide.wgsl reads them as vec4f); in MODE_LIST, the
@@ -155,12 +154,11 @@ fn mayReach(selfParticle: Particle, other: u32) -> bool {
   return dot3(d, d) < limit * limit * (REACH_SLACK * REACH_SLACK);
 }
 
-// The contacts of particle `me` (`slot`: its grid entry when `gridded`), in
-// order: its links (Cyclone's ParticleCable, ParticleRod and their anchored
+// The contacts of particle `me` (`gridded`: in the grid), in order: its links (Cyclone's ParticleCable, ParticleRod and their anchored
 // ParticleConstraint forms) in link order, then its neighbours, each pair
 // seen the same way from both sides (A is the lower index) so that the
 // impulses are equal and opposite bit for bit.
-fn visitParticle(me: u32, slot: u32, gridded: bool) {
+fn visitParticle(me: u32, gridded: bool) {
   closing = 0u;
   penetrating = 0u;
   moveSum = vec3f(0.0);
@@ -187,13 +185,13 @@ fn visitParticle(me: u32, slot: u32, gridded: bool) {
   var nearCount = 0u;
   var walking = false;
   if (wantsNeighbours) {
-    let found = activeCounts[params.capacity + slot];
+    let found = activeCounts[params.capacity + me];
     let nearCounts = (2u + CANDIDATES) * params.capacity;
-    let nearFirst = nearCounts + params.capacity + slot * NEAR_ROOM;
-    let listFirst = 2u * params.capacity + slot * CANDIDATES;
+    let nearFirst = nearCounts + params.capacity + me * NEAR_ROOM;
+    let listFirst = 2u * params.capacity + me * CANDIDATES;
     walking = found > CANDIDATES;
     var kept = NEAR_ROOM + 1u;
-    if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + slot]; }
+    if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + me]; }
     let fromNear = kept <= NEAR_ROOM;
     var items = select(found, kept, fromNear);
     if (walking) { items = 0u; }
@@ -205,7 +203,7 @@ fn visitParticle(me: u32, slot: u32, gridded: bool) {
         nearCount += 1u;
       }
     }
-    if (MODE == MODE_COUNT) { activeCounts[nearCounts + slot] = nearCount; }
+    if (MODE == MODE_COUNT) { activeCounts[nearCounts + me] = nearCount; }
   }
 
   // The walk's place: the cell (of 27) and the run of entries it reads.
@@ -388,5 +386,5 @@ fn main(invocation: Invocation) {
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }
-  visitParticle(t, t, params.pairs != 0u && cells[t].w >= 0);
+  visitParticle(t, params.pairs != 0u && cells[t].w >= 0);
 }

@@ -50,9 +50,10 @@ export interface ContactStep {
 export class ContactPass {
   /**
    * Active contacts per particle (closing | penetrating << 16); in list mode,
-   * neighbours found. Then (from word `capacity`) each grid entry's number of
-   * candidates, then their lists, `candidates` words an entry; then (with the
-   * grid) each entry's number in reach and their list, NEAR_ROOM words an entry.
+   * neighbours found. Then (from word `capacity`) each particle's number of
+   * candidates, then their lists, `candidates` words a particle; then (with
+   * the grid) each particle's number in reach and their list, NEAR_ROOM words
+   * a particle.
    */
   readonly active: GPUBuffer;
   /** Two vec4 a particle: position correction, velocity change (list mode: neighbour indices). */
