@@ -4,6 +4,7 @@
  * shaders/render/particles.wgsl. The WGSL struct is printed from its schema
  * declaration below (src/core/schema.ts).
  */
+import type { SortOrder } from '../core/depthSort';
 import { defineStruct } from '../core/schema';
 
 /** `sprites`: soft round camera-facing quads. `sparks`: quads stretched along the velocity. `points`: one pixel each, for millions. */
@@ -35,6 +36,12 @@ export interface ParticleLook {
   mode: DrawMode;
   /** Additive (light) or alpha (matter). */
   blend: BlendMode;
+  /**
+   * `back-to-front`: drawn in view-depth order, sorted on the GPU each frame
+   * (a binding from ParticlePass.bindSorted; ParticlePass.sortFor records
+   * the sort), so alpha blending composes far to near. Default `none`.
+   */
+  sort?: SortOrder;
   /** By index, by speed, or over the life of the particle or its group. */
   colorMode: ColorMode;
   /** Sprite radius in world units. */

@@ -22,6 +22,7 @@
  */
 import { isSoftwareAdapter } from '../gpu/device';
 import type { LiveSource } from '../gpu/lifeBuffers';
+import type { DepthSort } from './depthSort';
 
 export type { LiveSource };
 import {
@@ -81,8 +82,8 @@ function softwareAdapter(device: GPUDevice): boolean | undefined {
   return info ? isSoftwareAdapter(info) : undefined;
 }
 
-/** Where a draw finds its particles: every record by index, or the live list. */
-export type DrawSource = 'records' | 'live';
+/** Where a draw finds its particles: every record by index, the live list, or records through a depth sort's order. */
+export type DrawSource = 'records' | 'live' | 'sorted';
 
 /** What a draw reads: `count` particles a sample, `drawn` of them drawn (default `count`). */
 export interface DrawRange {
@@ -106,6 +107,8 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
     buffers: readonly GPUBuffer[],
     /** The live list drawn from (bindLive), else null: drawn by index. */
     readonly live: LiveSource | null = null,
+    /** The depth sort whose order is drawn (bindSorted), else null. */
+    readonly sort: DepthSort | null = null,
   ) {
     super(device, layout, label, DRAW_PARAMS, buffers);
   }
@@ -115,7 +118,7 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
    * @internal
    */
   get source(): DrawSource {
-    return this.live ? 'live' : 'records';
+    return this.live ? 'live' : this.sort ? 'sorted' : 'records';
   }
 }
 
@@ -159,6 +162,7 @@ export class ParticlePass {
     this.sources = {
       records: source('records', 2, shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE)),
       live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
+      sorted: source('sortedRecords', 3, shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE)),
     };
     this.noGroups = device.createBuffer({
       label: 'ParticlePass.noGroups',
@@ -198,6 +202,36 @@ export class ParticlePass {
       [particles, live.life, live.lists, live.counters],
       live,
     );
+  }
+
+  /**
+   * A binding that draws `sort.count` records of `particles` (the buffer
+   * `sort` reads) through `sort`'s order, back to front, for a look with
+   * `sort: 'back-to-front'`; record `sortFor` before the render pass each
+   * frame. The caller owns the binding and the sort and destroys them.
+   */
+  bindSorted(label: string, particles: GPUBuffer, sort: DepthSort, groups?: GroupTimeline): ParticleBinding {
+    if (particles.size < sort.count * BYTES_PER_PARTICLE) {
+      throw new RangeError(`${label}: the buffer holds fewer than ${sort.count} particle records`);
+    }
+    return new ParticleBinding(
+      this.device,
+      this.sources.sorted.layout,
+      label,
+      [particles, groups?.buffer ?? this.noGroups, sort.slots],
+      null,
+      sort,
+    );
+  }
+
+  /**
+   * Records `binding`'s depth sort into `encoder` (before the render pass
+   * that draws it) when `look.sort` is 'back-to-front'; nothing otherwise.
+   */
+  sortFor(encoder: GPUCommandEncoder, binding: ParticleBinding, look: ParticleLook, view: DrawView, time: DrawTime): void {
+    if (look.sort !== 'back-to-front' || this.destroyed) return;
+    if (!binding.sort) throw new RangeError(`${binding.label}: a look sorted back to front needs a binding from bindSorted`);
+    binding.sort.encode(encoder, view, time);
   }
 
   /** Creates the pipeline for `look` now (e.g. inside an error scope), rather than at its first draw. */
@@ -243,6 +277,12 @@ export class ParticlePass {
   ): void {
     const live = binding.live;
     if (!live && !range) throw new RangeError('ParticlePass.draw: a binding by index needs a range');
+    if ((look.sort === 'back-to-front') !== (binding.sort !== null)) {
+      throw new RangeError('ParticlePass.draw: a look sorted back to front is drawn from a bindSorted binding, and only it');
+    }
+    if (binding.sort && (range?.drawn ?? range?.count ?? 0) > binding.sort.count) {
+      throw new RangeError(`ParticlePass.draw: ${binding.label} sorts ${binding.sort.count} particles, fewer than drawn`);
+    }
     const count = live ? live.capacity : (range?.count ?? 0);
     const drawn = live ? count : (range?.drawn ?? count);
     if (this.destroyed || drawn <= 0) return;
