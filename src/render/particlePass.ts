@@ -228,9 +228,16 @@ export class ParticlePass {
    * Records `binding`'s depth sort into `encoder` (before the render pass
    * that draws it) when `look.sort` is 'back-to-front'; nothing otherwise.
    */
-  sortFor(encoder: GPUCommandEncoder, binding: ParticleBinding, look: ParticleLook, view: DrawView, time: DrawTime): void {
+  sortFor(
+    encoder: GPUCommandEncoder,
+    binding: ParticleBinding,
+    look: ParticleLook,
+    view: DrawView,
+    time: DrawTime,
+  ): void {
     if (look.sort !== 'back-to-front' || this.destroyed) return;
-    if (!binding.sort) throw new RangeError(`${binding.label}: a look sorted back to front needs a binding from bindSorted`);
+    if (!binding.sort)
+      throw new RangeError(`${binding.label}: a look sorted back to front needs a binding from bindSorted`);
     binding.sort.encode(encoder, view, time);
   }
 
@@ -278,10 +285,14 @@ export class ParticlePass {
     const live = binding.live;
     if (!live && !range) throw new RangeError('ParticlePass.draw: a binding by index needs a range');
     if ((look.sort === 'back-to-front') !== (binding.sort !== null)) {
-      throw new RangeError('ParticlePass.draw: a look sorted back to front is drawn from a bindSorted binding, and only it');
+      throw new RangeError(
+        'ParticlePass.draw: a look sorted back to front is drawn from a bindSorted binding, and only it',
+      );
     }
     if (binding.sort && (range?.drawn ?? range?.count ?? 0) > binding.sort.count) {
-      throw new RangeError(`ParticlePass.draw: ${binding.label} sorts ${binding.sort.count} particles, fewer than drawn`);
+      throw new RangeError(
+        `ParticlePass.draw: ${binding.label} sorts ${binding.sort.count} particles, fewer than drawn`,
+      );
     }
     const count = live ? live.capacity : (range?.count ?? 0);
     const drawn = live ? count : (range?.drawn ?? count);
