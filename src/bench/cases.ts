@@ -70,8 +70,9 @@ export interface CaseSpec {
 
 export const NOT_MEASURED = [
   'particle-particle contacts (the grid and the Jacobi resolver) are not a case of this harness: on a software ' +
-    'adapter they cost hundreds of steps, past any --quick budget; npm run bench:collisions times them against ' +
-    'the step in one run.',
+    'adapter they cost hundreds of steps; the run times them against the step in one alternating round at 2^16 ' +
+    'and 2^18 where it reaches them (contactRatio), and npm run bench:collisions and ' +
+    'scripts/profile-contacts.ts time them pass by pass.',
 ];
 
 /** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */

@@ -12,6 +12,7 @@ import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
 import { measureColliderRatio, type ColliderRatioResult } from './colliderRatio';
+import { CONTACT_RATIO_SIZES, measureContactRatio, type ContactRatioResult } from './contactRatio';
 import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
 import type { BenchOptions } from './options';
 import type { BenchRun, Progress } from './results';
@@ -84,6 +85,7 @@ export async function runBench(
   const results: Measured[] = [];
   let forceRatio: ForceRatioResult | null = null;
   let colliderRatio: ColliderRatioResult | null = null;
+  let contactRatio: ContactRatioResult | null = null;
   try {
     for (const group of groups) results.push(...(await runCount(context, group)));
     // Timed apart, the step and the fused step drift on a shared machine: the ratio's own rounds alternate them.
@@ -105,6 +107,18 @@ export async function runBench(
         skipped.push(`${caseLabel('collider ratio', largest)}: out of memory`);
         return null;
       });
+      // Particle contacts cost hundreds of steps on a software adapter: one timed round, at the sizes the run reaches.
+      const contactSizes = CONTACT_RATIO_SIZES.filter((e) => 2 ** e <= largest);
+      if (contactSizes.length > 0) {
+        onProgress({ done, total, current: 'particle contacts vs step, alternating rounds' });
+        contactRatio = await withHeldErrorScopes(device, 'contact ratio', () =>
+          measureContactRatio(device, { sizes: contactSizes, rounds: 1 }),
+        ).catch((error: unknown) => {
+          if (!(error instanceof GpuOutOfMemoryError)) throw error;
+          skipped.push('contact ratio: out of memory');
+          return null;
+        });
+      }
     }
   } finally {
     timer.destroy();
@@ -121,5 +135,6 @@ export async function runBench(
     notMeasured: NOT_MEASURED,
     forceRatio,
     colliderRatio,
+    contactRatio,
   };
 }

@@ -6,6 +6,7 @@
 import { BYTES_PER_PARTICLE } from '../core/layout';
 import { DEFAULT_VARIANT, variantName } from '../core/variants';
 import { DEFAULT_WORKGROUP_SIZE } from '../gpu/particleSystem';
+import { contactTarget } from './contactRatio';
 import { LIVE_TOLERANCE } from './emitters';
 import { WORKGROUP_SIZES } from './options';
 import type { BenchRun, CaseResult } from './results';
@@ -219,6 +220,7 @@ export function targets(run: BenchRun): Target[] {
     });
   }
   out.push(...colliderTargets(run));
+  out.push(contactTarget(run.contactRatio ?? null));
   out.push(...emitterTargets(run.cases));
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import type { AdapterDescription } from '../gpu/device';
 import type { ColliderRatioResult } from './colliderRatio';
+import type { ContactRatioResult } from './contactRatio';
 import type { ForceRatioResult } from './forceRatio';
 import type { BenchOptions } from './options';
 import type { TimingMethod } from './timing';
@@ -105,6 +106,13 @@ export interface BenchRun {
    * rounds (src/bench/colliderRatio.ts); null when that size could not hold them.
    */
   colliderRatio?: ColliderRatioResult | null;
+  /**
+   * The speed issue's contact ratio: the plain step and a step's particle
+   * contacts (grid + 8 iterations) at 2^16 and 2^18, those within the run's
+   * largest size, timed in alternating rounds (src/bench/contactRatio.ts);
+   * null when none was measured.
+   */
+  contactRatio?: ContactRatioResult | null;
 }
 
 export interface Progress {
