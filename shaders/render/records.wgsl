@@ -21,6 +21,9 @@ fn lookOf(drawn: u32) -> Look {
     let groupSize = max(params.groupSize, 1u);
     let group = groups[member / groupSize];
     let age = (params.time - group.birth) / max(group.lifetime, 1e-6);
+    // For the look's curves over life (particles.wgsl): the group's age.
+    out.share = clamp(age, 0.0, 1.0);
+    out.age = params.time - group.birth;
     let kind = u32(group.kind);
     // A rocket's particles all share one state until it bursts: draw the first only.
     let drawn = kind == 2u || (kind == 1u && member % groupSize == 0u);

@@ -41,6 +41,8 @@ export interface DrawShaderOptions {
   storageBuffers: number;
   /** Which stages read the uniform block at binding 0. Default: vertex and fragment. */
   uniformVisibility?: GPUShaderStageFlags;
+  /** Bind groups 1, 2, ... of the pipelines (e.g. the particles' look), after group 0. */
+  moreGroups?: readonly GPUBindGroupLayout[];
 }
 
 /** The module and bind group 0 of a pass: its uniform block, then its storage buffers. */
@@ -64,7 +66,10 @@ export function createDrawShader(device: GPUDevice, options: DrawShaderOptions):
   return {
     name,
     layout,
-    pipelineLayout: device.createPipelineLayout({ label: `${name}.pipelineLayout`, bindGroupLayouts: [layout] }),
+    pipelineLayout: device.createPipelineLayout({
+      label: `${name}.pipelineLayout`,
+      bindGroupLayouts: [layout, ...(options.moreGroups ?? [])],
+    }),
     module: device.createShaderModule({ label: options.file, code: options.code }),
   };
 }
@@ -103,6 +108,8 @@ export interface DrawPipelineOptions {
   fragmentEntry: string;
   /** Override constants of the vertex stage. */
   constants?: Record<string, number>;
+  /** Override constants of the fragment stage. */
+  fragmentConstants?: Record<string, number>;
   format: GPUTextureFormat;
   /** None: the colour replaces what is there. */
   blend?: GPUBlendState;
@@ -119,12 +126,17 @@ export function createDrawPipeline(
   options: DrawPipelineOptions,
 ): GPURenderPipeline {
   const { module } = shader;
-  const { format, blend, constants } = options;
+  const { format, blend, constants, fragmentConstants } = options;
   return device.createRenderPipeline({
     label: options.label ?? `${shader.name}.pipeline`,
     layout: shader.pipelineLayout,
     vertex: { module, entryPoint: options.vertexEntry, ...(constants && { constants }) },
-    fragment: { module, entryPoint: options.fragmentEntry, targets: [blend ? { format, blend } : { format }] },
+    fragment: {
+      module,
+      entryPoint: options.fragmentEntry,
+      targets: [blend ? { format, blend } : { format }],
+      ...(fragmentConstants && { constants: fragmentConstants }),
+    },
     primitive: { topology: options.topology },
     depthStencil: {
       format: options.depthFormat,

@@ -4,8 +4,11 @@
  * shaders/render/particles.wgsl. The WGSL struct is printed from its schema
  * declaration below (src/core/schema.ts).
  */
+import type { LookCurves } from '../core/look/curves';
+import type { SpriteLook } from '../core/look/sprite';
 import type { SortOrder } from '../core/depthSort';
 import { defineStruct } from '../core/schema';
+import type { SpriteImage } from './spriteTextures';
 
 /** `sprites`: soft round camera-facing quads. `sparks`: quads stretched along the velocity. `points`: one pixel each, for millions. */
 export const DRAW_MODES = ['sprites', 'sparks', 'points'] as const;
@@ -74,6 +77,33 @@ export interface ParticleLook {
   fadeStart: number;
   /** Life: the size at the end of life, as a share of `size`. */
   endSize: number;
+  /**
+   * Curves over life (src/core/look/curves.ts): colour and alpha, size and
+   * opacity over normalised age, colour by speed; evaluated in the vertex
+   * shader from the particle's life record (a live draw) or its group's age
+   * (a draw by index with a GroupTimeline; else age 0). Each curve given
+   * replaces (colour) or multiplies (size, opacity) what the colour mode
+   * gives. Treated as immutable: uploaded when a different object is given.
+   */
+  curves?: LookCurves;
+  /**
+   * Curves per spawn rule (the life record's `rule`: emitters first, then
+   * firework rules): `rules[r]`'s fields override the draw's `curves` for
+   * the particles of rule r; a missing entry or field falls back to them.
+   * Treated as immutable, as `curves`.
+   */
+  rules?: readonly (LookCurves | null | undefined)[];
+  /** Sprites from an image (src/core/look/sprite.ts): shape, flipbook, rotation, orientation, softness. Treated as immutable. */
+  sprite?: SpriteLook;
+  /** The image of `sprite.shape` 'image': a GPUTexture (the caller's), RGBA8 pixels or an ImageBitmap (made into a texture once per object). */
+  spriteImage?: SpriteImage;
+  /**
+   * Soft particles: the opaque scene's depth (a texture with TEXTURE_BINDING
+   * usage, single-sampled, the render target's size, not the depth
+   * attachment being drawn into: a copy, or the scene pass's own). Sprites
+   * fade over `sprite.softDistance` in front of it. Needs a perspective view.
+   */
+  sceneDepth?: GPUTexture;
 }
 
 /** Soft additive sprites of radius 0.05, coloured by index: the look a pass starts with. */

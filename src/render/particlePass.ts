@@ -34,6 +34,8 @@ import {
   type DrawShader,
 } from './drawPipeline';
 import { BYTES_PER_PARTICLE } from '../core/layout';
+import { createLookLayout, LookBinding, lookVariant } from './lookBinding';
+import { SpriteTextures } from './spriteTextures';
 import { INDIRECT_ARGS } from '../gpu/indirectArgs';
 import { GROUP_LIFE, type GroupTimeline } from './groupTimeline';
 import {
@@ -107,10 +109,19 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
     buffers: readonly GPUBuffer[],
     /** The live list drawn from (bindLive), else null: drawn by index. */
     readonly live: LiveSource | null = null,
+    /**
+     * Bind group 1, the look's curves and sprite (this binding's: destroyed with it).
+     * @internal
+     */
+    readonly look: LookBinding | null = null,
     /** The depth sort whose order is drawn (bindSorted), else null. */
     readonly sort: DepthSort | null = null,
   ) {
     super(device, layout, label, DRAW_PARAMS, buffers);
+  }
+
+  protected override release(): void {
+    this.look?.destroy();
   }
 
   /**
@@ -134,6 +145,9 @@ export class ParticlePass {
   private readonly pipelines = new Map<string, GPURenderPipeline>();
   /** Bound where a draw has no GroupTimeline. */
   private readonly noGroups: GPUBuffer;
+  /** Bind group 1's layout: the look (curves, sprite texture, scene depth). */
+  private readonly lookLayout: GPUBindGroupLayout;
+  private readonly textures: SpriteTextures;
   private destroyed = false;
 
   constructor(
@@ -149,6 +163,8 @@ export class ParticlePass {
     // An adapter that cannot be told is drawn pulled: right everywhere, and never seconds a frame.
     const software = options.software ?? softwareAdapter(device) ?? true;
     this.quads = quads === 'auto' ? (software ? 'pulled' : 'instanced') : quads;
+    this.lookLayout = createLookLayout(device);
+    this.textures = new SpriteTextures(device);
     // The uniform block (read in the vertex stage only), then read-only storage:
     // records (particles, groups); live (particles, life, lists, counters).
     const source = (name: string, storageBuffers: number, code: string): DrawShader =>
@@ -158,6 +174,7 @@ export class ParticlePass {
         code,
         storageBuffers,
         uniformVisibility: GPUShaderStage.VERTEX,
+        moreGroups: [this.lookLayout],
       });
     this.sources = {
       records: source('records', 2, shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE)),
@@ -178,10 +195,14 @@ export class ParticlePass {
    */
   bind(label: string, particles: GPUBuffer, groups?: GroupTimeline): ParticleBinding {
     if (particles.size < BYTES_PER_PARTICLE) throw new RangeError(`${label}: the buffer holds no particle record`);
-    return new ParticleBinding(this.device, this.sources.records.layout, label, [
-      particles,
-      groups?.buffer ?? this.noGroups,
-    ]);
+    return new ParticleBinding(
+      this.device,
+      this.sources.records.layout,
+      label,
+      [particles, groups?.buffer ?? this.noGroups],
+      null,
+      this.lookBinding(label),
+    );
   }
 
   /**
@@ -201,7 +222,12 @@ export class ParticlePass {
       label,
       [particles, live.life, live.lists, live.counters],
       live,
+      this.lookBinding(label),
     );
+  }
+
+  private lookBinding(label: string): LookBinding {
+    return new LookBinding(this.device, this.lookLayout, this.textures, label);
   }
 
   /**
@@ -220,6 +246,7 @@ export class ParticlePass {
       label,
       [particles, groups?.buffer ?? this.noGroups, sort.slots],
       null,
+      this.lookBinding(label),
       sort,
     );
   }
@@ -242,21 +269,32 @@ export class ParticlePass {
   }
 
   /** Creates the pipeline for `look` now (e.g. inside an error scope), rather than at its first draw. */
-  prepare(look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode'>, source: DrawSource = 'records'): GPURenderPipeline {
+  prepare(
+    look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode' | 'curves' | 'rules' | 'sprite' | 'sceneDepth'>,
+    source: DrawSource = 'records',
+  ): GPURenderPipeline {
     const points = look.mode === 'points';
-    const key = `${source}/${look.mode}/${look.blend}/${look.colorMode}${points ? '' : `/${this.quads}`}`;
+    const variant = lookVariant(look);
+    const sprite = points ? '' : `/${this.quads}/${+variant.textured}${variant.orient}${+variant.soft}`;
+    const key = `${source}/${look.mode}/${look.blend}/${look.colorMode}/${+variant.curves}${sprite}`;
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {
-      const constants: Record<string, number> = { COLOR_MODE: COLOR_MODE[look.colorMode] };
+      const constants: Record<string, number> = { COLOR_MODE: COLOR_MODE[look.colorMode], CURVES: +variant.curves };
+      let fragmentConstants: Record<string, number> | undefined;
       if (!points) {
         constants.SHAPE = SHAPE[look.mode];
         constants.INSTANCED = this.quads === 'instanced' ? 1 : 0;
+        constants.TEXTURED = +variant.textured;
+        constants.ORIENT = variant.orient;
+        constants.SOFT = +variant.soft;
+        fragmentConstants = { SHAPE: SHAPE[look.mode], TEXTURED: +variant.textured, SOFT: +variant.soft };
       }
       pipeline = createDrawPipeline(this.device, this.sources[source], {
         label: `ParticlePass.pipeline(${key})`,
         vertexEntry: points ? 'pointVertex' : 'spriteVertex',
         fragmentEntry: points ? 'pointFragment' : 'spriteFragment',
         constants,
+        fragmentConstants,
         format: this.format,
         blend: BLEND[look.blend],
         topology: points ? 'point-list' : 'triangle-list',
@@ -320,7 +358,12 @@ export class ParticlePass {
       .set('count', count)
       .set('groupSize', range?.groupSize ?? 1)
       .set('sampleStride', range?.sampleStride ?? 1);
+    if (!binding.look)
+      throw new RangeError(`${binding.label}: a binding made by ParticlePass.bind or bindLive is drawn`);
+    // The look (validated and uploaded only when its objects change), then the pipeline of its variant.
+    binding.look.update(look);
     binding.record(pass, this.prepare(look, binding.source));
+    pass.setBindGroup(1, binding.look.bindGroup);
     const points = look.mode === 'points';
     const instanced = !points && this.quads === 'instanced';
     if (live) {
@@ -337,6 +380,7 @@ export class ParticlePass {
     if (this.destroyed) return;
     this.destroyed = true;
     this.noGroups.destroy();
+    this.textures.destroy();
     this.pipelines.clear();
   }
 }

@@ -18,6 +18,7 @@ import { wgslDrawConstants } from '../core/emitters/random';
 import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
 import { wgslTurbulenceField } from '../core/forces/turbulence';
 import { NO_RULE, wgslLifeStruct, wgslParticleStruct } from '../core/layout';
+import { wgslLookRecords } from '../core/look/records';
 import { wgslArgs } from '../gpu/indirectArgs';
 import {
   COLLIDE_PARAMS,
@@ -204,7 +205,15 @@ export const shaders = {
   // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
   /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */
   renderParticles: (params: Declared, groupLife: Declared) =>
-    compose(wgslParticleStruct(), params.wgsl(), groupLife.wgsl(), s.renderColor, s.renderParticles, s.renderRecords),
+    compose(
+      wgslParticleStruct(),
+      params.wgsl(),
+      wgslLookRecords(),
+      groupLife.wgsl(),
+      s.renderColor,
+      s.renderParticles,
+      s.renderRecords,
+    ),
   /** The live list of a system with emitters, coloured from the life records (shaders/render/liveRecords.wgsl). */
   renderLiveParticles: (params: Declared) =>
     compose(
@@ -212,6 +221,7 @@ export const shaders = {
       wgslLifeStruct(),
       wgslLifecycleRecords(),
       params.wgsl(),
+      wgslLookRecords(),
       s.renderColor,
       s.renderParticles,
       s.renderLiveRecords,
