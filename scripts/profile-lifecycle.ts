@@ -1,13 +1,16 @@
 /**
- * `npx vite-node scripts/profile-lifecycle.ts [-- --log2 18,20 --repeats 5]`:
- * where a frame of a system with churning emitters spends its time, pass by
- * pass, at 100% and 10% live, beside the plain step (no emitters) at the same
- * count. Each pass is recorded `REPEAT` times in one compute pass after
- * planStep (timestamp queries where the adapter has them, else wall time
- * around the submission), minus planStep alone; the median of `repeats`.
- * The passes are the lifecycle's own (GpuLifecycle.profilePasses), recorded
- * in the state the last whole frame left, so a pass that changes state
- * (compaction, emission) repeats the same work. Prints only; asserts nothing.
+ * `npx vite-node scripts/profile-lifecycle.ts [-- --log2 18,20 --repeats 5 --fractions 1,0.1 --ordered]`:
+ * where a frame of a system with churning emitters (src/bench/emitters.ts)
+ * spends its time, pass by pass, at 100% and 10% live, beside the plain step
+ * (no emitters) at the same count. The system's state after the fill is saved;
+ * each prefix of a frame's passes (planStep, planStep + the step, ...) is
+ * timed from that state restored (the copy outside the timed submission), so
+ * every pass runs on the state a real frame gives it; a pass costs its
+ * prefix's time less the prefix before it. Rounds alternate with the plain
+ * step; each figure is the median of the rounds (x: of the rounds' ratios to
+ * the plain step). Timestamp queries where the adapter has them, else wall
+ * time (src/bench/timing.ts). --ordered keeps the free list in slot order
+ * instead of shuffling it. Prints only; asserts nothing.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -20,90 +23,94 @@ function list(name: string, fallback: number[]): number[] {
 }
 const sizes = list('log2', [18, 20]);
 const repeats = list('repeats', [5])[0] as number;
-const REPEAT = 4;
+const fractions = list('fractions', [1, 0.1]);
+const ordered = process.argv.includes('--ordered');
 const DT = 1 / 60;
 
 const { device, adapterInfo } = await acquireDevice();
 const timer = new GpuTimer(device);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-async function median(record: (encoder: GPUCommandEncoder) => void): Promise<number> {
-  const runs: number[] = [];
-  for (let r = 0; r < repeats; r++) runs.push((await timer.time(record)).ms);
-  runs.sort((a, b) => a - b);
-  return runs[Math.floor(runs.length / 2)] as number;
+/** Copies of `buffers`, and a restore of them (and `zeroed` cleared) submitted on its own. */
+function saved(buffers: GPUBuffer[], zeroed: GPUBuffer[]): { restore: () => void; destroy: () => void } {
+  const copies = buffers.map((b) =>
+    device.createBuffer({ size: b.size, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST }),
+  );
+  const copy = (from: GPUBuffer[], to: GPUBuffer[], clear: GPUBuffer[]) => {
+    const encoder = device.createCommandEncoder();
+    from.forEach((b, i) => encoder.copyBufferToBuffer(b, 0, to[i] as GPUBuffer, 0, b.size));
+    for (const b of clear) encoder.clearBuffer(b);
+    device.queue.submit([encoder.finish()]);
+  };
+  copy(buffers, copies, []);
+  return { restore: () => copy(copies, buffers, zeroed), destroy: () => copies.forEach((c) => c.destroy()) };
 }
 
 const lines = [
-  `adapter: ${adapterInfo.description}; timing: ${timer.method}; ${REPEAT} repeats a pass, median of ${repeats}`,
+  `adapter: ${adapterInfo.description}; timing: ${timer.method}; median of ${repeats} rounds; ` +
+    `free list ${ordered ? 'in slot order' : 'shuffled'}`,
 ];
+const print = (line: string) => {
+  lines.push(line);
+  process.stdout.write(line + '\n');
+};
 for (const log2 of sizes) {
   const capacity = 2 ** log2;
   const plain = await ParticleSystem.create(device, { capacity });
   await advance(plain, DT, 2);
-  const plainStep = () => median((encoder) => plain.encodeSteps(encoder, DT, 1));
-  const step = await plainStep();
-  lines.push(`2^${log2}: plain step ${step.toFixed(2)} ms`);
-  for (const fraction of list('fractions', [1, 0.1])) {
+  const timePlain = async () => (await timer.time((encoder) => plain.encodeSteps(encoder, DT, 1))).ms;
+  for (const fraction of fractions) {
     const target = liveTarget(capacity, fraction);
     const system = await ParticleSystem.create(device, { capacity, emitters: churningEmitters(target, capacity, DT) });
-    if (!process.argv.includes('--ordered')) shuffleFreeList(system);
+    if (!ordered) shuffleFreeList(system);
     await advance(system, DT, FILL_STEPS + 2);
-    // The frame against the plain step, alternately, `repeats` rounds: the ratio of each round, then their median.
-    const ratios: number[] = [];
-    const frames: number[] = [];
-    for (let r = 0; r < repeats; r++) {
-      const f = (await timer.time((encoder) => system.encodeSteps(encoder, DT, 1))).ms;
-      frames.push(f);
-      ratios.push(f / (await timer.time((encoder) => plain.encodeSteps(encoder, DT, 1))).ms);
-    }
-    const frame = frames.sort((a, b) => a - b)[Math.floor(repeats / 2)] as number;
-    const ratio = ratios.sort((a, b) => a - b)[Math.floor(repeats / 2)] as number;
-    const stats = await system.readStats();
     const lifecycle = system.lifecycle!;
+    const b = lifecycle.buffers;
+    const state = saved([system.particles.buffer, b.life, b.lists, b.freeList, b.counters, b.ruleStats], [b.dead]);
     const passes = lifecycle.profilePasses(DT);
-    const time = (names: string[], times: number) =>
-      median((encoder) => {
-        const pass = encoder.beginComputePass({ label: 'profile' });
-        passes.planStep(pass);
-        for (let i = 0; i < times; i++) for (const n of names) passes.steps[n]!(pass);
-        pass.end();
-      });
-    const once = async (name: string | null, times: number) =>
-      (
+    const prefix = async (n: number) => {
+      state.restore();
+      return (
         await timer.time((encoder) => {
           const pass = encoder.beginComputePass({ label: 'profile' });
-          passes.planStep(pass);
-          for (let i = 0; i < times && name; i++) passes.steps[name]!(pass);
+          for (const p of passes.slice(0, n)) p.record(pass);
           pass.end();
         })
       ).ms;
-    const base = await time([], 0);
-    const parts: string[] = [];
-    let sum = 0;
-    for (const name of process.argv.includes('--frame-only') ? [] : Object.keys(passes.steps)) {
-      // Each round: the pass REPEAT times, planStep alone, the plain step; the median of the rounds' ratios.
-      const own: number[] = [];
-      const against: number[] = [];
-      for (let r = 0; r < repeats; r++) {
-        const ms = ((await once(name, REPEAT)) - (await once(null, 0))) / REPEAT;
-        own.push(ms);
-        against.push(ms / (await timer.time((encoder) => plain.encodeSteps(encoder, DT, 1))).ms);
+    };
+    const perPass: number[][] = passes.map(() => []);
+    const ratios: number[][] = passes.map(() => []);
+    const steps: number[] = [];
+    const frames: number[] = [];
+    for (let r = 0; r < repeats; r++) {
+      const step = await timePlain();
+      steps.push(step);
+      let before = 0;
+      for (let n = 1; n <= passes.length; n++) {
+        const ms = await prefix(n);
+        perPass[n - 1]?.push(ms - before);
+        ratios[n - 1]?.push((ms - before) / step);
+        before = ms;
       }
-      const ms = own.sort((a, b) => a - b)[Math.floor(repeats / 2)] as number;
-      sum += ms;
-      parts.push(
-        `${name} ${ms.toFixed(2)} (${(against.sort((a, b) => a - b)[Math.floor(repeats / 2)] as number).toFixed(2)}x)`,
-      );
+      frames.push(before / step);
     }
-    lines.push(
-      `  ${fraction * 100}% live (${stats.live} live): frame ${frame.toFixed(2)} ms = ${ratio.toFixed(2)}x the step (alternating); ` +
-        `passes: planStep ${base.toFixed(2)}, ${parts.join(', ')}; sum ${(sum + base).toFixed(2)}`,
+    state.restore();
+    const stats = await system.readStats();
+    print(
+      `2^${log2}, ${fraction * 100}% live (${stats.live.toLocaleString('en-US')}): ` +
+        `plain step ${median(steps).toFixed(2)} ms; whole frame ${median(frames).toFixed(2)}x the step; ` +
+        passes
+          .map(
+            (p, i) =>
+              `${p.name} ${median(perPass[i] as number[]).toFixed(2)} ms (${median(ratios[i] as number[]).toFixed(2)}x)`,
+          )
+          .join(', '),
     );
-    process.stdout.write(lines[lines.length - 1] + '\n');
+    state.destroy();
     system.destroy();
   }
   plain.destroy();
 }
-process.stdout.write(lines.join('\n') + '\n');
+process.stdout.write('\n' + lines.join('\n') + '\n');
 timer.destroy();
 device.destroy();

@@ -152,7 +152,8 @@ export class LifeBuffers {
     }
     this.args = buffer('args', INDIRECT_ARGS.size, STORAGE | INDIRECT | COPY_DST | COPY_SRC);
     this.deadIndexAt = words;
-    this.dead = buffer('dead', (words + capacity) * 4, STORAGE);
+    // COPY_DST: scripts/profile-lifecycle.ts clears it (all zero between steps) as it restores the state.
+    this.dead = buffer('dead', (words + capacity) * 4, STORAGE | COPY_DST);
     this.wordDeaths = buffer('wordDeaths', words * 8, STORAGE);
     // Level 1's output at a 256-byte boundary (minStorageBufferOffsetAlignment's largest value).
     const level0Bytes = Math.ceil((words * 8) / 256) * 256;

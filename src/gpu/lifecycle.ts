@@ -139,28 +139,23 @@ export class GpuLifecycle {
   }
 
   /**
-   * Each pass of a step on its own, for scripts/profile-lifecycle.ts: planStep,
-   * then the passes that can be recorded again in the state a frame left
-   * (planEmit, which moves the counters on, is not among them).
+   * A step's passes in order, named, for scripts/profile-lifecycle.ts, which
+   * times each prefix of them from the same saved state (a prefix of a step
+   * leaves the scratch buffers as the next prefix expects them).
    * @internal
    */
-  profilePasses(dt: number): {
-    planStep: (pass: GPUComputePassEncoder) => void;
-    steps: Record<string, (pass: GPUComputePassEncoder) => void>;
-  } {
+  profilePasses(dt: number): { name: string; record: (pass: GPUComputePassEncoder) => void }[] {
     const frame = this.frameOffset(dt);
-    return {
-      planStep: (pass) => this.recordBeforeStep(pass, frame),
-      steps: {
-        'integrate+age': (pass) => this.integratePass.record(pass, dt),
-        recheck: (pass) => this.kernels.recheck.record(pass, frame),
-        deathWords: (pass) => this.kernels.deathWords.record(pass),
-        scan: (pass) => this.scanPass.record(pass),
-        compact: (pass) => this.kernels.compact.record(pass),
-        fill: (pass) => this.kernels.fill.record(pass),
-        emit: (pass) => this.kernels.emit.record(pass, frame),
-      },
-    };
+    return [
+      { name: 'planStep', record: (pass) => this.recordBeforeStep(pass, frame) },
+      { name: 'step+age', record: (pass) => this.integratePass.record(pass, dt) },
+      { name: 'deathWords', record: (pass) => this.kernels.deathWords.record(pass) },
+      { name: 'scan', record: (pass) => this.scanPass.record(pass) },
+      { name: 'compact', record: (pass) => this.kernels.compact.record(pass) },
+      { name: 'planEmit', record: (pass) => this.plan.recordEmit(pass, frame) },
+      { name: 'fill', record: (pass) => this.kernels.fill.record(pass) },
+      { name: 'emit', record: (pass) => this.kernels.emit.record(pass, frame) },
+    ];
   }
 
   /**
