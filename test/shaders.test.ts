@@ -179,7 +179,7 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'renderDepthSort',
     code: shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT),
-    pipelines: ['keys', 'histogram', 'scan', 'scatter'].map((entryPoint) => ({
+    pipelines: ['keysHistogram', 'histogram', 'scan', 'scatter'].map((entryPoint) => ({
       name: entryPoint,
       entryPoint,
       constants: entryPoint === 'scan' ? {} : { WORKGROUP_SIZE },

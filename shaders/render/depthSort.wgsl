@@ -5,9 +5,9 @@
 // scatter. Each invocation owns one chunk of `chunkSize` consecutive entries
 // and walks it in order, so the scatter is stable without any ranking inside
 // a workgroup: SwiftShader pays per invocation and per dispatch, and a serial
-// walk keeps both few (13 dispatches a sort, about count / chunkSize
-// invocations a pass). The keys pass writes the slots in slot order, so
-// stability breaks ties by slot.
+// walk keeps both few (12 dispatches a sort, about count / chunkSize
+// invocations a pass). The first pass makes the keys and writes the slots
+// in slot order, so stability breaks ties by slot.
 // Prepended: the Particle struct and accessors, the dispatch helper, the
 // DepthSortParams and SortDigit blocks (src/render/depthSort.ts).
 
@@ -32,27 +32,47 @@ fn depthKey(depth: f32) -> u32 {
   return ~ordered;
 }
 
-// Each slot's key, from the position drawn (particles.wgsl's particleLook),
-// and the slots in slot order.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn keys(invocation: Invocation) {
-  let slot = particleIndex(invocation);
-  if (slot >= params.count) { return; }
-  let p = particles[slot];
+// The key of the particle in `slot`, from the position drawn (particles.wgsl's particleLook).
+fn keyOf(slot: u32) -> u32 {
+  // Only the two lanes read (each load is guarded on SwiftShader): position | inverse mass, velocity | damping.
+  var p: Particle;
+  p.positionInverseMass = particles[slot].positionInverseMass;
+  p.velocityDamping = particles[slot].velocityDamping;
   let moving = getInverseMass(p) > 0.0;
   let velocity = select(vec3f(0.0), getVelocity(p), moving);
   let position = getPosition(p) + velocity * params.extrapolate;
   let row = params.depthRow;
   let depth = row.x * position.x + row.y * position.y + row.z * position.z + row.w;
-  keysOut[slot] = depthKey(depth);
-  slotsOut[slot] = slot;
+  return depthKey(depth);
 }
 
 fn chunkEnd(start: u32) -> u32 {
   return min(start + params.chunkSize, params.count);
 }
 
-// A chunk's tally of this pass's digit.
+// The first pass's histogram, the keys made on the way: each chunk's keys
+// and slots (in slot order) into keysOut and slotsOut, and its tally of the
+// lowest digit. Fused, because SwiftShader pays per invocation: one
+// invocation a particle cost more than this whole walk.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn keysHistogram(invocation: Invocation) {
+  let chunk = flatIndex(invocation);
+  if (chunk >= params.chunks) { return; }
+  var tally: array<u32, RADIX>;
+  let start = chunk * params.chunkSize;
+  let end = chunkEnd(start);
+  for (var slot = start; slot < end; slot++) {
+    let key = keyOf(slot);
+    keysOut[slot] = key;
+    slotsOut[slot] = slot;
+    tally[key & (RADIX - 1u)] += 1u;
+  }
+  for (var d = 0u; d < RADIX; d++) {
+    counts[d * params.chunks + chunk] = tally[d];
+  }
+}
+
+// A chunk's tally of this pass's digit (the passes after the first).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn histogram(invocation: Invocation) {
   let chunk = flatIndex(invocation);

@@ -65,7 +65,7 @@ export class DepthSort {
   private readonly counts: GPUBuffer;
   private readonly params: UniformBlock<typeof DEPTH_SORT_PARAMS.fields>;
   private readonly digits: UniformBlock<typeof SORT_DIGIT.fields>[];
-  private readonly kernels: { keys: Kernel; histogram: Kernel; scan: Kernel; scatter: Kernel };
+  private readonly kernels: { keysHistogram: Kernel; histogram: Kernel; scan: Kernel; scatter: Kernel };
   /** Pass d's bind group: keys in the A buffers for even d, out to them for odd d. */
   private readonly groups: GPUBindGroup[];
   private readonly row = new Float32Array(4);
@@ -99,11 +99,11 @@ export class DepthSort {
       block.value.set('shift', 8 * d);
       return block.write();
     });
-    const keys = Kernel.create(device, null, {
-      name: 'DepthSort',
+    const keysHistogram = Kernel.create(device, null, {
+      name: 'DepthSort.keysHistogram',
       file: 'render/depthSort.wgsl',
       code: shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT),
-      entryPoint: 'keys',
+      entryPoint: 'keysHistogram',
       constants: { WORKGROUP_SIZE },
       particles: false,
       groups: [
@@ -120,18 +120,26 @@ export class DepthSort {
       ],
     });
     this.kernels = {
-      keys,
-      histogram: keys.variant({ name: 'DepthSort.histogram', entryPoint: 'histogram', constants: { WORKGROUP_SIZE } }),
+      keysHistogram,
+      histogram: keysHistogram.variant({
+        name: 'DepthSort.histogram',
+        entryPoint: 'histogram',
+        constants: { WORKGROUP_SIZE },
+      }),
       // One workgroup of 256: no WORKGROUP_SIZE, so a count of 1 dispatches one.
-      scan: keys.variant({ name: 'DepthSort.scan', entryPoint: 'scan' }),
-      scatter: keys.variant({ name: 'DepthSort.scatter', entryPoint: 'scatter', constants: { WORKGROUP_SIZE } }),
+      scan: keysHistogram.variant({ name: 'DepthSort.scan', entryPoint: 'scan' }),
+      scatter: keysHistogram.variant({
+        name: 'DepthSort.scatter',
+        entryPoint: 'scatter',
+        constants: { WORKGROUP_SIZE },
+      }),
     };
     this.groups = this.digits.map((digit, d) => {
       const [inKeys, inSlots, outKeys, outSlots] =
         d % 2 === 0
           ? [this.keys, this.slots, this.spareKeys, this.spareSlots]
           : [this.spareKeys, this.spareSlots, this.keys, this.slots];
-      return keys.bindGroup(
+      return keysHistogram.bindGroup(
         0,
         [this.params.buffer, digit.buffer, particles, inKeys, inSlots, outKeys, outSlots, this.counts],
         `${label}.pass${d}`,
@@ -155,14 +163,14 @@ export class DepthSort {
     this.params.value.set('depthRow', this.row).set('extrapolate', time.extrapolate);
     this.params.write();
     const pass = encoder.beginComputePass({ label: 'DepthSort' });
-    const { keys, histogram, scan, scatter } = this.kernels;
-    // Pass 1's group writes the A buffers (keys, slots) that pass 0 reads.
-    keys.record(pass, [this.groups[1]!], { count: this.count });
-    for (const group of this.groups) {
-      histogram.record(pass, [group], { count: this.chunks });
+    const { keysHistogram, histogram, scan, scatter } = this.kernels;
+    this.groups.forEach((group, d) => {
+      // The first pass makes the keys into the A buffers (keys, slots) it then reads: pass 1's group writes them.
+      if (d === 0) keysHistogram.record(pass, [this.groups[1]!], { count: this.chunks });
+      else histogram.record(pass, [group], { count: this.chunks });
       scan.record(pass, [group], { count: 1 });
       scatter.record(pass, [group], { count: this.chunks });
-    }
+    });
     pass.end();
   }
 
