@@ -199,6 +199,9 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
     if (resume) {
       this.clock.time = resume.clock.time;
       this.clock.stepCount = resume.clock.stepCount;
+    } else {
+      // A scene from the start: the note that one continued a snapshot no longer holds.
+      this.hud.setNotice('');
     }
     const context: DemoContext<ParamValues<D>> = {
       device: gpu.device,
