@@ -1,10 +1,9 @@
 // Trails, the draw (src/render/trailPass.ts): a camera-facing ribbon through
 // each slot's ring of recorded positions (shaders/render/trailsRecord.wgsl),
 // newest first, its width and colour from curves over the trail's normalised
-// length u = k / (length - 1) at the k-th newest sample. Quads are pulled:
-// 6 vertices a segment, length - 1 segments a slot, in one instance, because
-// SwiftShader sets up each instance of an instanced draw on its own (see
-// QUAD_PATHS in src/render/particlePass.ts).
+// length u = k / (length - 1) at the k-th newest sample. One strip, in one
+// instance, because SwiftShader sets up each instance of an instanced draw on
+// its own (see QUAD_PATHS in src/render/particlePass.ts).
 // Prepended: the Life struct (src/core/layout.ts), TrailHead, TrailStop and
 // TrailDrawParams (src/core/look/trails.ts) and shaders/render/color.wgsl.
 
@@ -34,14 +33,10 @@ struct Span {
 
 fn stopSpan(u: f32, n: u32, colour: bool) -> Span {
   if (n <= 1u) { return Span(0u, 0u, 0.0); }
-  var at = array<f32, 8>();
-  for (var i = 0u; i < 8u; i++) {
-    at[i] = select(params.stops[i].widthAt, params.stops[i].colorAt, colour);
-  }
   var i = 0u;
-  while (i + 2u < n && u >= at[i + 1u]) { i++; }
-  let a = at[i];
-  let span = at[i + 1u] - a;
+  while (i + 2u < n && u >= select(params.stops[i + 1u].widthAt, params.stops[i + 1u].colorAt, colour)) { i++; }
+  let a = select(params.stops[i].widthAt, params.stops[i].colorAt, colour);
+  let span = select(params.stops[i + 1u].widthAt, params.stops[i + 1u].colorAt, colour) - a;
   let share = select(select(0.0, 1.0, u >= a), (u - a) / span, span > 0.0);
   return Span(i, i + 1u, clamp(share, 0.0, 1.0));
 }
@@ -71,38 +66,41 @@ fn pixelsOf(clip: vec4f) -> vec2f {
   return clip.xy / clip.w * 0.5 * params.viewport.xy;
 }
 
+// One triangle strip for the whole draw, 2 * length + 2 vertices a slot:
+// its first and last vertices repeated, so the triangles joining one slot's
+// ribbon to the next have no area. Vertex 2k + 1 + side is sample k's, on
+// that side. A strip shades each vertex once where pulled quads shade the
+// shared corners again (6 vertices a segment against 2 a sample).
 @vertex
 fn trailVertex(@builtin(vertex_index) index: u32) -> TrailOut {
   var out: TrailOut;
   out.clip = OUTSIDE_CLIP;
   out.along = 0.0;
-  let segments = params.length - 1u;
-  let quad = index / 6u;
-  let slot = quad / segments;
-  let segment = quad % segments;
-  let corner = QUAD_CORNERS[index % 6u];
+  let perSlot = 2u * params.length + 2u;
+  let slot = index / perSlot;
+  let local = clamp(index % perSlot, 1u, 2u * params.length) - 1u;
   if (slot >= params.count) { return out; }
   let head = heads[slot];
   if (HAS_LIFE) {
     let record = life[slot];
     if (record.alive == 0u || record.generation != head.generation) { return out; }
   }
-  if (segment + 1u >= head.count) { return out; }
-  // Corner bit 0: the segment's newer (0) or older (1) end; bit 1: the side.
-  let k = segment + (corner & 1u);
+  if (head.count < 2u) { return out; }
+  // Samples the ring does not hold yet fold onto its oldest: no area.
+  let k = min(local >> 1u, head.count - 1u);
   let here = clipOf(sampleAt(slot, head, k));
   let newer = clipOf(sampleAt(slot, head, select(k - 1u, k, k == 0u)));
   let older = clipOf(sampleAt(slot, head, min(k + 1u, head.count - 1u)));
   if (here.w <= 1e-5 || newer.w <= 1e-5 || older.w <= 1e-5) { return out; }
   // The side from the neighbours' direction on screen: both segments meeting
-  // at a sample place its vertices alike, so the ribbon has no cracks.
+  // at a sample share its two vertices, so the ribbon bends without cracks.
   let toOlder = pixelsOf(older) - pixelsOf(newer);
   let pixels = length(toOlder);
   let axis = select(vec2f(1.0, 0.0), toOlder / pixels, pixels > 1e-6);
   let side = vec2f(-axis.y, axis.x);
-  let u = f32(k) / f32(segments);
+  let u = f32(k) / f32(params.length - 1u);
   let halfWidth = 0.5 * params.width * widthAt(u) * params.viewport.z / here.w;
-  let offset = side * (f32(corner >> 1u) * 2.0 - 1.0) * halfWidth;
+  let offset = side * (f32(local & 1u) * 2.0 - 1.0) * halfWidth;
   out.clip = vec4f(here.xy + offset * 2.0 / params.viewport.xy * here.w, here.z, here.w);
   out.along = u;
   return out;

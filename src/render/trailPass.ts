@@ -12,9 +12,10 @@
  *   starts over (its generation differs from the ring's), so a new particle
  *   never draws through its predecessor's positions.
  * - draw (shaders/render/trails.wgsl): a camera-facing ribbon through each
- *   ring, newest sample first, pulled quads (6 vertices a segment), its width
- *   and colour from curves (src/core/look/curves.ts) over the trail's normalised length, premultiplied
- *   alpha-blended or additive. Read in the vertex shader: no readback.
+ *   ring, newest sample first, one triangle strip for the draw (2 vertices a
+ *   sample, each shaded once; no instancing, slow on SwiftShader), its width
+ *   and colour from curves (src/core/look/curves.ts) over the trail's
+ *   normalised length, premultiplied alpha-blended or additive. Read in the vertex shader: no readback.
  *
  * A TrailBinding owns its rings (heads and samples) and uniform blocks; the
  * pass owns its pipelines and a stand-in life buffer for systems without
@@ -238,7 +239,7 @@ export class TrailPass {
         constants: { HAS_LIFE: hasLife ? 1 : 0 },
         format: this.format,
         blend: BLEND[blend],
-        topology: 'triangle-list',
+        topology: 'triangle-strip',
         // Tested against the scene's depth, never written, like the particles.
         depthFormat: this.depthFormat,
         depthWriteEnabled: false,
@@ -251,8 +252,9 @@ export class TrailPass {
 
   /**
    * Records one draw of `binding`'s trails into `pass` (a render pass the
-   * caller began): (length - 1) quads a slot, empty segments placed outside
-   * the clip volume. One binding holds one uniform block: one draw per submit.
+   * caller began): one strip, 2 * length + 2 vertices a slot (samples not
+   * yet held folded onto the oldest, hidden slots outside the clip volume).
+   * One binding holds one uniform block: one draw per submit.
    */
   draw(pass: GPURenderPassEncoder, binding: TrailBinding, look: TrailLook, view: DrawView): void {
     if (this.destroyed || binding.isDestroyed) return;
@@ -265,7 +267,7 @@ export class TrailPass {
       .set('length', binding.length);
     packTrailCurves(d, validateTrailCurves('TrailLook.curves', look.curves));
     binding.record(pass, this.prepare(look.blend, binding.hasLife));
-    pass.draw(6 * (binding.length - 1) * binding.count);
+    pass.draw((2 * binding.length + 2) * binding.count);
   }
 
   /** Frees what this pass created (pipelines need no freeing). Bindings are their owners'. Safe twice. */
