@@ -19,6 +19,7 @@ import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
 import { withErrorScopes } from '../src/gpu/errors';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass, type LiveSource } from '../src/render/particlePass';
+import { BUILT_IN_SHAPES, SHAPE_SIZE, shapePixels, type BuiltInShape } from '../src/core/look/shapes';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
 
@@ -35,6 +36,8 @@ interface TestParticle {
   rule?: number;
   velocity?: [number, number, number];
   generation?: number;
+  /** World position instead of the pixel's centre. */
+  position?: [number, number, number];
 }
 
 /** The live-list buffers of `particles`, written directly (no emitters): every slot live, in order. */
@@ -55,9 +58,10 @@ function liveSource(device: GPUDevice, size: number, particles: TestParticle[]) 
   const life = LIFE.array(n);
   particles.forEach((p, i) => {
     const at = i * FLOATS_PER_PARTICLE;
-    records[at + OFFSET.POSITION] = ((p.px + 0.5) / size) * 2 - 1;
-    records[at + OFFSET.POSITION + 1] = 1 - ((p.py + 0.5) / size) * 2;
-    records[at + OFFSET.POSITION + 2] = 0.5;
+    records.set(
+      p.position ?? [((p.px + 0.5) / size) * 2 - 1, 1 - ((p.py + 0.5) / size) * 2, 0.5],
+      at + OFFSET.POSITION,
+    );
     records[at + OFFSET.INVERSE_MASS] = p.velocity ? 1 : 0;
     if (p.velocity) records.set(p.velocity, at + OFFSET.VELOCITY);
     life
@@ -90,22 +94,30 @@ function liveSource(device: GPUDevice, size: number, particles: TestParticle[]) 
   return { source, particleBuffer, destroy: () => made.forEach((b) => b.destroy()) };
 }
 
-/** Draws `particles` with `look` into a cleared rgba8unorm target of `size` px; its pixels. */
+/** Draws `particles` with `look` into a cleared rgba8unorm target of `size` px; its pixels. By index (`bind`) when `byIndex`. */
 async function drawLive(
   device: GPUDevice,
   size: number,
   particles: TestParticle[],
   look: ParticleLook,
-  target = new OffscreenTarget(device, size, 'rgba8unorm'),
+  options: { viewProjection?: number[]; focalPixels?: number; byIndex?: boolean } = {},
 ): Promise<Uint8Array> {
+  const target = new OffscreenTarget(device, size, 'rgba8unorm');
   const pass = new ParticlePass(device, 'rgba8unorm', 'depth24plus');
   const live = liveSource(device, size, particles);
-  const binding = pass.bindLive('test.look', live.particleBuffer, live.source);
+  const binding = options.byIndex
+    ? pass.bind('test.look', live.particleBuffer)
+    : pass.bindLive('test.look', live.particleBuffer, live.source);
   try {
-    const view = { viewProjection: IDENTITY, width: size, height: size, focalPixels: size / 2 };
+    const view = {
+      viewProjection: options.viewProjection ?? IDENTITY,
+      width: size,
+      height: size,
+      focalPixels: options.focalPixels ?? size / 2,
+    };
     return new Uint8Array(
       await target.render('a look draw', (render) =>
-        pass.draw(render, binding, look, view, { extrapolate: 0, time: 0 }),
+        pass.draw(render, binding, look, view, { extrapolate: 0, time: 0 }, { count: particles.length }),
       ),
     );
   } finally {
@@ -290,7 +302,7 @@ describe('the look: sprites that are images', () => {
     });
   });
 
-  it('turns a sprite by the rotation drawn for it, and fades it in front of the scene’s depth', async () => {
+  it('turns a sprite by the rotation drawn for it', async () => {
     const { device } = gpu.get();
     const SIZE = 32;
     const particles = [{ px: 16, py: 16, age: 0, lifetime: 1 }];
@@ -314,5 +326,187 @@ describe('the look: sprites that are images', () => {
     });
     expect(pixelAt(turned, SIZE, 12, 12)).toEqual([255, 255, 255, 255]);
     expect(pixelAt(turned, SIZE, 20, 20)).toEqual([255, 0, 0, 255]);
+  });
+
+  it('shows a built-in shape’s texels one for one where the sprite covers as many pixels as the shape has texels', async () => {
+    const { device } = gpu.get();
+    // Radius 32 px about the target's centre: pixel (x, y) samples texel (x, y) at its centre.
+    const look = (shape: BuiltInShape): ParticleLook => ({
+      ...DEFAULT_LOOK,
+      mode: 'sprites',
+      blend: 'additive',
+      size: 1,
+      curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
+      sprite: { shape },
+    });
+    for (const shape of BUILT_IN_SHAPES) {
+      const pixels = await drawLive(
+        device,
+        SHAPE_SIZE,
+        [{ px: 0, py: 0, age: 0, lifetime: 1, position: [0, 0, 0.5] }],
+        look(shape),
+      );
+      const texels = shapePixels(shape);
+      // White times the texel's alpha, added to black: each channel is the alpha (the unorm8 round trip within 1).
+      for (let p = 0; p < SHAPE_SIZE * SHAPE_SIZE; p++) {
+        const want = texels[p * 4 + 3]!;
+        if (Math.abs(pixels[p * 4]! - want) > 1 || Math.abs(pixels[p * 4 + 3]! - want) > 1) {
+          expect.fail(
+            `${shape}: pixel (${p % SHAPE_SIZE}, ${Math.floor(p / SHAPE_SIZE)}) = ${pixelAt(pixels, SHAPE_SIZE, p % SHAPE_SIZE, Math.floor(p / SHAPE_SIZE))}, texel alpha ${want}`,
+          );
+        }
+      }
+    }
+  });
+
+  it('chooses the flipbook frame by frames a second, and draws a draw by index with the draw’s curves at age 0', async () => {
+    const { device } = gpu.get();
+    const SIZE = 64;
+    const ages = [0.05, 0.15, 0.25, 0.35, 0.45];
+    const particles = ages.map((age, k) => ({ px: 8 + 12 * k, py: 32, age, lifetime: 1e6 }));
+    const look: ParticleLook = {
+      ...DEFAULT_LOOK,
+      mode: 'sprites',
+      blend: 'additive',
+      size: 0.1,
+      curves: {
+        color: [
+          { at: 0, color: [1, 1, 1, 1] },
+          { at: 1, color: [0, 0, 0, 1] },
+        ],
+      },
+      sprite: { shape: 'image', flipbook: { rows: 2, columns: 2, mode: 'fps', fps: 10 }, filter: 'nearest' },
+      spriteImage: image,
+    };
+    const pixels = await drawLive(device, SIZE, particles, look);
+    // Ages 0.05 .. 0.45 s at 10 frames a second: frames 0, 1, 2, 3, then 0 again; colour at share <= 4.5e-7 rounds to white.
+    [0, 1, 2, 3, 0].forEach((frame, k) =>
+      expect(pixelAt(pixels, SIZE, particles[k]!.px, 32), `age ${ages[k]}`).toEqual([...CELLS[frame]!, 255]),
+    );
+    // By index there is no life record: age 0, frame 0, the gradient's first colour.
+    const byIndex = await drawLive(device, SIZE, particles, look, { byIndex: true });
+    particles.forEach((p) => expect(pixelAt(byIndex, SIZE, p.px, 32)).toEqual([...CELLS[0]!, 255]));
+  });
+
+  it('lays a sprite along its screen-space velocity when velocity-aligned', async () => {
+    const { device } = gpu.get();
+    const SIZE = 32;
+    // Red on the left, green on the right: the image's x axis is the sprite's.
+    const halves = { width: 2, height: 1, data: new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255]) };
+    const moving = [{ px: 16, py: 16, age: 0, lifetime: 1, velocity: [0, 10, 0] as [number, number, number] }];
+    const look: ParticleLook = {
+      ...DEFAULT_LOOK,
+      mode: 'sprites',
+      blend: 'additive',
+      size: 0.4,
+      curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
+      sprite: { shape: 'image', filter: 'nearest' },
+      spriteImage: halves,
+    };
+    const screen = await drawLive(device, SIZE, moving, look);
+    expect(pixelAt(screen, SIZE, 12, 16)).toEqual([255, 0, 0, 255]);
+    expect(pixelAt(screen, SIZE, 20, 16)).toEqual([0, 255, 0, 255]);
+    // Moving up the screen: the image's x axis points up (green above, red below).
+    const along = await drawLive(device, SIZE, moving, { ...look, sprite: { ...look.sprite, orient: 'velocity' } });
+    expect(pixelAt(along, SIZE, 16, 12)).toEqual([0, 255, 0, 255]);
+    expect(pixelAt(along, SIZE, 16, 20)).toEqual([255, 0, 0, 255]);
+  });
+
+  it('fades a soft sprite over softDistance in front of the scene’s depth', async () => {
+    const { device } = gpu.get();
+    const SIZE = 32;
+    // A perspective camera at the origin looking down -z, depth in [0, 1] from near 0.1 to far 10.
+    const near = 0.1;
+    const far = 10;
+    const A = far / (near - far);
+    const B = (near * far) / (near - far);
+    const perspective = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, A, -1, 0, 0, B, 0];
+    const depthAt = (distance: number) => Math.fround((-A * distance + B) / distance);
+    // One sprite 2 units away, covering the target's centre.
+    const particles = [{ px: 0, py: 0, age: 0, lifetime: 1, position: [0, 0, -2] as [number, number, number] }];
+    const white = { width: 1, height: 1, data: new Uint8Array([255, 255, 255, 255]) };
+    for (const [sceneDistance, fade] of [
+      [3, 1],
+      [2.25, 0.5],
+      [2.1, 0.2],
+      [1.9, 0],
+    ] as const) {
+      const sceneDepth = device.createTexture({
+        label: 'test.sceneDepth',
+        size: [SIZE, SIZE],
+        format: 'depth32float',
+        usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING,
+      });
+      try {
+        await withErrorScopes(device, 'scene depth', () => {
+          const encoder = device.createCommandEncoder();
+          encoder
+            .beginRenderPass({
+              colorAttachments: [],
+              depthStencilAttachment: {
+                view: sceneDepth.createView(),
+                depthLoadOp: 'clear',
+                depthStoreOp: 'store',
+                depthClearValue: depthAt(sceneDistance),
+              },
+            })
+            .end();
+          device.queue.submit([encoder.finish()]);
+        });
+        const look: ParticleLook = {
+          ...DEFAULT_LOOK,
+          mode: 'sprites',
+          blend: 'additive',
+          size: 0.5,
+          curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
+          sprite: { shape: 'image', filter: 'nearest', softDistance: 0.5 },
+          spriteImage: white,
+          sceneDepth,
+        };
+        const pixels = await drawLive(device, SIZE, particles, look, {
+          viewProjection: perspective,
+          focalPixels: SIZE / 2,
+        });
+        // The view depth recovered from a float32 depth differs from the scene's by ~1e-6 units: the fade
+        // within 1/255 after rounding to unorm8.
+        const got = pixelAt(pixels, SIZE, 16, 16);
+        for (const channel of got) {
+          expect(
+            Math.abs(channel - 255 * fade),
+            `scene ${sceneDistance} away: ${got}, fade ${fade}`,
+          ).toBeLessThanOrEqual(1);
+        }
+      } finally {
+        sceneDepth.destroy();
+      }
+    }
+  });
+
+  it('refuses a look whose image or curves are bad before drawing', async () => {
+    const { device } = gpu.get();
+    const base: ParticleLook = { ...DEFAULT_LOOK, sprite: { shape: 'image' } };
+    const bad: [Partial<ParticleLook>, RegExp][] = [
+      [
+        { spriteImage: { width: 2, height: 2, data: new Uint8Array(3) } },
+        /look\.spriteImage\.data\.length = 3 is invalid: must be width \* height \* 4 = 16/,
+      ],
+      [
+        { spriteImage: { width: 0, height: 2, data: new Uint8Array(0) } },
+        /look\.spriteImage\.width = 0 is invalid: must be an integer in \[1, 8192\]/,
+      ],
+      [
+        { spriteImage: image, curves: { size: [{ at: 0, value: -2 }] } },
+        /look\.curves\.size\[0\]\.value = -2 is invalid/,
+      ],
+      [
+        { spriteImage: image, sprite: { shape: 'image', flipbook: { rows: 0, columns: 1 } } },
+        /look\.sprite\.flipbook\.rows = 0 is invalid/,
+      ],
+    ];
+    for (const [change, message] of bad) {
+      await expect(
+        drawLive(device, 4, [{ px: 0, py: 0, age: 0, lifetime: 1 }], { ...base, ...change }),
+      ).rejects.toThrow(message);
+    }
   });
 });
