@@ -17,6 +17,7 @@ import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SnapshotError, SNAPSHOT_VERSION } from '../src/core/snapshot/format';
 import { decodeSnapshot, type SystemState } from '../src/core/snapshot/systemSnapshot';
 import { DEFAULT_VARIANT } from '../src/core/variants';
+import { ARGS } from '../src/gpu/indirectArgs';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { parseScene } from '../src/scene/scene';
 import { useDevice } from './support/gpu';
@@ -139,6 +140,9 @@ describe('what a snapshot keeps besides the particles', () => {
       expect(stats.nonFinite).toBe(1);
       restored = await ParticleSystem.restore(device, await system.snapshot());
       expect(await restored.readStats()).toEqual(stats);
+      // A restored system draws before its first step: the draws' indirect arguments (derived from the live count).
+      expect(await drawArguments(device, restored)).toEqual(await drawArguments(device, system));
+      expect((await drawArguments(device, restored))[ARGS.drawPoints]).toBe(stats.live);
       expect(restored.forces.handles.map((h) => h.generator)).toEqual(system.forces.handles.map((h) => h.generator));
       expect(restored.emitters?.get(0)).toEqual(system.emitters?.get(0));
       expect(restored.time).toBe(2);
@@ -155,6 +159,21 @@ describe('what a snapshot keeps besides the particles', () => {
     }
   });
 });
+
+/** The lifecycle's indirect arguments (dispatches and draws), read back. */
+async function drawArguments(device: GPUDevice, system: ParticleSystem): Promise<number[]> {
+  const args = system.liveBuffers?.args;
+  if (!args) throw new Error('no live list');
+  const staging = device.createBuffer({ size: args.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  encoder.copyBufferToBuffer(args, 0, staging, 0, args.size);
+  device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const words = Array.from(new Uint32Array(staging.getMappedRange().slice(0)));
+  staging.destroy();
+  // Only the draws: the dispatch sizes of the last step's passes are rewritten by every step's plan before use.
+  return words.map((word, i) => (i >= ARGS.drawQuads && i < ARGS.drawPoints + 4 ? word : 0));
+}
 
 /** Rewrites the header's CRC-32 after an edit, so the edit itself is what restore meets. */
 function resealed(bytes: Uint8Array): Uint8Array {

@@ -6,14 +6,16 @@
  * when a system is restored. What the words mean is
  * src/core/snapshot/systemSnapshot.ts.
  */
+import { LIFE_COUNTERS } from '../core/emitters/gpuRecords';
 import type { LifecycleWords } from '../core/snapshot/systemSnapshot';
+import { ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 
 /** The buffers a snapshot reads and a restore writes. */
 export interface PersistentBuffers {
   readonly particles: GPUBuffer;
   readonly health: GPUBuffer;
-  readonly lifecycle: Pick<LifeBuffers, 'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats'> | null;
+  readonly lifecycle: Pick<LifeBuffers, 'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats' | 'args'> | null;
 }
 
 /** The words read back: particle records as floats, the rest as u32. */
@@ -110,5 +112,12 @@ export function writePersistent(
     for (const name of ['life', 'lists', 'freeList', 'counters', 'ruleStats'] as const) {
       queue.writeBuffer(life[name], 0, words.lifecycle[name] as Uint32Array<ArrayBuffer>);
     }
+    // The draws' indirect arguments, which the emit plan writes each step from the live count
+    // (shaders/lifePlan.wgsl): derived, so not in the snapshot, but a paused restored system must draw.
+    const live = words.lifecycle.counters[LIFE_COUNTERS.wordOffsets.live] as number;
+    const draw = (at: number, args: number[]) => queue.writeBuffer(life.args, at * 4, new Uint32Array(args));
+    draw(ARGS.drawQuads, [6 * live, 1, 0, 0]);
+    draw(ARGS.drawInstanced, [6, live, 0, 0]);
+    draw(ARGS.drawPoints, [live, 1, 0, 0]);
   }
 }

@@ -24,10 +24,13 @@ import {
   SnapshotError,
   jsonSection,
   readContainer,
+  readContainerSliced,
   readJsonSection,
   section,
   sectionView,
   writeContainer,
+  writeContainerSliced,
+  type Container,
   type Section,
   type SnapshotBytes,
 } from './format';
@@ -98,6 +101,17 @@ const TAG = {
 
 /** Encodes a system's state as a snapshot (format.ts's container). */
 export function encodeSnapshot(state: SystemState): Uint8Array {
+  const { header, sections } = containerOf(state);
+  return writeContainer(header, sections);
+}
+
+/** encodeSnapshot, checksummed in slices that yield to the event loop (a page's frames go on meanwhile). */
+export function encodeSnapshotSliced(state: SystemState): Promise<Uint8Array> {
+  const { header, sections } = containerOf(state);
+  return writeContainerSliced(header, sections);
+}
+
+function containerOf(state: SystemState): { header: Parameters<typeof writeContainer>[0]; sections: Section[] } {
   const { config } = state;
   const float64 = state.particles instanceof Float64Array;
   const sections: Section[] = [
@@ -117,14 +131,8 @@ export function encodeSnapshot(state: SystemState): Uint8Array {
       section(TAG.ruleStats, 'u32', lifecycle.ruleStats),
     );
   }
-  return writeContainer(
-    {
-      capacity: config.capacity,
-      variant: config.variant,
-      flags: (lifecycle ? SNAPSHOT_FLAGS.emitters : 0) | (float64 ? SNAPSHOT_FLAGS.float64 : 0),
-    },
-    sections,
-  );
+  const flags = (lifecycle ? SNAPSHOT_FLAGS.emitters : 0) | (float64 ? SNAPSHOT_FLAGS.float64 : 0);
+  return { header: { capacity: config.capacity, variant: config.variant, flags }, sections };
 }
 
 function checkConfig(value: unknown, capacity: number): SnapshotConfig {
@@ -152,7 +160,15 @@ function checkConfig(value: unknown, capacity: number): SnapshotConfig {
  * SnapshotError before returning anything.
  */
 export function decodeSnapshot(snapshot: SnapshotBytes): SystemState {
-  const container = readContainer(snapshot);
+  return decodeContainer(readContainer(snapshot));
+}
+
+/** decodeSnapshot, checksummed in slices that yield to the event loop (a page's frames go on meanwhile). */
+export async function decodeSnapshotSliced(snapshot: SnapshotBytes): Promise<SystemState> {
+  return decodeContainer(await readContainerSliced(snapshot));
+}
+
+function decodeContainer(container: Container): SystemState {
   const { capacity, flags } = container.header;
   const config = checkConfig(readJsonSection(container, TAG.config), capacity);
   const float64 = (flags & SNAPSHOT_FLAGS.float64) !== 0;
