@@ -20,6 +20,7 @@ import { withErrorScopes } from '../src/gpu/errors';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass, type LiveSource } from '../src/render/particlePass';
 import { BUILT_IN_SHAPES, SHAPE_SIZE, shapePixels, type BuiltInShape } from '../src/core/look/shapes';
+import { ParticleSystem } from '../src/gpu/particleSystem';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
 
@@ -259,6 +260,55 @@ describe('the look: curves over life, on the GPU', () => {
         1,
       );
     });
+  });
+});
+
+describe('the look per emitter', () => {
+  it('colours each emitter’s particles by its own curves: the life record’s rule indexes the table', async () => {
+    const { device } = gpu.get();
+    // Five pixels a side: x = -0.4 and 0.4 fall on the centres of columns 1 and 3, y = 0 on row 2.
+    const SIZE = 5;
+    const system = await ParticleSystem.create(device, {
+      capacity: 64,
+      emitters: [
+        { burst: 4, lifetime: 10, shape: { type: 'point', center: [-0.4, 0, 0.5] } },
+        { burst: 4, lifetime: 10, shape: { type: 'point', center: [0.4, 0, 0.5] } },
+      ],
+    });
+    const pass = new ParticlePass(device, 'rgba8unorm', 'depth24plus');
+    const binding = pass.bindLive('test.rules', system.particles.buffer, system.lifecycle!.buffers);
+    const target = new OffscreenTarget(device, SIZE, 'rgba8unorm');
+    try {
+      await system.step(0.01);
+      const look: ParticleLook = {
+        ...DEFAULT_LOOK,
+        mode: 'points',
+        // Opaque "over": however many land on a pixel, it shows their colour.
+        blend: 'alpha',
+        curves: { color: [{ at: 0, color: [0, 0, 1, 1] }] },
+        rules: [{ color: [{ at: 0, color: [1, 0, 0, 1] }] }, { color: [{ at: 0, color: [0, 1, 0, 1] }] }],
+      };
+      const view = { viewProjection: IDENTITY, width: SIZE, height: SIZE, focalPixels: SIZE / 2 };
+      const pixels = new Uint8Array(
+        await target.render('per-emitter curves', (render) =>
+          pass.draw(render, binding, look, view, { extrapolate: 0, time: 0 }),
+        ),
+      );
+      expect(pixelAt(pixels, SIZE, 1, 2), 'emitter 0').toEqual([255, 0, 0, 255]);
+      expect(pixelAt(pixels, SIZE, 3, 2), 'emitter 1').toEqual([0, 255, 0, 255]);
+      // Without a rule of its own, emitter 1 takes the draw's curves.
+      const fallback = new Uint8Array(
+        await target.render('per-emitter curves, one rule', (render) =>
+          pass.draw(render, binding, { ...look, rules: [look.rules![0]!] }, view, { extrapolate: 0, time: 0 }),
+        ),
+      );
+      expect(pixelAt(fallback, SIZE, 3, 2), 'emitter 1, no rule of its own').toEqual([0, 0, 255, 255]);
+    } finally {
+      binding.destroy();
+      pass.destroy();
+      target.destroy();
+      system.destroy();
+    }
   });
 });
 
