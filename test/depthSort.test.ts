@@ -182,6 +182,26 @@ describe('DepthSort on the GPU', () => {
   });
 });
 
+describe('DepthSort input', () => {
+  it('refuses a count that is not a positive integer and a buffer too small for it', () => {
+    const { device } = gpu.get();
+    const particles = particleBuffer(device, new Float32Array(4 * FLOATS_PER_PARTICLE));
+    try {
+      for (const count of [0, -1, 2.5, Number.NaN]) {
+        expect(() => new DepthSort(device, { label: 'test.bad', particles, count })).toThrow(
+          /test\.bad: count .* is not a positive integer/,
+        );
+      }
+      expect(() => new DepthSort(device, { label: 'test.bad', particles, count: 5 })).toThrow(
+        /test\.bad: the buffer holds fewer than 5 particle records/,
+      );
+      expect(particles.size).toBe(4 * BYTES_PER_PARTICLE);
+    } finally {
+      particles.destroy();
+    }
+  });
+});
+
 describe('a sorted alpha-blended draw', () => {
   /** rgba16float rows of 64 * 8 = 512 bytes, a multiple of copyTextureToBuffer's 256. */
   const SIZE = 64;
