@@ -553,10 +553,50 @@ describe('the look: sprites that are images', () => {
         /look\.sprite\.flipbook\.rows = 0 is invalid/,
       ],
     ];
+    const notBindable = device.createTexture({
+      label: 'test.notBindable',
+      size: [1, 1],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.COPY_DST,
+    });
+    const colourAsDepth = device.createTexture({
+      label: 'test.colourAsDepth',
+      size: [4, 4],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.TEXTURE_BINDING,
+    });
+    bad.push(
+      [
+        { spriteImage: notBindable },
+        /look\.spriteImage = "test\.notBindable" is invalid: must be a single-sampled 2d texture with TEXTURE_BINDING usage/,
+      ],
+      [
+        { spriteImage: image, sceneDepth: colourAsDepth },
+        /look\.sceneDepth = "test\.colourAsDepth" is invalid: must be a single-sampled depth texture/,
+      ],
+    );
     for (const [change, message] of bad) {
       await expect(
         drawLive(device, 4, [{ px: 0, py: 0, age: 0, lifetime: 1 }], { ...base, ...change }),
       ).rejects.toThrow(message);
     }
+    notBindable.destroy();
+    colourAsDepth.destroy();
+    // A texture of the caller's is drawn from as it is (and stays the caller's).
+    const red = device.createTexture({
+      label: 'test.red',
+      size: [1, 1],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+    });
+    device.queue.writeTexture({ texture: red }, new Uint8Array([255, 0, 0, 255]), { bytesPerRow: 4 }, [1, 1]);
+    const pixels = await drawLive(device, 8, [{ px: 4, py: 4, age: 0, lifetime: 1 }], {
+      ...base,
+      size: 0.5,
+      curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
+      spriteImage: red,
+    });
+    expect(pixelAt(pixels, 8, 4, 4)).toEqual([255, 0, 0, 255]);
+    red.destroy();
   });
 });

@@ -56,7 +56,7 @@ export function createLookLayout(device: GPUDevice): GPUBindGroupLayout {
 }
 
 /** Validates the look's curves, rules and sprite (refusals name `look.curves`, `look.rules[2]`, `look.sprite.flipbook.rows`). */
-export function validateLook(look: Pick<ParticleLook, 'curves' | 'rules' | 'sprite' | 'spriteImage'>): {
+export function validateLook(look: Pick<ParticleLook, 'curves' | 'rules' | 'sprite' | 'spriteImage' | 'sceneDepth'>): {
   curves: LookCurves | undefined;
   rules: (LookCurves | undefined)[];
   sprite: ResolvedSprite;
@@ -74,6 +74,17 @@ export function validateLook(look: Pick<ParticleLook, 'curves' | 'rules' | 'spri
   const sprite = validateSprite('look.sprite', look.sprite);
   if (sprite.shape === 'image' && !look.spriteImage) {
     check.refuse('look.spriteImage', look.spriteImage, "must be given where look.sprite.shape is 'image'");
+  }
+  const depth = look.sceneDepth;
+  if (
+    depth !== undefined &&
+    (!depth.format?.startsWith('depth') || depth.sampleCount !== 1 || !(depth.usage & GPUTextureUsage.TEXTURE_BINDING))
+  ) {
+    check.refuse(
+      'look.sceneDepth',
+      depth.label || 'a GPUTexture',
+      'must be a single-sampled depth texture with TEXTURE_BINDING usage (not the attachment drawn into)',
+    );
   }
   return { curves, rules, sprite };
 }

@@ -85,7 +85,16 @@ export class SpriteTextures {
 
   /** The texture of a user's image: the texture itself, or one made from it once (this object's). `what` names it in refusals. */
   image(image: SpriteImage, what: string): GPUTexture {
-    if (isTexture(image)) return image;
+    if (isTexture(image)) {
+      if (!(image.usage & GPUTextureUsage.TEXTURE_BINDING) || image.dimension !== '2d' || image.sampleCount !== 1) {
+        check.refuse(
+          what,
+          image.label || 'a GPUTexture',
+          'must be a single-sampled 2d texture with TEXTURE_BINDING usage',
+        );
+      }
+      return image;
+    }
     const known = this.images.get(image as object);
     if (known) return known;
     let texture: GPUTexture;
