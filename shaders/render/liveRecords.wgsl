@@ -25,13 +25,15 @@ fn lookOf(drawn: u32) -> Look {
   }
   let slot = liveLists[liveCounters.parity * params.count + drawn];
   out = particleLook(particles[slot], slot);
-  // For the look's curves over life and sprite turning (particles.wgsl).
-  let lifeRecord = life[slot];
-  out.age = lifeRecord.age + params.extrapolate;
-  out.share = select(0.0, clamp(out.age / lifeRecord.lifetime, 0.0, 1.0), lifeRecord.lifetime > 0.0);
-  out.rule = lifeRecord.rule;
-  out.scale = lifeRecord.size;
-  out.seed.y = lifeRecord.generation;
+  // For the look's curves over life, flipbook and turning (particles.wgsl); read only where used.
+  if (CURVES || TEXTURED) {
+    let lifeRecord = life[slot];
+    out.age = lifeRecord.age + params.extrapolate;
+    out.share = select(0.0, clamp(out.age / lifeRecord.lifetime, 0.0, 1.0), lifeRecord.lifetime > 0.0);
+    out.rule = lifeRecord.rule;
+    out.scale = lifeRecord.size;
+    out.seed.y = lifeRecord.generation;
+  }
   if (COLOR_MODE == 2u) {
     let record = life[slot];
     // The share of its life lived at the drawn time (0 for a particle that never dies).

@@ -231,8 +231,9 @@ fn spriteVertex(@builtin(vertex_index) index: u32, @builtin(instance_index) inst
     // A longer streak spreads about the same light.
     alpha *= radius / (radius + 0.5 * halfLength);
   }
-  if (SHAPE == 0u) {
-    // A round sprite turns (a spark keeps its axis along the velocity).
+  if (TEXTURED && SHAPE == 0u) {
+    // An image turns (the analytic round sprite looks the same at any angle; a
+    // spark keeps its axis along the velocity).
     let angle = spriteAngle(l);
     let turn = vec2f(cos(angle), sin(angle));
     axis = vec2f(axis.x * turn.x - axis.y * turn.y, axis.x * turn.y + axis.y * turn.x);
