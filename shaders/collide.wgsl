@@ -129,7 +129,7 @@ fn main(invocation: Invocation) {
     );
     if (penetration > -skin) {
       if (kill) { break; }
-      resolveWorldContact(&p, &v, a, n, penetration, e, mu);
+      resolveWorldContact(&p, &v, a, n, penetration, e, mu, params.dt);
     }
     k++;
     if (k == contacts) {

@@ -20,29 +20,32 @@ override SKIN: f32 = 0.0;
 // A uniform array of the set's size: constant indices, no bounds to check.
 @group(COLLIDERS_GROUP) @binding(0) var<uniform> colliders: array<Collider, COLLIDER_COUNT>;
 
-// A contact with collider `i` when within the skin: true when it kills (the
-// caller stops there), else resolved.
+// A contact with collider `c` when within the skin: true when it kills (the
+// caller stops there), else resolved. Each function loads its collider's
+// record once (on the software adapter every load is guarded).
 fn touch(
-  i: u32,
+  c: Collider,
   p: ptr<function, vec3f>,
   v: ptr<function, vec3f>,
   a: vec3f,
+  dt: f32,
   n: vec3f,
   penetration: f32,
   kill: bool,
 ) -> bool {
   if (penetration > -SKIN) {
     if (kill) { return true; }
-    resolveWorldContact(p, v, a, n, penetration, colliders[i].restitution, colliders[i].friction);
+    resolveWorldContact(p, v, a, n, penetration, c.restitution, c.friction, dt);
   }
   return false;
 }
 
 // A half-space: anything behind the plane is inside it, however fast it came.
-fn planeCollider(i: u32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, kill: bool) -> bool {
-  let n = colliders[i].axis0;
-  let penetration = r - (dot3(n, *p) - colliders[i].size.x);
-  return touch(i, p, v, a, n, penetration, kill);
+fn planeCollider(i: u32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32, kill: bool) -> bool {
+  let c = colliders[i];
+  let n = c.axis0;
+  let penetration = r - (dot3(n, *p) - c.size.x);
+  return touch(c, p, v, a, dt, n, penetration, kill);
 }
 
 fn sphereCollider(
@@ -51,28 +54,30 @@ fn sphereCollider(
   v: ptr<function, vec3f>,
   a: vec3f,
   r: f32,
+  dt: f32,
   inside: bool,
   kill: bool,
 ) -> bool {
-  let d = *p - colliders[i].center;
+  let c = colliders[i];
+  let d = *p - c.center;
   let distance2 = dot3(d, d);
   let distance = sqrt(distance2);
   let unit = d / distance;
-  let h = colliders[i].size.x;
+  let h = c.size.x;
   // A particle at the very centre leaves upwards.
   let radial = select(vec3f(0.0, 1.0, 0.0), unit, distance > 0.0);
   let n = select(radial, -radial, inside);
   let penetration = select((h + r) - distance, (distance + r) - h, inside);
-  return touch(i, p, v, a, n, penetration, kill);
+  return touch(c, p, v, a, dt, n, penetration, kill);
 }
 
 // Inside a box: one contact an axis, each with the nearer wall, each seeing
 // where the one before left the particle.
-fn boxWall(i: u32, axis: vec3f, h: f32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, kill: bool) -> bool {
-  let wallQ = dot3(*p - colliders[i].center, axis);
+fn boxWall(c: Collider, axis: vec3f, h: f32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32, kill: bool) -> bool {
+  let wallQ = dot3(*p - c.center, axis);
   let n = select(axis, -axis, wallQ >= 0.0);
   let penetration = abs(wallQ) - (h - r);
-  return touch(i, p, v, a, n, penetration, kill);
+  return touch(c, p, v, a, dt, n, penetration, kill);
 }
 
 fn boxCollider(
@@ -81,19 +86,21 @@ fn boxCollider(
   v: ptr<function, vec3f>,
   a: vec3f,
   r: f32,
+  dt: f32,
   inside: bool,
   kill: bool,
 ) -> bool {
-  let axis0 = colliders[i].axis0;
-  let axis1 = colliders[i].axis1;
-  let axis2 = colliders[i].axis2;
-  let h = colliders[i].size;
+  let c = colliders[i];
+  let axis0 = c.axis0;
+  let axis1 = c.axis1;
+  let axis2 = c.axis2;
+  let h = c.size;
   if (inside) {
-    if (boxWall(i, axis0, h.x, p, v, a, r, kill)) { return true; }
-    if (boxWall(i, axis1, h.y, p, v, a, r, kill)) { return true; }
-    return boxWall(i, axis2, h.z, p, v, a, r, kill);
+    if (boxWall(c, axis0, h.x, p, v, a, r, dt, kill)) { return true; }
+    if (boxWall(c, axis1, h.y, p, v, a, r, dt, kill)) { return true; }
+    return boxWall(c, axis2, h.z, p, v, a, r, dt, kill);
   }
-  let d = *p - colliders[i].center;
+  let d = *p - c.center;
   // The particle in the box's axes, and the closest point of the box.
   let q = vec3f(dot3(d, axis0), dot3(d, axis1), dot3(d, axis2));
   let outside = q - clamp(q, -h, h);
@@ -114,5 +121,5 @@ fn boxCollider(
   let clear = distance2 > 0.0;
   let n = select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear);
   let penetration = select(facePenetration, r - distance, clear);
-  return touch(i, p, v, a, n, penetration, kill);
+  return touch(c, p, v, a, dt, n, penetration, kill);
 }

@@ -13,9 +13,6 @@ override SEMI_IMPLICIT: bool = false;
 // v d + a t (docs/step.md).
 // 2: off
 override DAMPING_MODE: u32 = 0u;
-// Whether anything may have written the force accumulator since the last
-// step cleared it (addForces, a force pass, springs, a write): see main.
-override FORCE_ACCUMULATOR: bool = true;
 
 // StepParams: generated from src/gpu/passParams.ts (the schema) and prepended;
 // so is shaders/health.wgsl, whose counters are `health`.
@@ -45,12 +42,14 @@ fn main(invocation: Invocation) {
   if (inverseMass <= 0.0) { return; }
   let velocityDamping = particles[index].velocityDamping;
   let accelerationRadius = particles[index].accelerationRadius;
-  // Without FORCE_ACCUMULATOR nothing wrote the accumulator since the last
-  // step cleared it (src/gpu/particleSystem.ts knows): it holds zeros, so it is
-  // neither read nor cleared, and the step adds the same zero it would have read.
+  // With params.forceAccumulator 0 nothing wrote an accumulator since the last
+  // step cleared them (src/gpu/particleSystem.ts knows): it holds zeros, so it
+  // is neither read nor cleared, and the step adds the same zero it would have
+  // read. A uniform branch, not a pipeline: no compile when that changes.
+  let forceAccumulator = params.forceAccumulator != 0u;
   var accumulated = vec3f(0.0);
   var spare = 0.0;
-  if (FORCE_ACCUMULATOR) {
+  if (forceAccumulator) {
     let forceAccumSpare = particles[index].forceAccumSpare;
     accumulated = forceAccumSpare.xyz;
     spare = forceAccumSpare.w;
@@ -75,7 +74,7 @@ fn main(invocation: Invocation) {
   // from where the step left the particle, as the colliders pass would see it.
   var collided = position;
   var collidedVelocity = velocity;
-  let killed = worldColliders(&collided, &collidedVelocity, acceleration, accelerationRadius.w);
+  let killed = worldColliders(&collided, &collidedVelocity, acceleration, accelerationRadius.w, dt);
   // Went from finite to NaN or infinity in this step (in the step itself, or
   // in a contact after it, as the colliders pass counts it): worked out
   // without a branch (`&`, not `&&`), the rare branch placed after the stores,
@@ -83,14 +82,14 @@ fn main(invocation: Invocation) {
   // more than half a step).
   let steppedFinite = isFiniteState(position, velocity);
   let collidedBad = WORLD_COLLIDERS && !isFiniteState(collided, select(collidedVelocity, vec3f(0.0), killed));
-  let wentBad = CHECK_FINITE && ((!steppedFinite | (steppedFinite & collidedBad)) & isFiniteState(oldPosition, oldVelocity));
+  let wentBad = CHECK_FINITE && ((!steppedFinite | collidedBad) & isFiniteState(oldPosition, oldVelocity));
   // Store only the lanes the step changes: the acceleration lane is read-only
   // here (measured ~10% faster on SwiftShader than storing the whole struct).
   // A killed particle: immovable, at rest where it touched, "no particle".
   particles[index].positionInverseMass = vec4f(collided, select(inverseMass, 0.0, killed));
   particles[index].velocityDamping = vec4f(select(collidedVelocity, vec3f(0.0), killed), velocityDamping.w);
   // Clear the forces.
-  if (FORCE_ACCUMULATOR) { particles[index].forceAccumSpare = vec4f(vec3f(0.0), spare); }
+  if (forceAccumulator) { particles[index].forceAccumSpare = vec4f(vec3f(0.0), spare); }
   if (killed) { particles[index].accelerationRadius.w = DEAD_RADIUS; }
   if (wentBad) {
     // Parked by the step, a particle is skipped by the colliders pass: it stays where the step left it.

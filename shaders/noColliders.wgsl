@@ -3,6 +3,6 @@
 
 const WORLD_COLLIDERS: bool = false;
 
-fn worldColliders(p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32) -> bool {
+fn worldColliders(p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32) -> bool {
   return false;
 }

@@ -1,9 +1,9 @@
 // A contact with the immovable world, shared by the colliders pass
 // (shaders/collide.wgsl) and the step with the colliders fused into it
 // (shaders/fusedColliders.wgsl), so both resolve it with the same operations.
-// Mirrored by resolveWorldContact in src/core/collisions/collide.ts. Reads
-// `params.dt`: both passes' parameter blocks (CollideParams, StepParams) name
-// the step's dt so. Prepended: RESTING_CLOSING_STEPS_EXTRA and _MAX.
+// Mirrored by resolveWorldContact in src/core/collisions/collide.ts; `dt` is
+// the step's, passed in (a uniform load per contact costs the software
+// adapter a guarded load). Prepended: RESTING_CLOSING_STEPS_EXTRA and _MAX.
 
 // Written out so the order of the sum is fixed (the CPU twin adds in the same order).
 fn dot3(a: vec3f, b: vec3f) -> f32 {
@@ -20,10 +20,11 @@ fn resolveWorldContact(
   penetration: f32,
   restitution: f32,
   friction: f32,
+  dt: f32,
 ) {
   let separatingVelocity = dot3(*v, n);
   if (separatingVelocity < 0.0) {
-    let accCausedSepVelocity = dot3(a, n) * params.dt;
+    let accCausedSepVelocity = dot3(a, n) * dt;
     // A resting contact, not a bounce: closing no faster than the acceleration
     // makes in min(e / (1 - e) + EXTRA, MAX) steps (src/core/collisions/collide.ts
     // says why); bouncing on it would never settle. No division, (1 - e)

@@ -17,7 +17,7 @@ export interface ByteCount {
 export const BYTES = {
   /**
    * integrate.wgsl once a step has cleared the force accumulators and nothing
-   * wrote one since (every timed step of a case: FORCE_ACCUMULATOR off):
+   * wrote one since (every timed step of a case: StepParams.forceAccumulator 0):
    * loads position|inverseMass, velocity|damping and acceleration|radius,
    * stores the first two; the accumulator lane is neither read nor cleared.
    */

@@ -48,6 +48,8 @@ export class GpuCollisions {
   private destroyed = false;
   /** The colliders' table as the fused step binds it (a uniform); null without colliders. */
   private fusedColliders: FusedColliders | null = null;
+  /** The colliders pass, created on first need: a system whose colliders run fused into the step never compiles it. */
+  private collidePass: CollidePass | null = null;
   private readonly fusedLayout: GPUBindGroupLayout;
 
   private constructor(
@@ -56,7 +58,6 @@ export class GpuCollisions {
     readonly settings: ContactSettings,
     /** The largest radius written to the system, which sizes the grid's cells. */
     readonly radius: RadiusBound,
-    private readonly collidePass: CollidePass,
     private readonly workgroupSize: number,
   ) {
     this.colliderBuffer = this.createColliderBuffer(prepareColliders([]));
@@ -65,7 +66,6 @@ export class GpuCollisions {
       label: 'GpuCollisions.fusedLayout',
       entries: bindGroupLayoutEntries(['uniform']),
     });
-    this.collidePass.bind(this.colliderBuffer, this.noDeltas);
     if (settings.particleCollisions) this.ensureContacts();
   }
 
@@ -77,8 +77,7 @@ export class GpuCollisions {
     radius: RadiusBound,
     workgroupSize: number,
   ): GpuCollisions {
-    const collide = CollidePass.create(device, particles, workgroupSize);
-    return new GpuCollisions(device, particles, settings, radius, collide, workgroupSize);
+    return new GpuCollisions(device, particles, settings, radius, workgroupSize);
   }
 
   private createColliderBuffer(colliders: PackedColliders): GPUBuffer {
@@ -93,6 +92,15 @@ export class GpuCollisions {
     return buffer;
   }
 
+  /** The colliders pass, created and bound on first need (inside the caller's error scopes). */
+  private colliders(): CollidePass {
+    if (!this.collidePass) {
+      this.collidePass = CollidePass.create(this.device, this.particles, this.workgroupSize);
+      this.collidePass.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
+    }
+    return this.collidePass;
+  }
+
   /** The contact and grid passes, created on first need. */
   private ensureContacts(): ContactPass {
     if (!this.contactPass) {
@@ -103,7 +111,7 @@ export class GpuCollisions {
         this.gridPass = GridPass.create(this.device, this.particles, this.workgroupSize);
         this.contactPass.useGrid(this.gridPass);
       }
-      this.collidePass.bind(this.colliderBuffer, this.contactPass.deltas);
+      this.collidePass?.bind(this.colliderBuffer, this.contactPass.deltas);
     }
     return this.contactPass;
   }
@@ -113,7 +121,7 @@ export class GpuCollisions {
     this.colliderBuffer.destroy();
     this.colliderBuffer = this.createColliderBuffer(colliders);
     this.colliderCount = colliders.count;
-    this.collidePass.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
+    this.collidePass?.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
     const composition = colliderComposition(colliders);
     this.fusedColliders =
       colliders.count === 0
@@ -173,7 +181,7 @@ export class GpuCollisions {
 
   /** Records what follows one integration step of `dt` over particles [0, count). */
   encode(encoder: GPUCommandEncoder, dt: number, count: number): void {
-    if (this.colliderCount > 0) this.collidePass.encode(encoder, this.collideStep(count, dt), false);
+    if (this.colliderCount > 0) this.colliders().encode(encoder, this.collideStep(count, dt), false);
     if (!this.hasContacts) return;
     this.encodeGrid(encoder, dt, count);
     for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count);
@@ -200,7 +208,7 @@ export class GpuCollisions {
     const step = this.contactStep(count, dt);
     contacts.encode(encoder, 'count', step);
     contacts.encode(encoder, 'resolve', step);
-    this.collidePass.encode(encoder, this.collideStep(count, dt), true);
+    this.colliders().encode(encoder, this.collideStep(count, dt), true);
   }
 
   /**
@@ -222,7 +230,7 @@ export class GpuCollisions {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.collidePass.destroy();
+    this.collidePass?.destroy();
     this.contactPass?.destroy();
     this.gridPass?.destroy();
     this.colliderBuffer.destroy();

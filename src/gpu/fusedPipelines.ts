@@ -1,9 +1,7 @@
 /**
  * The step's pipelines with work fused in: a force composition
  * (shaders/integrateForces.wgsl), a collider composition
- * (shaders/fusedColliders.wgsl), either or both, and with or without the
- * force accumulator (FORCE_ACCUMULATOR of shaders/integrate.wgsl), one per
- * combination, compiled on first use and kept, least recently used out
+ * (shaders/fusedColliders.wgsl), either or both, one per combination, compiled on first use and kept, least recently used out
  * first. Owned by the step passes over every slot (IntegratePass) and over
  * the live list (LiveIntegratePass): they differ only in their leading bind
  * groups and code.
@@ -21,7 +19,7 @@ const MAX_FUSED_PIPELINES = 16;
 export interface FusedStep {
   readonly forces: FusedForces | null;
   readonly colliders: FusedColliders | null;
-  /** False when nothing wrote the force accumulator since the last step cleared it: neither read nor cleared. */
+  /** False when nothing wrote the force accumulator since the last step cleared it: neither read nor cleared (StepParams.forceAccumulator, not a pipeline). */
   readonly accumulator: boolean;
 }
 
@@ -30,7 +28,6 @@ export function fusedStepKey(fusion: FusedStep): string {
   return [
     fusion.forces ? `forces(${fusion.forces.key})` : '',
     fusion.colliders ? `colliders(${fusion.colliders.key})` : '',
-    fusion.accumulator ? 'accumulator' : '',
   ]
     .filter((part) => part !== '')
     .join(' + ');
@@ -77,7 +74,6 @@ export class FusedPipelineCache {
         }),
         constants: {
           ...this.constants,
-          FORCE_ACCUMULATOR: fusion.accumulator ? 1 : 0,
           ...(colliders ? { SKIN: colliders.skin } : {}),
         },
         groups: [...this.groups, ...(forces ? [forces.layout] : []), ...(colliders ? [colliders.layout] : [])],

@@ -43,13 +43,12 @@ export class IntegratePass {
   ): Promise<IntegratePass> {
     const params = new StepParams(device, 'IntegratePass', particles);
     const constants = { ...stepConstants(variant, workgroupSize), ...particles.health.constants };
-    // Created synchronously: the caller's error scopes catch any failure. Without the
-    // accumulator: a system starts with none held, and most never add any.
+    // Created synchronously: the caller's error scopes catch any failure.
     const kernel = Kernel.create(device, particles, {
       name: `IntegratePass(${variant.integrator}, ${variant.damping})`,
       file: 'integrate.wgsl',
       code: shaders.integrate(),
-      constants: { ...constants, FORCE_ACCUMULATOR: 0 },
+      constants,
       groups: [params.layout],
     });
     return new IntegratePass(device, particles, kernel, params, constants, workgroupSize);
@@ -79,12 +78,13 @@ export class IntegratePass {
    * Records `steps` steps with `fusion` fused in (field forces, then the
    * step, then the colliders: Cyclone's order and the colliders pass's) into
    * a compute pass the caller opened. The pipeline made at creation when
-   * nothing is fused and the accumulator is skipped.
+   * nothing is fused.
    */
   recordFused(pass: GPUComputePassEncoder, dt: number, count: number, fusion: FusedStep, steps = 1): void {
-    const params = { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, count)] };
+    const offset = this.params.offsetFor(dt, count, fusion.accumulator);
+    const params = { group: this.params.bindGroup, offsets: [offset] };
     // One dispatch per step; dispatches in one pass are ordered for storage writes.
-    if (!fusion.forces && !fusion.colliders && !fusion.accumulator) {
+    if (!fusion.forces && !fusion.colliders) {
       this.kernel.record(pass, [params], { count }, steps);
       return;
     }

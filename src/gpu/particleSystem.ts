@@ -119,7 +119,7 @@ export class ParticleSystem implements ParticleSystemApi {
   /**
    * False only when nothing can have written a force accumulator since a
    * step last cleared them all: then the step neither reads nor clears them
-   * (FORCE_ACCUMULATOR of shaders/integrate.wgsl). Set by every call that may
+   * (StepParams.forceAccumulator of shaders/integrate.wgsl). Set by every call that may
    * write one (writes of non-zero forces, addForces, force passes, a restore,
    * the internal buffer getter), cleared by a step. Every slot starts with
    * none (Cyclone's default particle, or a parked one).

@@ -10,6 +10,7 @@ import { defineStruct } from '../core/schema';
 export const STEP_PARAMS = defineStruct('StepParams', {
   dt: { type: 'f32', doc: 'seconds, > 0' },
   count: { type: 'u32', doc: 'particles (or slots) the dispatch covers' },
+  forceAccumulator: { type: 'u32', doc: '0 when no force accumulator can hold a force: neither read nor cleared' },
 });
 
 /** shaders/collide.wgsl. */

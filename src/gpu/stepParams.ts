@@ -50,9 +50,16 @@ export class StepParams {
     });
   }
 
-  /** The dynamic offset of the slot holding (dt, count), written on first use. */
-  offsetFor(dt: number, count: number): number {
-    return this.ring.offsetFor(this.block.set('dt', dt).set('count', count).bytes);
+  /**
+   * The dynamic offset of the slot holding (dt, count, whether to read the
+   * force accumulator), written on first use.
+   */
+  offsetFor(dt: number, count: number, forceAccumulator = true): number {
+    const block = this.block
+      .set('dt', dt)
+      .set('count', count)
+      .set('forceAccumulator', forceAccumulator ? 1 : 0);
+    return this.ring.offsetFor(block.bytes);
   }
 
   destroy(): void {

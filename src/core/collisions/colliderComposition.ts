@@ -46,13 +46,13 @@ export function colliderCompositionKey(composition: ColliderComposition): string
  */
 export function wgslWorldColliders(composition: ColliderComposition): string {
   const calls = composition.map(({ kind, inside, kill }, i) => {
-    const call = `${kind}Collider(${i}u, p, v, a, r, ${kind === 'plane' ? '' : `${inside}, `}${kill})`;
+    const call = `${kind}Collider(${i}u, p, v, a, r, dt, ${kind === 'plane' ? '' : `${inside}, `}${kill})`;
     return `  if (${call}) { return true; }`;
   });
   return [
     `// Generated from src/core/collisions/colliderComposition.ts: ${colliderCompositionKey(composition) || 'none'}`,
     `const COLLIDER_COUNT: u32 = ${Math.max(1, composition.length)}u;`,
-    'fn worldColliders(p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32) -> bool {',
+    'fn worldColliders(p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32) -> bool {',
     ...calls,
     '  return false;',
     '}',
