@@ -18,6 +18,7 @@ import { LINK_PARAMS, LINK_RECORD } from '../src/render/linkPass';
 import { GROUP_LIFE } from '../src/render/groupTimeline';
 import { DRAW_PARAMS } from '../src/render/particleLook';
 import { DEPTH_SORT_PARAMS, SORT_DIGIT } from '../src/render/depthSort';
+import { TRAIL_DRAW_PARAMS, TRAIL_HEAD, TRAIL_RECORD_PARAMS, TRAIL_STOP } from '../src/core/look/trails';
 import { shaders } from '../src/shaders';
 import { withErrorScopes } from '../src/gpu/errors';
 import { useDevice } from './support/gpu';
@@ -185,6 +186,12 @@ const COMPOSED: readonly Composed[] = [
   { name: 'renderGrid', code: shaders.renderGrid(RENDER_GRID_PARAMS) },
   { name: 'renderLines', code: shaders.renderLines(LINE_PARAMS) },
   { name: 'renderLinks', code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD) },
+  {
+    name: 'renderTrailsRecord',
+    code: shaders.renderTrailsRecord(TRAIL_HEAD, TRAIL_RECORD_PARAMS),
+    pipelines: [0, 1].map((life) => ({ name: `HAS_LIFE ${life}`, constants: { WORKGROUP_SIZE, HAS_LIFE: life } })),
+  },
+  { name: 'renderTrails', code: shaders.renderTrails(TRAIL_HEAD, TRAIL_STOP, TRAIL_DRAW_PARAMS) },
   { name: 'copy', code: shaders.copy(), pipelines: one(sized) },
   { name: 'benchIntegrateSoA', code: shaders.benchIntegrateSoA(), pipelines: stepVariants },
   {
