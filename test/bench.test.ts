@@ -20,6 +20,7 @@ import {
   liveTarget,
   shuffleFreeList,
 } from '../src/bench/emitters';
+import type { ColliderRatioResult } from '../src/bench/colliderRatio';
 import type { ForceRatioResult } from '../src/bench/forceRatio';
 import { quickOptions, runBench, type Progress } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
@@ -77,6 +78,7 @@ interface ReportJson {
   cases: (Record<string, unknown> & { name: string })[];
   targets: TargetJson[];
   forceRatio: ForceRatioResult;
+  colliderRatio: ColliderRatioResult;
 }
 
 /** The targets the report states, each found by how its wording starts. */
@@ -87,6 +89,10 @@ const TARGETS = {
   forces: 'typical forces',
   emitterFrame: 'emitters: a frame at 100% live',
   emitterTenth: 'emitters: a frame at 10% live',
+  colliderPlane: 'step + one plane collider',
+  colliderShower: 'gravity + drag + plane',
+  stepBytes: 'the plain step moves',
+  planeBytes: 'step + fused plane collider moves',
 } as const;
 
 describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
@@ -257,11 +263,22 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     for (const variant of ALL_VARIANTS) expect(svg).toContain(`step/${variantName(variant)}`);
   });
 
+  it('measures the collider targets below 2^20 in alternating rounds but does not judge them', () => {
+    for (const start of [TARGETS.colliderPlane, TARGETS.colliderShower]) {
+      const target = targetStarting(start);
+      expect(target.met, start).toBeNull();
+      expect(target.figure, start).toMatch(/^at 2\^12, median of \d+ alternating rounds: [\d.]+x the step/);
+    }
+    expect(json.colliderRatio.cases.map((c) => c.name)).toEqual(['step+plane', 'gravity+drag+plane']);
+  });
+
   it('reports progress run by run, each warm-up and repeat once, then done', () => {
     const last = progress.at(-1);
     const total = json.cases.length * (1 + OPTIONS.repeats);
     expect(last).toEqual({ done: total, total, current: '' });
-    const runs = progress.filter((p) => p.current !== '' && !p.current.startsWith('forces vs step'));
+    const runs = progress.filter(
+      (p) => p.current !== '' && !p.current.startsWith('forces vs step') && !p.current.startsWith('colliders vs step'),
+    );
     expect(runs.map((p) => p.done)).toEqual(Array.from({ length: total }, (_, i) => i));
   });
 
