@@ -60,24 +60,30 @@ export const BYTES = {
  * words each pass's shader names (a scalar read from a lane counts 4 bytes,
  * not the lane), for the three kinds of particle a frame handles. Left out:
  * planStep and planEmit (one invocation each, a few counters), the scan's
- * levels above 0 (16 bytes per 1,024 live), the per-rule atomics and the
+ * levels (8 bytes a word of 32 live), the per-rule atomics and the
  * uniforms. Bytes a live particle-step are then
  * `live + deaths / live * death + births / live * birth`.
  */
 export const LIFECYCLE_BYTES = {
   /**
-   * Every particle live at the frame's start:
-   * the step over the live list (liveDispatch.wgsl + integrate.wgsl): its slot
-   * (4) and the record (64) in, position, velocity and force lanes (48) out;
-   * age.wgsl: slot 4, age, lifetime, rule 12, radius and position.y 8 in; age,
-   * alive 8 and its (lives on, children) flag 8 out; lifeScan.wgsl level 0:
-   * the flag 8 in, its prefix sum 8 out; compact.wgsl: slot 4, prefix sum 8,
-   * alive 4 in, a survivor's slot in the other live list 4 out (a death
-   * writes 4 to the free list instead).
+   * Every particle live at the frame's start: the step over the live list
+   * with the ageing fused in (liveDispatch.wgsl + integrate.wgsl + liveAge.wgsl):
+   * its slot 4 and record 64 in (the live step always reads the accumulator),
+   * position, velocity and force lanes 48 out; the ageing reads age, lifetime
+   * and rule 12 (radius and position.y are the record's) and writes age 4;
+   * deathWords.wgsl and compact.wgsl read its death bit, a word a 32 live
+   * particles: 2 x 4 / 32 = 0.25.
    */
-  live: { read: 68 + 24 + 8 + 16, written: 48 + 16 + 8 + 4 },
-  /** A death, on top of `live` (compact.wgsl): its rule 4 and record 64 in, the parked record 64 out. */
-  death: { read: 4 + BYTES_PER_PARTICLE, written: BYTES_PER_PARTICLE },
+  live: { read: 68 + 12 + 0.25, written: 48 + 4 },
+  /**
+   * A death, on top of `live`: alive 4 and its bit 4 out (liveAge.wgsl);
+   * compact.wgsl: its rule 4 and record 64 in, its live index 4, free-list
+   * slot 4, the parked record 64 and its death record (position, velocity,
+   * rule, first child: 32) out; fill.wgsl: a tail index 4 and the deaths'
+   * indices it searches (about 4 x log2 of the deaths, counted as 16) in, the
+   * moved index 4 out.
+   */
+  death: { read: 4 + BYTES_PER_PARTICLE + 4 + 16, written: 8 + 4 + 4 + BYTES_PER_PARTICLE + 32 + 4 },
   /**
    * A birth (emit.wgsl): its free-list slot 4 and life record 32 in; its slot
    * in the live list 4, the new particle 64 and life record 32 out.

@@ -56,7 +56,7 @@ import { noLinks, type PackedLinks } from '../core/collisions/links';
 import type { PackedColliders } from '../core/collisions/colliders';
 import type { LifecycleOptions } from '../core/emitters/options';
 import { SnapshotError, plainCopy, type SnapshotBytes } from '../core/snapshot/format';
-import { creationOptions, decodeSnapshot, encodeSnapshot } from '../core/snapshot/systemSnapshot';
+import { creationOptions, decodeSnapshotSliced, encodeSnapshotSliced } from '../core/snapshot/systemSnapshot';
 import { HEALTH } from '../core/nonFinite';
 import { LIFE_COUNTERS, RULE_STATS_WORDS } from '../core/emitters/gpuRecords';
 import { BYTES_PER_LIFE } from '../core/layout';
@@ -752,7 +752,7 @@ export class ParticleSystem implements ParticleSystemApi {
       ({ reading }) => reading,
     );
     this.loss.check();
-    return encodeSnapshot({ config, colliders, links, ...words });
+    return encodeSnapshotSliced({ config, colliders, links, ...words });
   }
 
   /**
@@ -767,7 +767,7 @@ export class ParticleSystem implements ParticleSystemApi {
     snapshot: SnapshotBytes,
     options: Omit<GpuParticleSystemOptions, keyof ParticleSystemOptions> = {},
   ): Promise<ParticleSystem> {
-    const decoded = decodeSnapshot(snapshot);
+    const decoded = await decodeSnapshotSliced(snapshot);
     const { config } = decoded;
     if (!(decoded.particles instanceof Float32Array)) {
       throw new SnapshotError(
