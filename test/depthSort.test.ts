@@ -7,12 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE, OFFSET } from '../src/core/layout';
-import { backToFront, depthKey, depthKeys, depthRow } from '../src/core/depthSort';
+import { backToFront, DEAD_KEY, depthKey, depthKeys, depthRow } from '../src/core/depthSort';
+import { cycloneLaunchers } from '../src/core/emitters/cyclone';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { fireworkRules } from '../src/demos/fireworks/fireworks';
 import { withErrorScopes } from '../src/gpu/errors';
 import { OrbitCamera } from '../src/render/camera';
 import { DepthSort } from '../src/render/depthSort';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
-import { ParticlePass } from '../src/render/particlePass';
+import { ParticlePass, type ParticleBinding } from '../src/render/particlePass';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
 
@@ -179,6 +182,91 @@ describe('DepthSort on the GPU', () => {
     slots.forEach((slot, i) => (bySlot[slot] = keys[i]!));
     expect(firstDifference(slots, backToFront(bySlot)), 'slots').toBeNull();
     expect(new Set(slots).size).toBe(count);
+  });
+});
+
+describe('DepthSort over the live list', () => {
+  it('sorts every slot of a fireworks system, the live ones first back to front, the free ones after, ties by slot', async () => {
+    const { device } = gpu.get();
+    const capacity = 2048;
+    const system = await ParticleSystem.create(device, {
+      capacity,
+      emitters: cycloneLaunchers(2, 5),
+      fireworks: fireworkRules(2, 9.81, 5),
+    });
+    const live = system.lifecycle!.buffers;
+    const sort = new DepthSort(device, {
+      label: 'test.liveSort',
+      particles: system.particles.buffer,
+      count: capacity,
+      live,
+    });
+    const camera = new OrbitCamera({ target: [0, 5, 0], distance: 30, yaw: 0.6, pitch: 0.3 });
+    camera.update(1);
+    // The draws: every point into one rgba16float pixel, additive, so its alpha counts the points drawn.
+    const pass = new ParticlePass(device, 'rgba16float', 'depth24plus');
+    const sortedBinding = pass.bindSorted('test.liveSorted', system.particles.buffer, sort);
+    const liveBinding = pass.bindLive('test.live', system.particles.buffer, live);
+    const target = new OffscreenTarget(device, 1, 'rgba16float');
+    const pixel = {
+      viewProjection: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5, 1],
+      width: 1,
+      height: 1,
+      focalPixels: 1,
+    };
+    const points: ParticleLook = {
+      ...DEFAULT_LOOK,
+      mode: 'points',
+      blend: 'additive',
+      colorMode: 'speed',
+      intensity: 1,
+    };
+    const drawnAlpha = async (binding: ParticleBinding, look: ParticleLook) =>
+      new Uint16Array(
+        await target.render('a live draw', (r) => pass.draw(r, binding, look, pixel, { extrapolate: 0, time: 0 })),
+      )[3]!;
+    try {
+      for (const steps of [0, 45, 90]) {
+        if (steps > 0) await system.stepMany(1 / 60, steps);
+        const lifecycle = (await system.readLifecycle())!;
+        await withErrorScopes(device, 'a live depth sort', () => {
+          const encoder = device.createCommandEncoder();
+          sort.encode(encoder, camera, { extrapolate: 0.004 });
+          device.queue.submit([encoder.finish()]);
+        });
+        const keys = await readWords(device, sort.keys, capacity);
+        const slots = await readWords(device, sort.slots, capacity);
+        const alive = Uint32Array.from({ length: capacity }, (_, slot) => lifecycle.life.get(slot, 'alive'));
+        const liveCount = lifecycle.live.length;
+        expect(
+          alive.reduce((a, b) => a + b, 0),
+          `live after ${steps} steps`,
+        ).toBe(liveCount);
+        // The GPU's keys by slot: the free slots' are DEAD_KEY; sorted on the CPU, the GPU's order.
+        const bySlot = new Uint32Array(capacity);
+        slots.forEach((slot, i) => (bySlot[slot] = keys[i]!));
+        for (let slot = 0; slot < capacity; slot++) {
+          if (!alive[slot]) expect(bySlot[slot], `free slot ${slot}`).toBe(DEAD_KEY);
+        }
+        expect(firstDifference(slots, backToFront(bySlot)), `order after ${steps} steps`).toBeNull();
+        // The first `live` sorted slots are exactly the live list's.
+        expect([...slots.subarray(0, liveCount)].sort((a, b) => a - b)).toEqual(
+          [...lifecycle.live].sort((a, b) => a - b),
+        );
+        if (steps > 0) expect(liveCount).toBeGreaterThan(1);
+        // Drawn through the order: as many points as the live draw (float16 counts exact below 2048), and not none.
+        const sortedAlpha = await drawnAlpha(sortedBinding, { ...points, sort: 'back-to-front' });
+        expect(sortedAlpha, `points drawn sorted after ${steps} steps`).toBe(await drawnAlpha(liveBinding, points));
+        if (liveCount > 0) expect(sortedAlpha).toBeGreaterThan(0);
+      }
+    } finally {
+      sortedBinding.destroy();
+      liveBinding.destroy();
+      pass.destroy();
+      target.destroy();
+      sort.destroy();
+      system.destroy();
+    }
   });
 });
 

@@ -174,6 +174,7 @@ const COMPOSED: readonly Composed[] = [
   { name: 'renderParticles', code: shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE) },
   { name: 'renderLiveParticles', code: shaders.renderLiveParticles(DRAW_PARAMS) },
   { name: 'renderSortedParticles', code: shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE) },
+  { name: 'renderLiveSortedParticles', code: shaders.renderLiveSortedParticles(DRAW_PARAMS) },
   {
     name: 'renderDepthSort',
     code: shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT),

@@ -8,10 +8,14 @@
 // walk keeps both few (12 dispatches a sort, about count / chunkSize
 // invocations a pass). The first pass makes the keys and writes the slots
 // in slot order, so stability breaks ties by slot.
-// Prepended: the Particle struct and accessors, the dispatch helper, the
-// DepthSortParams and SortDigit blocks (src/render/depthSort.ts).
+// Prepended: the Particle and Life structs and accessors, the dispatch
+// helper, the DepthSortParams and SortDigit blocks (src/render/depthSort.ts).
 
 const RADIX: u32 = 256u;
+// A system with emitters: every slot is sorted, the free ones (life.alive 0)
+// keyed last, so the first `live` sorted slots are the live ones, back to front.
+override LIVE: bool = false;
+const DEAD_KEY: u32 = 0xffffffffu;
 
 @group(0) @binding(0) var<uniform> params: DepthSortParams;
 @group(0) @binding(1) var<uniform> digit: SortDigit;
@@ -22,6 +26,8 @@ const RADIX: u32 = 256u;
 @group(0) @binding(6) var<storage, read_write> slotsOut: array<u32>;
 // Digit-major: counts[d * chunks + chunk], a chunk's tally of digit d, then (after scan) where its first goes.
 @group(0) @binding(7) var<storage, read_write> counts: array<u32>;
+// The life records (LIVE; else a placeholder, never read).
+@group(0) @binding(8) var<storage, read> life: array<Life>;
 
 // A u32 that orders as the depth does, reversed (ascending keys run back to
 // front): the float's bits with the sign bit set for positives, all flipped for
@@ -62,7 +68,8 @@ fn keysHistogram(invocation: Invocation) {
   let start = chunk * params.chunkSize;
   let end = chunkEnd(start);
   for (var slot = start; slot < end; slot++) {
-    let key = keyOf(slot);
+    var key = DEAD_KEY;
+    if (!LIVE || life[slot].alive != 0u) { key = keyOf(slot); }
     keysOut[slot] = key;
     slotsOut[slot] = slot;
     tally[key & (RADIX - 1u)] += 1u;

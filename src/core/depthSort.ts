@@ -65,10 +65,25 @@ export function depthKey(depth: number): number {
   return ~ordered >>> 0;
 }
 
-/** The keys of slots [0, count) of packed particle records. */
-export function depthKeys(records: Float32Array, count: number, row: Float32Array, extrapolate: number): Uint32Array {
+/** The key of a free slot of a system with emitters: after every live particle's (but a NaN depth's with all bits set). */
+export const DEAD_KEY = 0xffffffff;
+
+/**
+ * The keys of slots [0, count) of packed particle records; with `alive`
+ * (a system with emitters: the life records' `alive`, one a slot), the free
+ * slots' DEAD_KEY, so the live ones sort first.
+ */
+export function depthKeys(
+  records: Float32Array,
+  count: number,
+  row: Float32Array,
+  extrapolate: number,
+  alive?: ArrayLike<number>,
+): Uint32Array {
   const keys = new Uint32Array(count);
-  for (let i = 0; i < count; i++) keys[i] = depthKey(particleDepth(records, i, row, extrapolate));
+  for (let i = 0; i < count; i++) {
+    keys[i] = alive && !alive[i] ? DEAD_KEY : depthKey(particleDepth(records, i, row, extrapolate));
+  }
   return keys;
 }
 

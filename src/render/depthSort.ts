@@ -8,12 +8,13 @@
  * ParticlePass.bindSorted draws through. Owns its pipelines' layouts, its
  * buffers and its uniform blocks; `destroy()` frees them, safe twice.
  */
-import { BYTES_PER_PARTICLE } from '../core/layout';
+import { BYTES_PER_PARTICLE, LIFE } from '../core/layout';
 import { depthRow } from '../core/depthSort';
 import { defineStruct } from '../core/schema';
 import { Kernel } from '../gpu/kernel';
 import { UniformBlock } from '../gpu/uniformBlock';
 import { shaders } from '../shaders';
+import type { LiveSource } from '../gpu/lifeBuffers';
 import type { DrawTime, DrawView } from './particleLook';
 
 /** shaders/render/depthSort.wgsl's parameters, written before each sort. */
@@ -43,11 +44,18 @@ export function sortChunkSize(count: number): number {
   return Math.max(256, Math.ceil(count / 512));
 }
 
-/** What a DepthSort sorts: `count` Particle records of `particles` (the owner's buffer). */
+/**
+ * What a DepthSort sorts: `count` Particle records of `particles` (the
+ * owner's buffer); with `live` (a system with emitters: its
+ * `lifecycle.buffers`), every slot of it, the free ones keyed last
+ * (DEAD_KEY), so the first `live` sorted slots are the live ones.
+ */
 export interface DepthSortOptions {
   label: string;
   particles: GPUBuffer;
+  /** Particles sorted; with `live`, its capacity. */
   count: number;
+  live?: LiveSource;
   /** Entries a chunk (the benchmark tunes it). Default sortChunkSize(count). */
   chunkSize?: number;
 }
@@ -63,6 +71,10 @@ export class DepthSort {
   private readonly spareKeys: GPUBuffer;
   private readonly spareSlots: GPUBuffer;
   private readonly counts: GPUBuffer;
+  /** Bound in the life records' place without `live`: never read. */
+  private readonly noLife: GPUBuffer | null;
+  /** The live list sorted (bindSorted draws it indirectly), else null. */
+  readonly live: LiveSource | null;
   private readonly params: UniformBlock<typeof DEPTH_SORT_PARAMS.fields>;
   private readonly digits: UniformBlock<typeof SORT_DIGIT.fields>[];
   private readonly kernels: { keysHistogram: Kernel; histogram: Kernel; scan: Kernel; scatter: Kernel };
@@ -78,7 +90,11 @@ export class DepthSort {
     if (particles.size < count * BYTES_PER_PARTICLE) {
       throw new RangeError(`${label}: the buffer holds fewer than ${count} particle records`);
     }
+    if (options.live && options.live.capacity !== count) {
+      throw new RangeError(`${label}: count ${count} is not the live list's capacity ${options.live.capacity}`);
+    }
     this.count = count;
+    this.live = options.live ?? null;
     this.chunkSize = options.chunkSize ?? sortChunkSize(count);
     this.chunks = Math.ceil(count / this.chunkSize);
     const storage = (name: string, words: number) =>
@@ -92,6 +108,7 @@ export class DepthSort {
     this.spareKeys = storage('spareKeys', count);
     this.spareSlots = storage('spareSlots', count);
     this.counts = storage('counts', RADIX * this.chunks);
+    this.noLife = this.live ? null : storage('noLife', LIFE.words);
     this.params = new UniformBlock(device, `${label}.params`, DEPTH_SORT_PARAMS);
     this.params.value.set('count', count).set('chunkSize', this.chunkSize).set('chunks', this.chunks);
     this.digits = Array.from({ length: DIGITS }, (_, d) => {
@@ -104,7 +121,7 @@ export class DepthSort {
       file: 'render/depthSort.wgsl',
       code: shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT),
       entryPoint: 'keysHistogram',
-      constants: { WORKGROUP_SIZE },
+      constants: { WORKGROUP_SIZE, LIVE: this.live ? 1 : 0 },
       particles: false,
       groups: [
         [
@@ -116,6 +133,7 @@ export class DepthSort {
           'storage',
           'storage',
           'storage',
+          'read-only-storage',
         ],
       ],
     });
@@ -141,7 +159,17 @@ export class DepthSort {
           : [this.spareKeys, this.spareSlots, this.keys, this.slots];
       return keysHistogram.bindGroup(
         0,
-        [this.params.buffer, digit.buffer, particles, inKeys, inSlots, outKeys, outSlots, this.counts],
+        [
+          this.params.buffer,
+          digit.buffer,
+          particles,
+          inKeys,
+          inSlots,
+          outKeys,
+          outSlots,
+          this.counts,
+          this.live?.life ?? this.noLife!,
+        ],
         `${label}.pass${d}`,
       );
     });
@@ -179,6 +207,7 @@ export class DepthSort {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const buffer of [this.keys, this.slots, this.spareKeys, this.spareSlots, this.counts]) buffer.destroy();
+    this.noLife?.destroy();
     this.params.destroy();
     for (const digit of this.digits) digit.destroy();
   }

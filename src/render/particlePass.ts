@@ -85,7 +85,7 @@ function softwareAdapter(device: GPUDevice): boolean | undefined {
 }
 
 /** Where a draw finds its particles: every record by index, the live list, or records through a depth sort's order. */
-export type DrawSource = 'records' | 'live' | 'sorted';
+export type DrawSource = 'records' | 'live' | 'sorted' | 'liveSorted';
 
 /** What a draw reads: `count` particles a sample, `drawn` of them drawn (default `count`). */
 export interface DrawRange {
@@ -129,7 +129,8 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
    * @internal
    */
   get source(): DrawSource {
-    return this.live ? 'live' : this.sort ? 'sorted' : 'records';
+    if (this.live) return this.sort ? 'liveSorted' : 'live';
+    return this.sort ? 'sorted' : 'records';
   }
 }
 
@@ -180,6 +181,7 @@ export class ParticlePass {
       records: source('records', 2, shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE)),
       live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
       sorted: source('sortedRecords', 3, shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE)),
+      liveSorted: source('liveSortedSlots', 5, shaders.renderLiveSortedParticles(DRAW_PARAMS)),
     };
     this.noGroups = device.createBuffer({
       label: 'ParticlePass.noGroups',
@@ -234,18 +236,23 @@ export class ParticlePass {
    * A binding that draws `sort.count` records of `particles` (the buffer
    * `sort` reads) through `sort`'s order, back to front, for a look with
    * `sort: 'back-to-front'`; record `sortFor` before the render pass each
-   * frame. The caller owns the binding and the sort and destroys them.
+   * frame. A sort made with `live` (a system with emitters) draws its live
+   * particles indirectly, as bindLive does, back to front. The caller owns
+   * the binding and the sort and destroys them.
    */
   bindSorted(label: string, particles: GPUBuffer, sort: DepthSort, groups?: GroupTimeline): ParticleBinding {
     if (particles.size < sort.count * BYTES_PER_PARTICLE) {
       throw new RangeError(`${label}: the buffer holds fewer than ${sort.count} particle records`);
     }
+    const live = sort.live;
     return new ParticleBinding(
       this.device,
-      this.sources.sorted.layout,
+      live ? this.sources.liveSorted.layout : this.sources.sorted.layout,
       label,
-      [particles, groups?.buffer ?? this.noGroups, sort.slots],
-      null,
+      live
+        ? [particles, live.life, live.lists, live.counters, sort.slots]
+        : [particles, groups?.buffer ?? this.noGroups, sort.slots],
+      live,
       this.lookBinding(label),
       sort,
     );

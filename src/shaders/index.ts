@@ -236,9 +236,19 @@ export const shaders = {
       ),
       s.renderSortedRecords,
     ),
+  /** The live list through a depth sort's order: renderLiveParticles, its slot read from sortedSlots (shaders/render/liveSortedSlots.wgsl). */
+  renderLiveSortedParticles: (params: Declared): string =>
+    compose(
+      renamed(
+        shaders.renderLiveParticles(params),
+        'let slot = liveLists[liveCounters.parity * params.count + drawn];',
+        'let slot = sortedSlots[drawn];',
+      ),
+      s.renderLiveSortedSlots,
+    ),
   /** The depth sort's keys, histogram, scan and scatter (shaders/render/depthSort.wgsl); `params`, `digit`: DepthSortParams, SortDigit. */
   renderDepthSort: (params: Declared, digit: Declared) =>
-    compose(wgslParticleStruct(), s.dispatch, params.wgsl(), digit.wgsl(), s.renderDepthSort),
+    compose(wgslParticleStruct(), wgslLifeStruct(), s.dispatch, params.wgsl(), digit.wgsl(), s.renderDepthSort),
   renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),
   renderLines: (params: Declared) => compose(params.wgsl(), s.renderColor, s.renderSegment, s.renderLines),
   /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record. */

@@ -37,6 +37,7 @@ import renderGrid from '../../shaders/render/grid.wgsl?raw';
 import renderLines from '../../shaders/render/lines.wgsl?raw';
 import renderLinks from '../../shaders/render/links.wgsl?raw';
 import renderLiveRecords from '../../shaders/render/liveRecords.wgsl?raw';
+import renderLiveSortedSlots from '../../shaders/render/liveSortedSlots.wgsl?raw';
 import renderParticles from '../../shaders/render/particles.wgsl?raw';
 import renderRecords from '../../shaders/render/records.wgsl?raw';
 import renderSegment from '../../shaders/render/segment.wgsl?raw';
@@ -87,6 +88,7 @@ export const sources = {
   renderLines,
   renderLinks,
   renderLiveRecords,
+  renderLiveSortedSlots,
   renderParticles,
   renderRecords,
   renderSegment,
