@@ -69,15 +69,18 @@ describe('curves over life (CPU twins)', () => {
     });
     expect(sets.getVector(1, 'stops', [0, 0, 0, 0])).toEqual([2, 4, 0, 1]);
     expect(sets.get(1, 'speedRange')).toBe(4);
-    const colorAt = sets.index(1, 'colorAt');
-    expect(Array.from(sets.floats.subarray(colorAt, colorAt + 2))).toEqual([0, 0.5]);
-    const sizes = sets.index(1, 'size');
-    expect(Array.from(sets.floats.subarray(sizes, sizes + 4))).toEqual([1, 3, 0, 2]);
-    const speedColor = sets.index(1, 'speedColor');
+    const at = sets.index(1, 'at');
+    // Colour's positions in lanes 0-1, size's in lanes 2-3.
+    expect(Array.from(sets.floats.subarray(at, at + 2))).toEqual([0, 0.5]);
+    expect(Array.from(sets.floats.subarray(at + 8, at + 12))).toEqual([0.2, 0.6, 0.6, 1].map(Math.fround));
+    const values = sets.index(1, 'values');
+    expect(Array.from(sets.floats.subarray(values, values + 4))).toEqual([1, 3, 0, 2]);
+    // Colour by speed's colours after the 8 of colour over life.
+    const speedColor = sets.index(1, 'colors') + 4 * 8;
     expect(Array.from(sets.floats.subarray(speedColor, speedColor + 4))).toEqual([0.1, 0.2, 0.3, 0.4].map(Math.fround));
     // Record 0 untouched; the WGSL struct printed from the same declaration.
     expect(sets.words.subarray(0, CURVE_SET.words).every((w) => w === 0)).toBe(true);
-    expect(CURVE_SET.wgsl()).toContain('color: array<vec4f, 8>');
+    expect(CURVE_SET.wgsl()).toContain('colors: array<vec4f, 16>');
     expect(CURVE_SET.size % 16).toBe(0);
   });
 });

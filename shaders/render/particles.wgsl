@@ -85,60 +85,62 @@ fn particleLook(p: Particle, member: u32) -> Look {
   return out;
 }
 
-// A curve's stop positions (or scalar values) are packed four to a lane.
-fn laneAt(lanes: array<vec4f, 2>, i: u32) -> f32 {
-  return lanes[i / 4u][i % 4u];
+// Stop i of curve k's positions in curve set `table` (four a lane, two lanes a
+// curve: see CURVE_KIND in src/core/look/records.ts), read where it lies.
+fn stopAt(table: u32, k: u32, i: u32) -> f32 {
+  return curveSets[table].at[CURVE_LANES * k + i / 4u][i % 4u];
 }
 
-// The segment of n >= 2 positions that t falls in and the share of the way
-// along it: the first i with t < at[i + 1] (or the last), a zero-length
-// segment (a step) taken whole. The CPU twin: src/core/look/curves.ts.
-fn segmentOf(at: array<vec4f, 2>, n: u32, t: f32) -> vec2f {
+// The segment of curve k's n >= 2 positions that t falls in and the share of
+// the way along it: the first i with t < at[i + 1] (or the last), a
+// zero-length segment (a step) taken whole. The CPU twin: src/core/look/curves.ts.
+fn segmentOf(table: u32, k: u32, n: u32, t: f32) -> vec2f {
   var i = 0u;
-  while (i + 2u < n && t >= laneAt(at, i + 1u)) { i++; }
-  let a = laneAt(at, i);
-  let span = laneAt(at, i + 1u) - a;
+  while (i + 2u < n && t >= stopAt(table, k, i + 1u)) { i++; }
+  let a = stopAt(table, k, i);
+  let span = stopAt(table, k, i + 1u) - a;
   let share = select(select(0.0, 1.0, t >= a), clamp((t - a) / span, 0.0, 1.0), span > 0.0);
   return vec2f(f32(i), share);
 }
 
-fn curveAt(at: array<vec4f, 2>, values: array<vec4f, 2>, n: u32, t: f32) -> f32 {
-  if (n <= 1u) { return laneAt(values, 0u); }
-  let s = segmentOf(at, n, t);
-  let i = u32(s.x);
-  return mix(laneAt(values, i), laneAt(values, i + 1u), s.y);
+fn valueAt(table: u32, lane: u32, i: u32) -> f32 {
+  return curveSets[table].values[lane + i / 4u][i % 4u];
 }
 
-fn gradientAt(at: array<vec4f, 2>, colors: array<vec4f, 8>, n: u32, t: f32) -> vec4f {
-  if (n <= 1u) { return colors[0]; }
-  let s = segmentOf(at, n, t);
+// A scalar curve (k: 1 size, its values from lane 0; 2 opacity, from CURVE_LANES).
+fn curveAt(table: u32, k: u32, lane: u32, n: u32, t: f32) -> f32 {
+  if (n <= 1u) { return valueAt(table, lane, 0u); }
+  let s = segmentOf(table, k, n, t);
   let i = u32(s.x);
-  return mix(colors[i], colors[i + 1u], vec4f(s.y));
+  return mix(valueAt(table, lane, i), valueAt(table, lane, i + 1u), s.y);
+}
+
+// A gradient (k: 0 colour over life, its colours from 0; 3 by speed, from CURVE_SPEED_COLORS).
+fn gradientAt(table: u32, k: u32, first: u32, n: u32, t: f32) -> vec4f {
+  if (n <= 1u) { return curveSets[table].colors[first]; }
+  let s = segmentOf(table, k, n, t);
+  let i = first + u32(s.x);
+  return mix(curveSets[table].colors[i], curveSets[table].colors[i + 1u], vec4f(s.y));
 }
 
 // The curves of the particle's rule (else the draw's) over its life: colour
 // over life times colour by speed, size and opacity multipliers.
 fn applyCurves(l: Look) -> Look {
   var out = l;
-  let setIndex = select(0u, l.rule + 1u, l.rule != 0xffffffffu && l.rule + 1u < arrayLength(&curveSets));
-  let c = curveSets[setIndex];
+  let table = select(0u, l.rule + 1u, l.rule != 0xffffffffu && l.rule + 1u < arrayLength(&curveSets));
+  let stops = curveSets[table].stops;
   var tint = vec4f(1.0);
-  var tinted = false;
-  if (c.stops.x > 0u) {
-    tint = gradientAt(c.colorAt, c.color, c.stops.x, l.share);
-    tinted = true;
+  if (stops.x > 0u) { tint = gradientAt(table, 0u, 0u, stops.x, l.share); }
+  if (stops.w > 0u) {
+    let t = clamp(length(l.velocity) / max(curveSets[table].speedRange, 1e-6), 0.0, 1.0);
+    tint *= gradientAt(table, 3u, CURVE_SPEED_COLORS, stops.w, t);
   }
-  if (c.stops.w > 0u) {
-    let t = clamp(length(l.velocity) / max(c.speedRange, 1e-6), 0.0, 1.0);
-    tint *= gradientAt(c.speedAt, c.speedColor, c.stops.w, t);
-    tinted = true;
-  }
-  if (tinted) {
+  if (stops.x > 0u || stops.w > 0u) {
     out.color = tint.rgb;
     out.alpha = l.alpha * tint.a;
   }
-  if (c.stops.y > 0u) { out.size = params.size * l.scale * curveAt(c.sizeAt, c.size, c.stops.y, l.share); }
-  if (c.stops.z > 0u) { out.alpha *= curveAt(c.opacityAt, c.opacity, c.stops.z, l.share); }
+  if (stops.y > 0u) { out.size = params.size * l.scale * curveAt(table, 1u, 0u, stops.y, l.share); }
+  if (stops.z > 0u) { out.alpha *= curveAt(table, 2u, CURVE_LANES, stops.z, l.share); }
   return out;
 }
 

@@ -16,18 +16,27 @@ import type { ResolvedSprite } from './sprite';
 
 const LANES = MAX_CURVE_STOPS / 4;
 
-/** One set of curves over life; a count of 0 stops leaves that curve out. */
+/** Curve k's positions are lanes 2k and 2k + 1 of CurveSet.at: colour, size, opacity, colour by speed. */
+export const CURVE_KIND = { color: 0, size: 1, opacity: 2, speed: 3 } as const;
+/** Where colour by speed's stops start in CurveSet.colors (colour over life's at 0). */
+export const SPEED_COLORS = MAX_CURVE_STOPS;
+
+/**
+ * One set of curves over life; a count of 0 stops leaves that curve out.
+ * Why one array of positions and one of colours, indexed by the curve: the
+ * shader reads a stop where it lies (`curveSets[set].at[...]`) instead of
+ * copying a field's array into a function's argument, which costs a load a
+ * lane for every vertex on a software rasteriser.
+ */
 export const CURVE_SET = defineStruct(
   'CurveSet',
   {
-    colorAt: { type: arrayOf('vec4f', LANES), doc: 'positions of the colour stops, four a lane' },
-    color: { type: arrayOf('vec4f', MAX_CURVE_STOPS), doc: 'colour stops, rgba, linear-light sRGB' },
-    sizeAt: arrayOf('vec4f', LANES),
-    size: { type: arrayOf('vec4f', LANES), doc: 'size multipliers, four a lane' },
-    opacityAt: arrayOf('vec4f', LANES),
-    opacity: arrayOf('vec4f', LANES),
-    speedAt: { type: arrayOf('vec4f', LANES), doc: 'positions of the colour-by-speed stops (speed / speedRange)' },
-    speedColor: arrayOf('vec4f', MAX_CURVE_STOPS),
+    at: { type: arrayOf('vec4f', 4 * LANES), doc: 'stop positions, four a lane: colour, size, opacity, speed' },
+    colors: {
+      type: arrayOf('vec4f', 2 * MAX_CURVE_STOPS),
+      doc: 'rgba, linear-light sRGB: colour over life, then colour by speed',
+    },
+    values: { type: arrayOf('vec4f', 2 * LANES), doc: 'size multipliers, then opacity multipliers, four a lane' },
     stops: { type: 'vec4u', doc: 'stops of colour, size, opacity, colour by speed (0: not used)' },
     speedRange: { type: 'f32', doc: 'm/s drawn at the end of the speed gradient' },
   },
@@ -41,30 +50,20 @@ export function hasCurves(curves: LookCurves | undefined | null): boolean {
   return !!curves && (!!curves.color || !!curves.size || !!curves.opacity || !!curves.colorBySpeed);
 }
 
-function writePositions(
-  sets: CurveSets,
-  record: number,
-  field: 'colorAt' | 'sizeAt' | 'opacityAt' | 'speedAt',
-  stops: readonly { at: number }[],
-): void {
-  const base = sets.index(record, field);
+function writePositions(sets: CurveSets, record: number, kind: number, stops: readonly { at: number }[]): void {
+  const base = sets.index(record, 'at') + kind * 4 * LANES;
   stops.forEach((stop, i) => (sets.floats[base + i] = stop.at));
 }
 
-function writeColors(
-  sets: CurveSets,
-  record: number,
-  field: 'color' | 'speedColor',
-  stops: readonly ColorStop[],
-): void {
-  const base = sets.index(record, field);
+function writeColors(sets: CurveSets, record: number, first: number, stops: readonly ColorStop[]): void {
+  const base = sets.index(record, 'colors') + 4 * first;
   stops.forEach((stop, i) => {
     for (let k = 0; k < 4; k++) sets.floats[base + 4 * i + k] = stop.color[k] ?? 1;
   });
 }
 
-function writeValues(sets: CurveSets, record: number, field: 'size' | 'opacity', stops: readonly CurveStop[]): void {
-  const base = sets.index(record, field);
+function writeValues(sets: CurveSets, record: number, lane: number, stops: readonly CurveStop[]): void {
+  const base = sets.index(record, 'values') + 4 * lane;
   stops.forEach((stop, i) => (sets.floats[base + i] = stop.value));
 }
 
@@ -73,20 +72,20 @@ export function writeCurveSet(sets: CurveSets, record: number, curves: LookCurve
   sets.words.fill(0, record * CURVE_SET.words, (record + 1) * CURVE_SET.words);
   const { color, size, opacity, colorBySpeed } = curves;
   if (color) {
-    writePositions(sets, record, 'colorAt', color);
-    writeColors(sets, record, 'color', color);
+    writePositions(sets, record, CURVE_KIND.color, color);
+    writeColors(sets, record, 0, color);
   }
   if (size) {
-    writePositions(sets, record, 'sizeAt', size);
-    writeValues(sets, record, 'size', size);
+    writePositions(sets, record, CURVE_KIND.size, size);
+    writeValues(sets, record, 0, size);
   }
   if (opacity) {
-    writePositions(sets, record, 'opacityAt', opacity);
-    writeValues(sets, record, 'opacity', opacity);
+    writePositions(sets, record, CURVE_KIND.opacity, opacity);
+    writeValues(sets, record, LANES, opacity);
   }
   if (colorBySpeed) {
-    writePositions(sets, record, 'speedAt', colorBySpeed.gradient);
-    writeColors(sets, record, 'speedColor', colorBySpeed.gradient);
+    writePositions(sets, record, CURVE_KIND.speed, colorBySpeed.gradient);
+    writeColors(sets, record, SPEED_COLORS, colorBySpeed.gradient);
     sets.set(record, 'speedRange', colorBySpeed.speedRange);
   }
   sets.set(record, 'stops', [
@@ -135,5 +134,10 @@ export function writeSpriteParams(
 
 /** The look's WGSL declarations (CurveSet, SpriteParams), printed from the schema. */
 export function wgslLookRecords(): string {
-  return [CURVE_SET.wgsl(), SPRITE_PARAMS.wgsl()].join('\n');
+  return [
+    CURVE_SET.wgsl(),
+    SPRITE_PARAMS.wgsl(),
+    `const CURVE_LANES: u32 = ${LANES}u;`,
+    `const CURVE_SPEED_COLORS: u32 = ${SPEED_COLORS}u;`,
+  ].join('\n');
 }
