@@ -93,6 +93,7 @@ const TARGETS = {
   colliderShower: 'gravity + drag + plane',
   stepBytes: 'the plain step moves',
   planeBytes: 'step + fused plane collider moves',
+  contacts: 'contacts <= 60x step at 2^18',
 } as const;
 
 describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
@@ -257,6 +258,12 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     expect(forces.figure).toContain(`they add ${ratio.fusedRatio.toFixed(2)}x`);
   });
 
+  it('states the contact target as not measured when the run reaches no 2^18 particles', () => {
+    const contacts = targetStarting(TARGETS.contacts);
+    expect(contacts.met).toBeNull();
+    expect(contacts.figure).toBe('not measured: the run reached no 2^18 particles');
+  });
+
   it('plots a standalone SVG naming every variant', () => {
     const svg = benchSvg(report);
     expect(svg.startsWith('<svg')).toBe(true);
@@ -277,7 +284,11 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     const total = json.cases.length * (1 + OPTIONS.repeats);
     expect(last).toEqual({ done: total, total, current: '' });
     const runs = progress.filter(
-      (p) => p.current !== '' && !p.current.startsWith('forces vs step') && !p.current.startsWith('colliders vs step'),
+      (p) =>
+        p.current !== '' &&
+        !['forces vs step', 'colliders vs step', 'particle contacts vs step'].some((other) =>
+          p.current.startsWith(other),
+        ),
     );
     expect(runs.map((p) => p.done)).toEqual(Array.from({ length: total }, (_, i) => i));
   });
