@@ -122,6 +122,39 @@ export {
 } from './scene/scene';
 export type { SceneForces } from './scene/forces';
 export {
+  BUILT_IN_SHAPES,
+  FLIPBOOK_MODES,
+  LOOK_CURVE_KEYS,
+  MAX_CURVE_STOPS,
+  MAX_FLIPBOOK_SIDE,
+  SPRITE_ORIENTATIONS,
+  SPRITE_SHAPES,
+  evaluateCurve,
+  evaluateGradient,
+  shapePixels,
+  validateLookCurves,
+  validateSprite,
+  type BuiltInShape,
+  type ColorBySpeed,
+  type ColorStop,
+  type CurveStop,
+  type Flipbook,
+  type FlipbookMode,
+  type LookCurves,
+  type SpriteLook,
+  type SpriteOrientation,
+  type SpriteShape,
+} from './core/look';
+export {
+  DEFAULT_TRAIL_CURVES,
+  MAX_TRAIL_LENGTH,
+  MIN_TRAIL_LENGTH,
+  CpuTrailRings,
+  validateTrailCurves,
+  type TrailCurves,
+} from './core/look/trails';
+export { SORT_ORDERS, backToFront, depthKey, depthKeys, type SortOrder } from './core/depthSort';
+export {
   OLDEST_SNAPSHOT_VERSION,
   SNAPSHOT_VERSION,
   SnapshotError,

@@ -50,3 +50,5 @@ export {
 export { GroupTimeline, GROUP_KINDS, type GroupKind } from './groupTimeline';
 export { TrailRecorder } from './trailRecorder';
 export { TrailPass, TrailBinding, DEFAULT_TRAIL_LOOK, type TrailBindingOptions, type TrailLook } from './trailPass';
+export { SpriteTextures, MAX_SPRITE_IMAGE_SIDE, type SpriteImage, type SpritePixels } from './spriteTextures';
+export { DepthSort, type DepthSortOptions } from './depthSort';

@@ -73,16 +73,28 @@ const particleSchema = z.strictObject(particleFields).superRefine((particle, con
 
 /** The top-level fields of `simulate`'s output, accepted so the output reads as a scene; not read. */
 const simulateOutputFields = {
+  /** From `simulate`'s output: `gpu` or `cpu`. Not read. */
   backend: z.unknown().optional(),
+  /** From `simulate`'s output: the adapter that ran it. Not read. */
   adapter: z.unknown().optional(),
+  /** From `simulate`'s output: the integrator and damping it ran with. Not read. */
   variant: z.unknown().optional(),
+  /** From `simulate`'s output: the steps that run took. Not read. */
   steps: z.unknown().optional(),
+  /** From `simulate`'s output: its time step, s. Not read. */
   dt: z.unknown().optional(),
+  /** From `simulate`'s output: seconds simulated since the scene's start. Not read. */
   time: z.unknown().optional(),
+  /** From `simulate`'s output: steps since the scene's start. Not read. */
   stepCount: z.unknown().optional(),
+  /** From `simulate`'s output: the lifecycle's counts. Not read. */
   stats: z.unknown().optional(),
+  /** From `simulate`'s output: true when Ctrl-C stopped the run. Not read. */
   interrupted: z.unknown().optional(),
+  /** From `simulate`'s output: the steps asked for, when interrupted. Not read. */
   requestedSteps: z.unknown().optional(),
+  /** From `simulate`'s output: the snapshot a resumed run continued. Not read. */
+  resumedFrom: z.unknown().optional(),
 };
 
 /** A scene with emitters or fireworks may have no particles of its own. */

@@ -58,9 +58,13 @@ export interface Section {
 
 /** The header's fixed fields. */
 export interface SnapshotHeader {
+  /** The format version it was written in. */
   readonly version: number;
+  /** Particle slots of the system it holds. */
   readonly capacity: number;
+  /** The integrator and damping the system steps with. */
   readonly variant: Variant;
+  /** SNAPSHOT_FLAGS: 1 with emitters, 2 for float64 records. */
   readonly flags: number;
 }
 

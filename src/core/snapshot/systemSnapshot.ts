@@ -41,16 +41,26 @@ export interface SnapshotConfig {
   readonly format: 'sparkworks-snapshot';
   /** The backend that took it (either restores it). */
   readonly backend: 'gpu' | 'cpu';
+  /** Particle slots. */
   readonly capacity: number;
+  /** The integrator and damping it steps with. */
   readonly variant: Variant;
   /** `float64` only from a CPU reference in float64 precision. */
   readonly precision: 'float32' | 'float64';
+  /** The non-finite policy it was created with. */
   readonly nonFinite: NonFinitePolicy;
   /** The emitter options the system was created with (absent without emitters). */
   readonly lifecycle: LifecycleOptions | null;
+  /** The contact resolver's settings. */
   readonly contactSettings: ContactSettings;
   /** The registry's generators in order, with their targets. */
-  readonly forces: readonly { generator: StoredGenerator; target: ForceTarget }[];
+  readonly forces: readonly {
+    /** The generator as stored (defaults filled in). */
+    generator: StoredGenerator;
+    /** Its particles, as `forces.add` takes them. */
+    target: ForceTarget;
+  }[];
+  /** The pair springs, as `springs.setLinks` takes them. */
   readonly springs: readonly Required<SpringLink>[];
   /** Each emitter's rate, cumulative burst total, centre and velocity (null without emitters). */
   readonly emitterRuntime: readonly EmitterRuntime[] | null;
@@ -66,23 +76,31 @@ export interface SnapshotConfig {
 
 /** The lifecycle's persistent words, in the layout both backends share (src/gpu/lifeBuffers.ts). */
 export interface LifecycleWords {
+  /** The life records (LIFE), one a slot. */
   readonly life: Uint32Array;
   /** Both live lists (2 x capacity). */
   readonly lists: Uint32Array;
+  /** The free list, bottom to top (its length is the capacity; the counters say how many are free). */
   readonly freeList: Uint32Array;
+  /** The lifecycle's counters (LIFE_COUNTERS): live and free counts, each emitter's state. */
   readonly counters: Uint32Array;
+  /** Births per spawn rule, then deaths per spawn rule. */
   readonly ruleStats: Uint32Array;
 }
 
 /** A whole system's state, decoded. */
 export interface SystemState {
+  /** The configuration and host-side state (section CONF). */
   readonly config: SnapshotConfig;
   /** Packed particle records (Float64Array only for precision `float64`). */
   readonly particles: Float32Array | Float64Array;
+  /** The colliders' packed records. */
   readonly colliders: PackedColliders;
+  /** The cables' and rods' packed records, with their per-particle index. */
   readonly links: PackedLinks;
   /** The health record's words (HEALTH): non-finite count, first index, policy. */
   readonly health: Uint32Array;
+  /** The lifecycle's words; null without emitters. */
   readonly lifecycle: LifecycleWords | null;
 }
 
