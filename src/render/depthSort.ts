@@ -51,18 +51,25 @@ export function sortChunkSize(count: number): number {
  * (DEAD_KEY), so the first `live` sorted slots are the live ones.
  */
 export interface DepthSortOptions {
+  /** Prefix of the GPU objects' labels and of the refusals' messages. */
   label: string;
+  /** The Particle records sorted (the owner's: not destroyed here). */
   particles: GPUBuffer;
   /** Particles sorted; with `live`, its capacity. */
   count: number;
+  /** A system with emitters: its live list (`lifecycle.buffers`); its free slots sort last. */
   live?: LiveSource;
   /** Entries a chunk (the benchmark tunes it). Default sortChunkSize(count). */
   chunkSize?: number;
 }
 
+/** A GPU depth sort of one particle buffer, back to front (see the module's note). */
 export class DepthSort {
+  /** Particles sorted (with `live`, its capacity). */
   readonly count: number;
+  /** Entries one invocation walks (sortChunkSize(count) unless given). */
   readonly chunkSize: number;
+  /** Chunks a radix pass walks: ceil(count / chunkSize). */
   readonly chunks: number;
   /** The keys (pass 4's output): ascending, back to front, after a sort. */
   readonly keys: GPUBuffer;

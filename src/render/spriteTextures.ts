@@ -12,8 +12,11 @@ import { BUILT_IN_SHAPES, SHAPE_SIZE, shapePixels, type BuiltInShape } from '../
 
 /** RGBA8 pixels, rows top to bottom, straight (not premultiplied) alpha. */
 export interface SpritePixels {
+  /** Texels a row, 1..MAX_SPRITE_IMAGE_SIDE. */
   readonly width: number;
+  /** Rows, 1..MAX_SPRITE_IMAGE_SIDE. */
   readonly height: number;
+  /** width * height * 4 bytes: RGBA8, rows top to bottom. */
   readonly data: Uint8Array<ArrayBuffer> | Uint8ClampedArray<ArrayBuffer>;
 }
 
@@ -29,6 +32,7 @@ const isPixels = (image: SpriteImage): image is SpritePixels =>
 /** The most texels a side of a sprite image may have (WebGPU's guaranteed 2D limit). */
 export const MAX_SPRITE_IMAGE_SIDE = 8192;
 
+/** The textures and samplers a ParticlePass's sprites are drawn with. Owns what it creates; destroy() frees it. */
 export class SpriteTextures {
   private readonly shapes = new Map<BuiltInShape, GPUTexture>();
   private readonly images = new WeakMap<object, GPUTexture>();
@@ -64,6 +68,7 @@ export class SpriteTextures {
     this.samplers = { linear: sampler('linear'), nearest: sampler('nearest') };
   }
 
+  /** The sampler of `filter` (magnifying and minifying alike, clamped to the edge). */
   sampler(filter: 'linear' | 'nearest'): GPUSampler {
     return this.samplers[filter];
   }

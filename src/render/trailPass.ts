@@ -61,6 +61,7 @@ export interface TrailLook {
   intensity: number;
 }
 
+/** The default TrailLook: 0.05 world units wide, DEFAULT_TRAIL_CURVES (narrowing, fading white), additive, intensity 1. */
 export const DEFAULT_TRAIL_LOOK: TrailLook = {
   width: 0.05,
   curves: DEFAULT_TRAIL_CURVES,
@@ -96,8 +97,11 @@ export class TrailBinding extends DrawBinding<typeof TRAIL_DRAW_PARAMS.fields> {
     label: string,
     particles: GPUBuffer,
     life: GPUBuffer,
+    /** Slots with a ring: the first `count` particle records. */
     readonly count: number,
+    /** Samples a ring keeps, 2..256. */
     readonly length: number,
+    /** Whether it reads a system's life records (bound with `live`): free slots keep no trail, recycled ones restart. */
     readonly hasLife: boolean,
     rings: { heads: GPUBuffer; samples: GPUBuffer },
   ) {

@@ -24,13 +24,17 @@ export const MAX_CURVE_STOPS = 8;
 
 /** A stop of a gradient: at normalised age (or speed) `at` in [0, 1], the colour `color` (r, g, b[, a] in [0, 1], linear-light sRGB; a defaults to 1). */
 export interface ColorStop {
+  /** Normalised age (or speed), in [0, 1]; stops sorted by it. */
   readonly at: number;
+  /** r, g, b[, a], each in [0, 1], linear-light sRGB, straight alpha (a defaults to 1). */
   readonly color: readonly [number, number, number] | readonly [number, number, number, number];
 }
 
 /** A stop of a scalar curve: `value` at normalised age `at` in [0, 1]. */
 export interface CurveStop {
+  /** Normalised age, in [0, 1]; stops sorted by it. */
   readonly at: number;
+  /** The curve's value at `at` (its range is the curve's: size >= 0, opacity in [0, 1]). */
   readonly value: number;
 }
 
@@ -38,6 +42,7 @@ export interface CurveStop {
 export interface ColorBySpeed {
   /** The speed, m/s, drawn at the gradient's end (at = 1). */
   readonly speedRange: number;
+  /** Colour and alpha over speed / speedRange, in [0, 1]. */
   readonly gradient: readonly ColorStop[];
 }
 

@@ -13,6 +13,7 @@ export const SHAPE_SIZE = 64;
 
 /** Built-in shapes: every sprite shape but `soft` (analytic, no texture) and `image` (the user's). */
 export type BuiltInShape = Exclude<SpriteShape, 'soft' | 'image'>;
+/** Every built-in shape, in SPRITE_SHAPES' order: the textures SpriteTextures.shape makes. */
 export const BUILT_IN_SHAPES: readonly BuiltInShape[] = ['disc', 'ring', 'star', 'smoke', 'spark'];
 
 const smooth = (edge0: number, edge1: number, x: number): number => {

@@ -26,14 +26,17 @@ import { validator, type Validator } from '../validation';
  * `image`: the image given as ParticleLook.spriteImage.
  */
 export const SPRITE_SHAPES = ['soft', 'disc', 'ring', 'star', 'smoke', 'spark', 'image'] as const;
+/** A sprite's shape: one of SPRITE_SHAPES. */
 export type SpriteShape = (typeof SPRITE_SHAPES)[number];
 
 /** `screen`: the sprite's x axis is the screen's (turned by its rotation). `velocity`: along the screen-space velocity. */
 export const SPRITE_ORIENTATIONS = ['screen', 'velocity'] as const;
+/** How a sprite is turned on screen: one of SPRITE_ORIENTATIONS. */
 export type SpriteOrientation = (typeof SPRITE_ORIENTATIONS)[number];
 
 /** `age`: frames over the particle's life (`cycles` times). `fps`: `fps` frames a second of its age, looping. */
 export const FLIPBOOK_MODES = ['age', 'fps'] as const;
+/** How a flipbook's frame is chosen: one of FLIPBOOK_MODES. */
 export type FlipbookMode = (typeof FLIPBOOK_MODES)[number];
 
 /** The most rows (and columns) of a flipbook atlas. */
@@ -41,7 +44,9 @@ export const MAX_FLIPBOOK_SIDE = 64;
 
 /** A flipbook atlas: frames left to right, then top to bottom. */
 export interface Flipbook {
+  /** Rows of frames in the atlas, 1..MAX_FLIPBOOK_SIDE. */
   readonly rows: number;
+  /** Columns of frames in the atlas, 1..MAX_FLIPBOOK_SIDE. */
   readonly columns: number;
   /** Frames used (default rows * columns): an atlas's last row may be partly empty. */
   readonly frames?: number;
@@ -59,6 +64,7 @@ export interface Flipbook {
 export interface SpriteLook {
   /** Default `soft`. */
   readonly shape?: SpriteShape;
+  /** The image as a flipbook atlas (default none: the whole image, one frame). */
   readonly flipbook?: Flipbook;
   /** Initial rotation range, radians [min, max] (default [0, 0]). */
   readonly rotation?: readonly [number, number];

@@ -26,6 +26,7 @@ const check: Validator = validator();
 
 /** Samples a trail may keep (the ring's length): at least 2 (one segment). */
 export const MIN_TRAIL_LENGTH = 2;
+/** The most samples a trail may keep. */
 export const MAX_TRAIL_LENGTH = 256;
 
 /**
@@ -37,7 +38,9 @@ export const MAX_TRAIL_LENGTH = 256;
  * straight alpha, drawn unconverted, like the particles'.
  */
 export interface TrailCurves {
+  /** Width multiplier over the normalised length (>= 0; times TrailLook.width). */
   readonly width: readonly CurveStop[];
+  /** Colour and alpha over the normalised length. */
   readonly color: readonly ColorStop[];
 }
 
@@ -146,11 +149,15 @@ export interface TrailLife {
  * `record` is shaders/render/trails.wgsl's `record` line for line.
  */
 export class CpuTrailRings {
+  /** WORDS_PER_TRAIL_HEAD words a slot: TrailHead (next, count, generation, spare). */
   readonly heads: Uint32Array;
+  /** `length` samples a slot, 4 floats each: xyz a recorded position, w 1. */
   readonly samples: Float32Array;
 
   constructor(
+    /** Slots with a ring. */
     readonly capacity: number,
+    /** Samples a ring keeps, MIN_TRAIL_LENGTH..MAX_TRAIL_LENGTH (2..256). */
     readonly length: number,
   ) {
     checkTrailLength(length);
