@@ -16,6 +16,7 @@ import type { EmitterInit, FireworkRuleInit } from '../core/emitters/types';
 import { SparkworksInputError } from '../core/errors';
 import { nearMiss, pathOf, quote, showValue, shownKey } from '../core/validation';
 import { ForceInputError, sceneForces, type SceneForces } from './forces';
+import { LookInputError, sceneLook, withoutLook, type SceneLook } from './look';
 import {
   RULES,
   isFiniteFloat32,
@@ -140,6 +141,9 @@ export const sceneObject = z.strictObject(
     emitters: z.array(z.unknown(), { error: 'must be an array of emitters' }).optional(),
     /** Firework rules, as the `fireworks` option takes them. */
     fireworks: z.array(z.unknown(), { error: 'must be an array of firework rules' }).optional(),
+    // The look: likewise, values checked by the core (src/core/look), see src/scene/look.ts.
+    /** How the system is drawn: mode, blend, size, curves, sprite, sort, trails (emitters and firework rules may have their own `look`). */
+    look: z.unknown().optional(),
     ...simulateOutputFields,
   },
   { error: 'a scene must be a JSON object {"particles": [...]}' },
@@ -199,6 +203,7 @@ export function parseScene(text: string, sourceName: string): Scene {
     checkCollisions(result.data, sourceName);
     checkForces(result.data, sourceName);
     checkLifecycle(result.data, sourceName);
+    checkLook(result.data, sourceName);
     // Emitters alone need slots to recycle: capacity 0 is a system no backend can make.
     if (sceneCapacity(result.data) < 1) {
       refuse(
@@ -266,6 +271,21 @@ function checkLifecycle(scene: Scene, sourceName: string): void {
   }
 }
 
+/** Runs the core's look checks, reporting a refusal with its JSON path. */
+function checkLook(scene: Scene, sourceName: string): void {
+  try {
+    sceneToLook(scene);
+  } catch (error) {
+    if (!(error instanceof LookInputError)) throw error;
+    refuse(sourceName, pathOf(error.what), error.rule, error.value);
+  }
+}
+
+/** The scene's look (the top level's and each spawn rule's), checked and split into draws: see src/scene/look.ts. */
+export function sceneToLook(scene: Scene): SceneLook {
+  return sceneLook(scene.look, scene.emitters, scene.fireworks);
+}
+
 /** Particle slots: the scene's `capacity`, else its particle count. */
 export function sceneCapacity(scene: Scene): number {
   return scene.capacity ?? scene.particles.length;
@@ -278,8 +298,9 @@ export function sceneCapacity(scene: Scene): number {
 export function sceneToLifecycle(scene: Scene): LifecycleOptions {
   if (!hasLifecycle(scene)) return {};
   return {
-    emitters: (scene.emitters ?? []) as EmitterInit[],
-    fireworks: (scene.fireworks ?? []) as FireworkRuleInit[],
+    // A rule's `look` is the renderer's (sceneToLook), not the emitters'.
+    emitters: (scene.emitters ?? []).map(withoutLook) as EmitterInit[],
+    fireworks: (scene.fireworks ?? []).map(withoutLook) as FireworkRuleInit[],
     permanent: scene.particles.length,
   };
 }
