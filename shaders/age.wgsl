@@ -5,16 +5,20 @@
 // - RECHECK true: the step aged it, but passes ran after it (the collisions
 //   move particles and kill them): judge again on the state they left, and
 //   set or clear the particle's death bit and `alive` where the verdict changed.
+// Either way it turns this step's contact (the colliders' mark) into a
+// collision event bit and the particle's contact of the step before.
 // Mirrored by src/core/emitters/lifecycle.ts (age).
 // Prepended: the Particle struct and accessors, the Life struct, the
 // lifecycle records, shaders/dispatch.wgsl, shaders/lifeDeath.wgsl.
 
 override CAPACITY: u32;
 override RECHECK: bool = false;
+override EVENT_BITS_AT: u32 = 0u;
 
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<storage, read_write> life: array<Life>;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
+// The death bits, then from EVENT_BITS_AT the collision-event bits (src/gpu/lifeBuffers.ts `dead`).
 @group(1) @binding(2) var<storage, read_write> deadBits: array<atomic<u32>>;
 @group(1) @binding(3) var<storage, read> counters: LifeCounters;
 @group(1) @binding(4) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
@@ -29,6 +33,17 @@ fn main(invocation: Invocation) {
   if (!RECHECK) {
     age += frame.dt;
     life[slot].age = age;
+  }
+  // A collision event: a tracked particle that a collider touched this step
+  // and none the step before (src/core/collisions/colliders.ts CONTACT_*):
+  // one event a contact start, however long it rests on the collider. After
+  // the colliders, so after every pass that may touch it this step.
+  let contact = particles[slot].forceAccumSpare.w;
+  if (contact >= CONTACT_TRACKED) {
+    let touchedNow = contact == CONTACT_TRACKED + 1.0 || contact == CONTACT_TRACKED + 3.0;
+    if (contact == CONTACT_TRACKED + 1.0) { atomicOr(&deadBits[EVENT_BITS_AT + k / 32u], deathBit(k)); }
+    let next = select(CONTACT_TRACKED, CONTACT_TRACKED + 2.0, touchedNow);
+    if (next != contact) { particles[slot].forceAccumSpare.w = next; }
   }
   let dead = dies(slot, age);
   // Live particles have alive = 1 until judged dead this step.

@@ -19,6 +19,10 @@ const KIND_SPHERE: u32 = 1u;
 const KIND_BOX: u32 = 2u;
 const FLAG_INSIDE: u32 = 1u;
 const FLAG_KILL: u32 = 2u;
+const FLAG_STICK: u32 = 4u;
+// The collision-event lane (forceAccumSpare.w; src/core/collisions/colliders.ts
+// CONTACT_*): a tracked particle (>= 4) that touches gets TOUCHED_NOW (1) set.
+const CONTACT_TRACKED: f32 = 4.0;
 // A killed particle: inverse mass 0 (never integrated again), at rest where it
 // touched, and this radius, which every collision pass reads as "no particle".
 const DEAD_RADIUS: f32 = -1.0;
@@ -60,11 +64,14 @@ fn main(invocation: Invocation) {
   // measured slower on SwiftShader.
   var c = 0u;
   var k = 0u;
+  var touched = false;
+  var stuck = false;
   while (c < params.colliderCount) {
     let kind = colliders[c].kind;
     let flags = colliders[c].flags;
     let inside = (flags & FLAG_INSIDE) != 0u;
     let kill = (flags & FLAG_KILL) != 0u;
+    let stick = (flags & FLAG_STICK) != 0u;
     let center = colliders[c].center;
     let axis0 = colliders[c].axis0;
     let axis1 = colliders[c].axis1;
@@ -128,8 +135,15 @@ fn main(invocation: Invocation) {
       plane,
     );
     if (penetration > -skin) {
+      // A zero normal is no surface: the one empty record a snapshot of no colliders restores (count 1).
+      touched = touched || any(n != vec3f(0.0));
       if (kill) { break; }
       resolveWorldContact(&p, &v, a, n, penetration, e, mu, params.dt);
+      // Stuck where the contact left it: the colliders after it are not tested.
+      if (stick) {
+        stuck = true;
+        break;
+      }
     }
     k++;
     if (k == contacts) {
@@ -138,9 +152,19 @@ fn main(invocation: Invocation) {
     }
   }
 
-  // Only a kill leaves the loop early.
-  if (c < params.colliderCount) {
-    // Parked where it touched, immovable, and marked dead for the other passes.
+  if (touched) {
+    let contact = particles[index].forceAccumSpare.w;
+    // Tracked and not yet marked this step (the contact iterations run this pass again).
+    if (contact == CONTACT_TRACKED || contact == CONTACT_TRACKED + 2.0) {
+      particles[index].forceAccumSpare.w = contact + 1.0;
+    }
+  }
+  if (stuck) {
+    // At rest where the contact left it, and immovable: no step or collider moves it again.
+    particles[index].positionInverseMass = vec4f(p, 0.0);
+    particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
+  } else if (c < params.colliderCount) {
+    // Only a kill (or a stick) leaves the loop early. Parked where it touched, immovable, and marked dead for the other passes.
     particles[index].positionInverseMass = vec4f(p, 0.0);
     particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
     particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);

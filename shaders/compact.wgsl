@@ -5,11 +5,13 @@
 // bit) pushes its slot onto the free list at free + d and its live index into
 // dead[DEAD_INDEX_AT + d] for the fill (shaders/fill.wgsl); every position follows from
 // the scan, so the lists are the same whatever order the invocations run in.
-// A dying particle's position, velocity, rule and first child go to deaths[d]
-// for its payload, and its slot is parked: immovable (the step skips inverse
+// With payloads, each record (a death, a collision event, or both: the r-th
+// of the step) writes its position, velocity, rule (with RECORD_DIED and
+// RECORD_HIT) and first child to deaths[r] for its children; a collision
+// event that did not die keeps its slot. A dying particle's slot is parked: immovable (the step skips inverse
 // mass 0), at rest, and radius DEAD_RADIUS, which every collision pass reads
-// as "no particle". The word is cleared: the death bits are all zero between
-// steps. Survivors are not visited at all; the deaths per rule are counted by
+// as "no particle". The words are cleared: the death and event bits are all
+// zero between steps. Survivors are not visited at all; the deaths per rule are counted by
 // shaders/deathWords.wgsl.
 // Mirrored by src/core/emitters/lifecycle.ts (compact).
 // Prepended: the Particle struct and accessors, the Life struct, the
@@ -23,13 +25,15 @@ override HAS_PAYLOADS: bool = false;
 override LEVEL1_AT: u32 = 0u;
 // `dead` holds the death bits (one word a 32 live indices), then from here the deaths' live indices.
 override DEAD_INDEX_AT: u32;
+// Where the collision-event bits start in `dead`.
+override EVENT_BITS_AT: u32 = 0u;
 const SCAN_BLOCK: u32 = 1024u;
 
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<storage, read> life: array<Life>;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
 @group(1) @binding(2) var<storage, read_write> freeList: array<u32>;
-@group(1) @binding(3) var<storage, read> scanned: array<vec2u>;
+@group(1) @binding(3) var<storage, read> scanned: array<vec4u>;
 @group(1) @binding(4) var<storage, read_write> deaths: array<Death>;
 @group(1) @binding(5) var<storage, read> counters: LifeCounters;
 @group(1) @binding(6) var<storage, read_write> dead: array<u32>;
@@ -39,21 +43,26 @@ const SCAN_BLOCK: u32 = 1024u;
 fn main(invocation: Invocation) {
   let w = particleIndex(invocation);
   if (w >= (counters.live + 31u) / 32u) { return; }
-  var bits = dead[w];
+  let deathBits = dead[w];
+  let hits = dead[EVENT_BITS_AT + w];
+  var bits = deathBits | hits;
   if (bits == 0u) { return; }
   dead[w] = 0u;
+  dead[EVENT_BITS_AT + w] = 0u;
   var before = scanned[w];
   if (LEVEL1_AT != 0u) { before += scanned[LEVEL1_AT + w / SCAN_BLOCK]; }
   var d = before.x;
   var childStart = before.y;
+  var r = before.z;
   let list = counters.parity * CAPACITY;
   let free = counters.free;
   while (bits != 0u) {
+    let bit = bits & (~bits + 1u);
     let k = w * 32u + firstTrailingBit(bits);
     bits &= bits - 1u;
+    let died = (deathBits & bit) != 0u;
+    let hit = (hits & bit) != 0u;
     let slot = liveLists[list + k];
-    dead[DEAD_INDEX_AT + d] = k;
-    freeList[free + d] = slot;
     let rule = life[slot].rule;
     var p = particles[slot];
     if (HAS_PAYLOADS) {
@@ -61,15 +70,21 @@ fn main(invocation: Invocation) {
       death.position = getPosition(p);
       death.childStart = childStart;
       death.velocity = getVelocity(p);
-      death.rule = rule;
-      deaths[d] = death;
-      childStart += childrenOf(rule);
+      death.rule = rule | select(0u, RECORD_DIED, died) | select(0u, RECORD_HIT, hit);
+      deaths[r] = death;
+      if (died) { childStart += childrenOf(rule); }
+      if (hit) { childStart += hitChildrenOf(rule); }
+      r += 1u;
     }
-    setInverseMass(&p, 0.0);
-    setVelocity(&p, vec3f(0.0));
-    setRadius(&p, DEAD_RADIUS);
-    setForceAccum(&p, vec3f(0.0));
-    particles[slot] = p;
-    d += 1u;
+    if (died) {
+      dead[DEAD_INDEX_AT + d] = k;
+      freeList[free + d] = slot;
+      setInverseMass(&p, 0.0);
+      setVelocity(&p, vec3f(0.0));
+      setRadius(&p, DEAD_RADIUS);
+      setForceAccum(&p, vec3f(0.0));
+      particles[slot] = p;
+      d += 1u;
+    }
   }
 }

@@ -1,8 +1,10 @@
 // One invocation per word of `deadBits` over this step's live list (32 live
 // indices a word; indirect dispatch, the count planStep wrote): the word's
-// (deaths, children of those deaths), the items the scan (shaders/lifeScan.wgsl)
-// sums. A word with no death costs one load. Each death is also counted in
-// its rule's deaths (ruleStats), here rather than in the compaction, which
+// (deaths, children, records, 0), the items the scan (shaders/lifeScan.wgsl)
+// sums. A record is a live index that died or had a collision event (its
+// bit in the event bits, shaders/age.wgsl), or both; its children are its
+// death payload if it died plus its collision payload if it hit. A word with no death costs one load. Each death is also counted in
+// its rule's deaths (ruleStats), each event in its rule's hits, here rather than in the compaction, which
 // binds as many buffers as a stage may.
 // Mirrored by src/core/emitters/lifecycle.ts (countDeaths).
 // Prepended: the Particle struct and accessors, the Life struct, the
@@ -10,6 +12,7 @@
 
 override CAPACITY: u32;
 override HAS_PAYLOADS: bool = false;
+override EVENT_BITS_AT: u32 = 0u;
 
 // Declared for shaders/lifeDeath.wgsl's `dies`; not read here.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
@@ -17,10 +20,10 @@ override HAS_PAYLOADS: bool = false;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
 // The death bits (the first words of `dead`, src/gpu/lifeBuffers.ts).
 @group(1) @binding(2) var<storage, read> deadBits: array<u32>;
-@group(1) @binding(3) var<storage, read_write> wordDeaths: array<vec2u>;
+@group(1) @binding(3) var<storage, read_write> wordDeaths: array<vec4u>;
 @group(1) @binding(4) var<storage, read> counters: LifeCounters;
 @group(1) @binding(5) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
-// Births per spawn rule, then deaths per spawn rule.
+// Births per spawn rule, then deaths, then collision events.
 @group(1) @binding(6) var<storage, read_write> ruleStats: array<atomic<u32>>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -28,14 +31,24 @@ fn main(invocation: Invocation) {
   let w = particleIndex(invocation);
   if (w >= (counters.live + 31u) / 32u) { return; }
   let bits = deadBits[w];
+  let hits = deadBits[EVENT_BITS_AT + w];
   var children = 0u;
-  var rest = bits;
+  var rest = bits | hits;
   while (rest != 0u) {
+    let bit = rest & (~rest + 1u);
     let k = w * 32u + firstTrailingBit(rest);
     rest &= rest - 1u;
+    let died = (bits & bit) != 0u;
+    let hit = (hits & bit) != 0u;
     let rule = life[liveLists[counters.parity * CAPACITY + k]].rule;
-    if (HAS_PAYLOADS) { children += childrenOf(rule); }
-    if (rule != NO_RULE) { atomicAdd(&ruleStats[MAX_SPAWN_RULES + rule], 1u); }
+    if (HAS_PAYLOADS) {
+      if (died) { children += childrenOf(rule); }
+      if (hit) { children += hitChildrenOf(rule); }
+    }
+    if (rule != NO_RULE) {
+      if (died) { atomicAdd(&ruleStats[MAX_SPAWN_RULES + rule], 1u); }
+      if (hit) { atomicAdd(&ruleStats[2u * MAX_SPAWN_RULES + rule], 1u); }
+    }
   }
-  wordDeaths[w] = vec2u(countOneBits(bits), children);
+  wordDeaths[w] = vec4u(countOneBits(bits), children, countOneBits(bits | hits), 0u);
 }

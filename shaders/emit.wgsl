@@ -26,11 +26,12 @@ override CAPACITY: u32;
 @group(1) @binding(7) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;
 @group(2) @binding(0) var<uniform> frame: FrameParams;
 
-// The death whose children include child c: the last with childStart <= c
-// (deaths with no children share their successor's start and are skipped).
+// The record (a death or collision event) whose children include child c: the
+// last with childStart <= c (records with no children share their
+// successor's start and are skipped).
 fn findParent(c: u32) -> u32 {
   var low = 0u;
-  var high = counters.deaths;
+  var high = counters.records;
   while (high - low > 1u) {
     let middle = (low + high) / 2u;
     if (deaths[middle].childStart <= c) {
@@ -55,16 +56,25 @@ fn main(invocation: Invocation) {
   var center = vec3f(0.0);
   var inheritFrom = vec3f(0.0);
   if (j < counters.childRequests) {
-    // A firework's child: at its parent's position, inheriting its velocity.
+    // A firework's child: at its parent's position, inheriting its velocity;
+    // its death payload first (if it died), then its collision payload (if it hit).
     let death = deaths[findParent(j)];
-    let parent = rules[death.rule];
+    let parent = rules[death.rule & RECORD_RULE_MASK];
     var rest = j - death.childStart;
+    var counts = parent.payloadCounts;
+    var payloadRules = parent.payloadRules;
+    let deathChildren = select(0u, counts.x + counts.y + counts.z + counts.w, (death.rule & RECORD_DIED) != 0u);
+    if (rest >= deathChildren) {
+      rest -= deathChildren;
+      counts = parent.hitPayloadCounts;
+      payloadRules = parent.hitPayloadRules;
+    }
     var entry = 0u;
     for (; entry < MAX_PAYLOADS - 1u; entry++) {
-      if (rest < parent.payloadCounts[entry]) { break; }
-      rest -= parent.payloadCounts[entry];
+      if (rest < counts[entry]) { break; }
+      rest -= counts[entry];
     }
-    ruleIndex = parent.payloadRules[entry];
+    ruleIndex = payloadRules[entry];
     key = streamKey(rules[ruleIndex].seed, counters.childSequenceBase + j);
     center = death.position;
     inheritFrom = death.velocity;
@@ -83,7 +93,9 @@ fn main(invocation: Invocation) {
   }
 
   let rule = rules[ruleIndex];
-  let born = spawnParticle(rule, center, inheritFrom, key);
+  var born = spawnParticle(rule, center, inheritFrom, key);
+  // Tracked for collision events (shaders/age.wgsl): no contact yet.
+  born.forceAccumSpare.w = CONTACT_TRACKED;
   particles[slot] = born;
   // Born NaN or infinite (an inherited velocity past float32's range): counted, and parked, as the step does.
   if (CHECK_FINITE && !isFiniteState(getPosition(born), getVelocity(born))) { noteNonFinite(slot); }

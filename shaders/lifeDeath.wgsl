@@ -6,7 +6,7 @@
 // live index k: the compaction visits words, so its cost follows the deaths
 // (and the live count / 32), and integer bit order keeps it deterministic.
 // The including file declares `particles`, `life` and `rules`.
-// Mirrored by src/core/emitters/lifecycle.ts (dies, childrenOf).
+// Mirrored by src/core/emitters/lifecycle.ts (dies, childrenOf, hitChildrenOf).
 
 // Fields and lanes by name, only what is needed (a whole particle is 64 bytes, a
 // spawn rule far more): a layout change that moves them fails to compile here.
@@ -21,6 +21,13 @@ fn dies(slot: u32, age: f32) -> bool {
 fn childrenOf(ruleIndex: u32) -> u32 {
   if (ruleIndex == NO_RULE) { return 0u; }
   let counts = rules[ruleIndex].payloadCounts;
+  return counts.x + counts.y + counts.z + counts.w;
+}
+
+// The children a particle of spawn rule `ruleIndex` leaves at a collision event (its rule's onCollision).
+fn hitChildrenOf(ruleIndex: u32) -> u32 {
+  if (ruleIndex == NO_RULE) { return 0u; }
+  let counts = rules[ruleIndex].hitPayloadCounts;
   return counts.x + counts.y + counts.z + counts.w;
 }
 

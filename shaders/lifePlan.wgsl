@@ -24,8 +24,8 @@ const SCAN_BLOCK: u32 = 1024u;
 
 @group(0) @binding(0) var<storage, read_write> counters: LifeCounters;
 @group(0) @binding(1) var<storage, read_write> args: array<u32>;
-// The scan's top level: (deaths, children) over this step's live list.
-@group(0) @binding(2) var<storage, read> totals: array<vec2u>;
+// The scan's top level: (deaths, children, records, 0) over this step's live list.
+@group(0) @binding(2) var<storage, read> totals: array<vec4u>;
 @group(1) @binding(0) var<uniform> frame: FrameParams;
 
 // Workgroups for `invocations`, as a 2D grid past MAX_PER_DIMENSION (shaders/dispatch.wgsl flattens it).
@@ -59,10 +59,12 @@ fn planStep() {
 fn planEmit() {
   let before = counters.live;
   // No live particle, no scan: its stale total must not count.
-  let total = select(vec2u(0u), totals[0], before > 0u);
+  let total = select(vec4u(0u), totals[0], before > 0u);
   let deaths = total.x;
   let survivors = before - deaths;
   counters.deaths = deaths;
+  // The deaths and collision events with a record (shaders/compact.wgsl), for emit's findParent.
+  counters.records = total.z;
   counters.killed = add64(counters.killed, deaths);
   let free = counters.free + deaths;
 

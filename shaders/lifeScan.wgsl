@@ -1,4 +1,4 @@
-// Exclusive prefix sum of (deaths, children) pairs over the words of the
+// Exclusive prefix sum of (deaths, children, records, 0) over the words of the
 // death bits (shaders/deathWords.wgsl: 32 live indices a word), in blocks of
 // 1,024. The counts come from the GPU: level 0 holds ceil(live / 32) items,
 // level l+1 one item per block of level l, and each level is dispatched
@@ -22,13 +22,13 @@ const ITEMS: u32 = 16u;
 const BLOCK: u32 = 1024u;
 
 // ScanLevel: generated from src/gpu/passParams.ts (the schema) and prepended.
-@group(0) @binding(0) var<storage, read> input: array<vec2u>;
-@group(0) @binding(1) var<storage, read_write> output: array<vec2u>;
-@group(0) @binding(2) var<storage, read_write> sums: array<vec2u>;
+@group(0) @binding(0) var<storage, read> input: array<vec4u>;
+@group(0) @binding(1) var<storage, read_write> output: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> sums: array<vec4u>;
 @group(0) @binding(3) var<storage, read> counters: LifeCounters;
 @group(0) @binding(4) var<uniform> scan: ScanLevel;
 
-var<workgroup> partial: array<vec2u, THREADS>;
+var<workgroup> partial: array<vec4u, THREADS>;
 
 // Items at this level: the words over the live list, then one per block of the level below.
 fn levelCount() -> u32 {
@@ -42,18 +42,18 @@ fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
   let count = levelCount();
   let block = workgroup.x;
   let first = block * BLOCK + localIndex * ITEMS;
-  var items: array<vec2u, ITEMS>;
-  var sum = vec2u(0u);
+  var items: array<vec4u, ITEMS>;
+  var sum = vec4u(0u);
   for (var k = 0u; k < ITEMS; k++) {
     let at = first + k;
-    items[k] = select(vec2u(0u), input[min(at, count - 1u)], at < count);
+    items[k] = select(vec4u(0u), input[min(at, count - 1u)], at < count);
     sum += items[k];
   }
   partial[localIndex] = sum;
   workgroupBarrier();
   // Exclusive scan of the invocation sums, serially; the block's total last.
   if (localIndex == 0u) {
-    var running = vec2u(0u);
+    var running = vec4u(0u);
     for (var t = 0u; t < THREADS; t++) {
       let own = partial[t];
       partial[t] = running;

@@ -15,7 +15,7 @@ import {
   colliderCompositionKey,
   type ColliderComposition,
 } from '../core/collisions/colliderComposition';
-import { prepareColliders, type PackedColliders } from '../core/collisions/colliders';
+import { hasStickCollider, prepareColliders, type PackedColliders } from '../core/collisions/colliders';
 import { gridSpacing } from '../core/collisions/grid';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
 import { RadiusBound, type ContactSettings } from '../core/collisions/world';
@@ -124,7 +124,7 @@ export class GpuCollisions {
     this.collidePass?.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
     const composition = colliderComposition(colliders);
     this.fusedColliders =
-      colliders.count === 0
+      colliders.count === 0 || hasStickCollider(colliders)
         ? null
         : {
             composition,

@@ -59,6 +59,8 @@ export interface LiveSource {
   readonly capacity: number;
 }
 
+/** Bytes a scan item: (deaths, children, records, 0), a vec4u. */
+const SCAN_ITEM_BYTES = 16;
 /** Items a scan block covers (shaders/lifeScan.wgsl). */
 export const SCAN_BLOCK = 1024;
 /** Live indices a word of the death bits covers. */
@@ -84,22 +86,25 @@ export class LifeBuffers {
   /**
    * The death bits, one a live index, set when it dies this step
    * (shaders/lifeDeath.wgsl; all zero between steps), then from word
-   * `deadIndexAt` the live index of each death of the step, in order
+   * `eventBitsAt` the collision-event bits (shaders/age.wgsl; all zero
+   * between steps too), then from word `deadIndexAt` the live index of each death of the step, in order
    * (shaders/compact.wgsl, read by shaders/fill.wgsl). One buffer: the
    * compaction binds as many storage buffers as a stage may.
    */
   readonly dead: GPUBuffer;
-  /** Where the deaths' live indices start in `dead`, in words (the death bits' word count). */
+  /** Where the collision-event bits start in `dead`, in words (the death bits' word count): one bit a live index. */
+  readonly eventBitsAt: number;
+  /** Where the deaths' live indices start in `dead`, in words (twice the death bits' word count). */
   readonly deadIndexAt: number;
-  /** Per word of the death bits: (deaths, children), the scan's input (shaders/deathWords.wgsl). */
+  /** Per word of the death bits: (deaths, children, records, 0), the scan's input (shaders/deathWords.wgsl). */
   readonly wordDeaths: GPUBuffer;
   /**
-   * Level 0's block-local exclusive sums, then (from `level1At`, in vec2u)
+   * Level 0's block-local exclusive sums, then (from `level1At`, in vec4u)
    * level 1's scanned block sums: the compaction adds the two itself, so
    * level 0 is never rewritten with its offsets (a pass over the live list saved).
    */
   readonly scanned: GPUBuffer;
-  /** Where level 1's output starts in `scanned`, in vec2u (0 when there is one level). */
+  /** Where level 1's output starts in `scanned`, in vec4u (0 when there is one level). */
   readonly level1At: number;
   /** Per scan level l >= 1: its input (the block sums of level l - 1); the last is the total. */
   readonly levelInputs: GPUBuffer[] = [];
@@ -151,22 +156,24 @@ export class LifeBuffers {
       throw new RangeError(`${capacity} slots need ${this.levels.length} scan levels, more than ${MAX_SCAN_LEVELS}`);
     }
     this.args = buffer('args', INDIRECT_ARGS.size, STORAGE | INDIRECT | COPY_DST | COPY_SRC);
-    this.deadIndexAt = words;
+    this.eventBitsAt = words;
+    this.deadIndexAt = 2 * words;
     // COPY_DST: scripts/profile-lifecycle.ts clears it (all zero between steps) as it restores the state.
-    this.dead = buffer('dead', (words + capacity) * 4, STORAGE | COPY_DST);
-    this.wordDeaths = buffer('wordDeaths', words * 8, STORAGE);
+    this.dead = buffer('dead', (2 * words + capacity) * 4, STORAGE | COPY_DST);
+    this.wordDeaths = buffer('wordDeaths', words * SCAN_ITEM_BYTES, STORAGE);
     // Level 1's output at a 256-byte boundary (minStorageBufferOffsetAlignment's largest value).
-    const level0Bytes = Math.ceil((words * 8) / 256) * 256;
+    const level0Bytes = Math.ceil((words * SCAN_ITEM_BYTES) / 256) * 256;
     const level1Items = this.levels.length > 1 ? (this.levels[1] as number) : 0;
-    this.level1At = this.levels.length > 1 ? level0Bytes / 8 : 0;
-    this.scanned = buffer('scanned', level0Bytes + level1Items * 8, STORAGE);
-    this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: words * 8 });
-    if (level1Items > 0) this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * 8 });
+    this.level1At = this.levels.length > 1 ? level0Bytes / SCAN_ITEM_BYTES : 0;
+    this.scanned = buffer('scanned', level0Bytes + level1Items * SCAN_ITEM_BYTES, STORAGE);
+    this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: words * SCAN_ITEM_BYTES });
+    if (level1Items > 0)
+      this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * SCAN_ITEM_BYTES });
     for (let l = 1; l <= this.levels.length; l++) {
       const items = l < this.levels.length ? (this.levels[l] as number) : 1;
-      this.levelInputs.push(buffer(`scanLevel${l}.input`, items * 8, STORAGE));
+      this.levelInputs.push(buffer(`scanLevel${l}.input`, items * SCAN_ITEM_BYTES, STORAGE));
       if (l >= 2 && l < this.levels.length) {
-        this.levelOutputs.push({ buffer: buffer(`scanLevel${l}.output`, items * 8, STORAGE) });
+        this.levelOutputs.push({ buffer: buffer(`scanLevel${l}.output`, items * SCAN_ITEM_BYTES, STORAGE) });
       }
     }
     const deaths = lifecycle.rules.hasPayloads ? capacity : 1;

@@ -48,7 +48,7 @@ export function createLifecycleKernels(
       name: recheck ? 'AgePass(recheck)' : 'AgePass',
       file: 'age.wgsl',
       code: shaders.age(),
-      constants: { ...overLiveList, RECHECK: recheck ? 1 : 0 },
+      constants: { ...overLiveList, RECHECK: recheck ? 1 : 0, EVENT_BITS_AT: buffers.eventBitsAt },
       bindings: [
         ['storage', buffers.life],
         ['read-only-storage', buffers.lists],
@@ -66,7 +66,7 @@ export function createLifecycleKernels(
       name: 'DeathWordsPass',
       file: 'deathWords.wgsl',
       code: shaders.deathWords(),
-      constants: { ...overLiveList, ...payloads },
+      constants: { ...overLiveList, ...payloads, EVENT_BITS_AT: buffers.eventBitsAt },
       bindings: [
         ['read-only-storage', buffers.life],
         ['read-only-storage', buffers.lists],
@@ -82,7 +82,13 @@ export function createLifecycleKernels(
       name: 'CompactPass',
       file: 'compact.wgsl',
       code: shaders.compact(),
-      constants: { ...overLiveList, ...payloads, LEVEL1_AT: buffers.level1At, DEAD_INDEX_AT: buffers.deadIndexAt },
+      constants: {
+        ...overLiveList,
+        ...payloads,
+        LEVEL1_AT: buffers.level1At,
+        DEAD_INDEX_AT: buffers.deadIndexAt,
+        EVENT_BITS_AT: buffers.eventBitsAt,
+      },
       bindings: [
         ['read-only-storage', buffers.life],
         ['read-only-storage', buffers.lists],

@@ -14,6 +14,9 @@ import {
   DEAD_RADIUS,
   FLAG_INSIDE,
   FLAG_KILL,
+  FLAG_STICK,
+  CONTACT_TRACKED,
+  CONTACT_TOUCHED_BEFORE,
   KIND_BOX,
   KIND_PLANE,
   KIND_SPHERE,
@@ -24,6 +27,8 @@ import {
 const F = COLLIDER.wordOffsets;
 
 const { POSITION, INVERSE_MASS, VELOCITY, ACCELERATION, RADIUS } = OFFSET;
+/** The collision-event lane: the particle record's spare float (w of forceAccumSpare); see CONTACT_TRACKED. */
+export const CONTACT_LANE = OFFSET.FORCE_ACCUM + 3;
 
 /** A particle's position and velocity while its contacts are resolved (reused, never allocated in the loop). */
 export interface Body {
@@ -172,13 +177,16 @@ export function collide(
     const az = state[base + ACCELERATION + 2] as number;
     const r = state[base + RADIUS] as number;
     let killed = false;
+    let touched = false;
+    let stuck = false;
 
-    for (let c = 0; c < colliders.count && !killed; c++) {
+    for (let c = 0; c < colliders.count && !killed && !stuck; c++) {
       const k = c * W;
       const kind = words[k + F.kind] as number;
       const flags = words[k + F.flags] as number;
       const inside = (flags & FLAG_INSIDE) !== 0;
       const kill = (flags & FLAG_KILL) !== 0;
+      const stick = (flags & FLAG_STICK) !== 0;
       const e = floats[k + F.restitution] as number;
       const mu = floats[k + F.friction] as number;
       const cx = floats[k + F.center] as number;
@@ -195,8 +203,12 @@ export function collide(
         const distance = round(dot3(nx, ny, nz, body.px, body.py, body.pz, round) - (floats[s] as number));
         const penetration = round(r - distance);
         if (penetration > -skin) {
+          touched ||= nx !== 0 || ny !== 0 || nz !== 0;
           if (kill) killed = true;
-          else resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+          else {
+            resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+            stuck = stick;
+          }
         }
       } else if (kind === KIND_SPHERE) {
         const dx = round(body.px - cx);
@@ -220,11 +232,15 @@ export function collide(
           penetration = round(round(distance + r) - sphereRadius);
         }
         if (penetration > -skin) {
+          touched ||= nx !== 0 || ny !== 0 || nz !== 0;
           if (kill) killed = true;
-          else resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+          else {
+            resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+            stuck = stick;
+          }
         }
       } else if (inside) {
-        for (let axis = 0; axis < 3 && !killed; axis++) {
+        for (let axis = 0; axis < 3 && !killed && !stuck; axis++) {
           const u = k + F.axis0 + 4 * axis;
           const ux = floats[u] as number;
           const uy = floats[u + 1] as number;
@@ -233,8 +249,12 @@ export function collide(
           const penetration = round(Math.abs(q) - round((floats[s + axis] as number) - r));
           if (penetration > -skin) {
             const sign = q >= 0 ? -1 : 1;
+            touched ||= ux !== 0 || uy !== 0 || uz !== 0;
             if (kill) killed = true;
-            else resolveWorldContact(body, ax, ay, az, sign * ux, sign * uy, sign * uz, penetration, e, mu, dt, round);
+            else {
+              resolveWorldContact(body, ax, ay, az, sign * ux, sign * uy, sign * uz, penetration, e, mu, dt, round);
+              stuck = stick;
+            }
           }
         }
       } else {
@@ -299,13 +319,31 @@ export function collide(
           penetration = round(depth + r);
         }
         if (penetration > -skin) {
+          touched ||= nx !== 0 || ny !== 0 || nz !== 0;
           if (kill) killed = true;
-          else resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+          else {
+            resolveWorldContact(body, ax, ay, az, nx, ny, nz, penetration, e, mu, dt, round);
+            stuck = stick;
+          }
         }
       }
     }
 
-    if (killed) {
+    // shaders/collide.wgsl: a tracked particle's collision-event lane gets TOUCHED_NOW, once a step.
+    const contact = state[base + CONTACT_LANE] as number;
+    if (touched && (contact === CONTACT_TRACKED || contact === CONTACT_TRACKED + CONTACT_TOUCHED_BEFORE)) {
+      state[base + CONTACT_LANE] = contact + 1;
+    }
+    if (stuck) {
+      // At rest where the contact left it, and immovable.
+      state[base + INVERSE_MASS] = 0;
+      state[base + VELOCITY] = 0;
+      state[base + VELOCITY + 1] = 0;
+      state[base + VELOCITY + 2] = 0;
+      state[base + POSITION] = body.px;
+      state[base + POSITION + 1] = body.py;
+      state[base + POSITION + 2] = body.pz;
+    } else if (killed) {
       state[base + INVERSE_MASS] = 0;
       state[base + VELOCITY] = 0;
       state[base + VELOCITY + 1] = 0;

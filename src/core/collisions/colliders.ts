@@ -24,9 +24,22 @@ export interface ColliderCommon {
   restitution?: number;
   /** Coulomb friction coefficient >= 0. Default 0. */
   friction?: number;
-  /** Particles that touch die instead of bouncing (see DEAD_RADIUS). Default false. */
+  /** Particles that touch die instead of bouncing (see DEAD_RADIUS): onHit 'die'. Default false. */
   kill?: boolean;
+  /**
+   * What a particle that touches does: 'bounce' (the contact is resolved,
+   * with restitution and friction), 'die' (as `kill: true`) or 'stick' (the
+   * contact is resolved, then the particle stops there: velocity 0 and
+   * inverse mass 0, so no step or collider moves it again; it keeps its radius,
+   * an immovable obstacle, until it dies of age). Default 'bounce', or 'die'
+   * with `kill: true`.
+   */
+  onHit?: ColliderHit;
 }
+
+/** What a collider does to a particle that touches it. */
+export type ColliderHit = 'bounce' | 'die' | 'stick';
+export const COLLIDER_HITS: readonly ColliderHit[] = ['bounce', 'die', 'stick'];
 
 /** A half-space: particles stay on the side the normal points to, `dot(normal, p) >= offset + radius`. */
 export interface PlaneCollider extends ColliderCommon {
@@ -85,6 +98,19 @@ export const KIND_SPHERE = 1;
 export const KIND_BOX = 2;
 export const FLAG_INSIDE = 1;
 export const FLAG_KILL = 2;
+/** onHit 'stick': resolved, then parked where it touched (inverse mass 0, at rest). */
+export const FLAG_STICK = 4;
+/**
+ * A particle's collision-event lane (the particle record's spare float, w of
+ * forceAccumSpare): 0 for a particle the lifecycle does not track (every
+ * permanent particle: the colliders never write it), else TRACKED plus
+ * TOUCHED_NOW (a collider touched it this step: the colliders set it) plus
+ * TOUCHED_BEFORE (it touched one the step before: the lifecycle moves
+ * TOUCHED_NOW there after each step). Small integers, exact in float32.
+ */
+export const CONTACT_TRACKED = 4;
+export const CONTACT_TOUCHED_NOW = 1;
+export const CONTACT_TOUCHED_BEFORE = 2;
 /**
  * The radius a killed particle gets. Killing sets inverse mass 0 (the step
  * skips it, Cyclone's rule for infinite mass) and velocity 0 (parked where it
@@ -112,15 +138,21 @@ export const COLLIDER = defineStruct('Collider', {
 export type PackedColliders = StructArray<typeof COLLIDER.fields>;
 export const COLLIDER_WORDS = COLLIDER.words;
 
+/** Whether any collider sticks (the step with the colliders fused into it has no stick: such a set runs the colliders pass). */
+export function hasStickCollider(colliders: PackedColliders): boolean {
+  for (let i = 0; i < colliders.count; i++) if ((colliders.get(i, 'flags') & FLAG_STICK) !== 0) return true;
+  return false;
+}
+
 export function wgslColliderStruct(): string {
   return COLLIDER.wgsl();
 }
 
 const KNOWN_KEYS = {
-  plane: ['type', 'normal', 'offset', 'restitution', 'friction', 'kill'],
-  sphere: ['type', 'center', 'radius', 'inside', 'restitution', 'friction', 'kill'],
-  box: ['type', 'center', 'halfExtents', 'inside', 'restitution', 'friction', 'kill'],
-  orientedBox: ['type', 'center', 'halfExtents', 'rotation', 'inside', 'restitution', 'friction', 'kill'],
+  plane: ['type', 'normal', 'offset', 'restitution', 'friction', 'kill', 'onHit'],
+  sphere: ['type', 'center', 'radius', 'inside', 'restitution', 'friction', 'kill', 'onHit'],
+  box: ['type', 'center', 'halfExtents', 'inside', 'restitution', 'friction', 'kill', 'onHit'],
+  orientedBox: ['type', 'center', 'halfExtents', 'rotation', 'inside', 'restitution', 'friction', 'kill', 'onHit'],
 } as const;
 
 /** Rotation matrix columns (the box's axes in world space) of a unit quaternion, in float64. */
@@ -163,11 +195,17 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
       COLLISION_RULES.friction,
       isNonNegativeFinite32,
     );
-    const kill = checkFlag(`${at}.kill`, collider.kill);
+    const legacyKill = checkFlag(`${at}.kill`, collider.kill);
+    const onHit = collider.onHit ?? (legacyKill ? 'die' : 'bounce');
+    if (!COLLIDER_HITS.includes(onHit as ColliderHit))
+      refuse(`${at}.onHit`, collider.onHit, `must be one of ${COLLIDER_HITS.join(', ')}`);
+    if (legacyKill && onHit !== 'die') refuse(`${at}.onHit`, collider.onHit, "kill: true means onHit 'die'");
+    const kill = onHit === 'die';
+    const stick = onHit === 'stick';
     const inside = type === 'plane' ? false : checkFlag(`${at}.inside`, collider.inside);
     packed.set(i, 'restitution', restitution);
     packed.set(i, 'friction', friction);
-    packed.set(i, 'flags', (inside ? FLAG_INSIDE : 0) | (kill ? FLAG_KILL : 0));
+    packed.set(i, 'flags', (inside ? FLAG_INSIDE : 0) | (kill ? FLAG_KILL : 0) | (stick ? FLAG_STICK : 0));
     if (type === 'plane') {
       const normal = checkVec3(`${at}.normal`, collider.normal);
       const length = Math.hypot(...normal);

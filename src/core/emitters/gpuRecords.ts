@@ -5,6 +5,7 @@
  * and the deaths handed from the compaction to the emission.
  */
 import { arrayOf, defineStruct } from '../schema';
+import { CONTACT_TRACKED } from '../collisions/colliders';
 
 /** Emitters a system may have (the frame's array length). */
 export const MAX_EMITTERS = 32;
@@ -77,6 +78,9 @@ export const SPAWN_RULE = defineStruct('SpawnRule', {
   floor: 'f32',
   payloadRules: 'vec4u',
   payloadCounts: 'vec4u',
+  /** The payload of a collision event (onCollision), as payloadRules and payloadCounts are a death's. */
+  hitPayloadRules: 'vec4u',
+  hitPayloadCounts: 'vec4u',
 });
 
 /** What the host sets for one emitter, per step: the rate as a 32.32 fixed-point increment, bursts, motion. */
@@ -143,7 +147,8 @@ export const LIFE_COUNTERS = defineStruct('LifeCounters', {
   liveBase: 'u32',
   deaths: 'u32',
   childSequenceBase: 'u32',
-  pad0: 'u32',
+  /** This step's records in `deaths` (DEATH): one a particle that died or had a collision event (or both). */
+  records: 'u32',
   pad1: 'u32',
   pad2: 'u32',
   pad3: 'u32',
@@ -155,7 +160,12 @@ export const LIFE_COUNTERS = defineStruct('LifeCounters', {
 /** Words of the counters before the per-emitter states: what a stats readback copies. */
 export const COUNTER_HEADER_WORDS = LIFE_COUNTERS.wordOffsets.emitters;
 
-/** A particle that died this step with a payload: where its children start and what they inherit. */
+/**
+ * A particle that died this step, or had a collision event (with payloads):
+ * where its children start and what they inherit. `rule` carries the flags
+ * RECORD_DIED and RECORD_HIT above the rule's table index: the children are
+ * its death payload if it died, then its collision payload if it hit.
+ */
 export const DEATH = defineStruct('Death', {
   position: 'vec3f',
   /** Exclusive prefix sum of the children of this step's deaths, in death order. */
@@ -166,9 +176,14 @@ export const DEATH = defineStruct('Death', {
 
 /**
  * Per spawn rule (by table index): particles born and died with that rule,
+ * then its collision events (contact starts),
  * counted with atomics (a sum does not depend on the order of the adds).
  */
-export const RULE_STATS_WORDS = 2 * MAX_SPAWN_RULES;
+/** Death.rule's flags (above any table index < MAX_SPAWN_RULES or NO_RULE's masked value). */
+export const RECORD_DIED = 0x80000000;
+export const RECORD_HIT = 0x40000000;
+export const RECORD_RULE_MASK = 0x3fffffff;
+export const RULE_STATS_WORDS = 3 * MAX_SPAWN_RULES;
 
 /** Every lifecycle struct, for the shaders. */
 export function wgslLifecycleRecords(): string {
@@ -182,6 +197,10 @@ export function wgslLifecycleRecords(): string {
     `const MAX_EMITTERS: u32 = ${MAX_EMITTERS}u;`,
     `const MAX_SPAWN_RULES: u32 = ${MAX_SPAWN_RULES}u;`,
     `const MAX_PAYLOADS: u32 = ${MAX_PAYLOADS}u;`,
+    `const RECORD_DIED: u32 = ${RECORD_DIED}u;`,
+    `const RECORD_HIT: u32 = ${RECORD_HIT}u;`,
+    `const RECORD_RULE_MASK: u32 = ${RECORD_RULE_MASK}u;`,
+    `const CONTACT_TRACKED: f32 = ${CONTACT_TRACKED.toFixed(1)};`,
     ...Object.entries(SHAPE).map(([name, value]) => `const SHAPE_${name.toUpperCase()}: u32 = ${value}u;`),
     ...Object.entries(VELOCITY_MODE).map(([name, value]) => `const VELOCITY_${name.toUpperCase()}: u32 = ${value}u;`),
   ].join('\n');

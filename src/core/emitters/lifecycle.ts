@@ -14,7 +14,8 @@
  */
 import { isFiniteState, noteNonFinite } from '../integrate';
 import type { HealthRecord } from '../nonFinite';
-import { DEAD_RADIUS } from '../collisions/colliders';
+import { CONTACT_TOUCHED_BEFORE, CONTACT_TOUCHED_NOW, CONTACT_TRACKED, DEAD_RADIUS } from '../collisions/colliders';
+import { CONTACT_LANE } from '../collisions/collide';
 import { SparkworksInputError } from '../errors';
 import type { Rounding } from '../integrate';
 import { OFFSET, FLOATS_PER_PARTICLE, LIFE, NO_RULE, type LifeRecords } from '../layout';
@@ -28,6 +29,9 @@ import {
   FRAME_PARAMS,
   LIFE_COUNTERS,
   MAX_SPAWN_RULES,
+  RECORD_DIED,
+  RECORD_HIT,
+  RECORD_RULE_MASK,
   RULE_STATS_WORDS,
 } from './gpuRecords';
 import type { PreparedSpawnRules } from './spawnRules';
@@ -37,7 +41,6 @@ import { sampleScalar, samplePosition, sampleVelocity, type Vec3 } from './sampl
 import { lifecycleStats, type LifecycleStats } from './stats';
 
 const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, RADIUS, FORCE_ACCUM } = OFFSET;
-const FORCE_SPARE = FORCE_ACCUM + 3;
 
 const TWO_TO_32 = 2 ** 32;
 
@@ -121,13 +124,15 @@ export class CpuLifecycle {
   readonly freeList: Uint32Array<ArrayBuffer>;
   readonly life: LifeRecords;
   readonly counters: StructArray<typeof LIFE_COUNTERS.fields>;
-  /** Births per spawn rule, then deaths per spawn rule (table index). */
+  /** Births per spawn rule, then deaths, then collision events per spawn rule (table index). */
   readonly ruleStats = new Uint32Array(RULE_STATS_WORDS);
   /** One bit a live index, set when it dies this step (the GPU's death bits); all zero between steps. */
   private readonly deadBits: Uint32Array;
+  /** One bit a live index, set when it has a collision event this step (the GPU's event bits); all zero between steps. */
+  private readonly eventBits: Uint32Array;
   /** The live index of each death of the step, in order. */
   private readonly deadIndex: Uint32Array;
-  /** Per word of deadBits: the deaths and children before it (the GPU's scan). */
+  /** Per word of deadBits: the deaths, children and records before it (the GPU's scan). */
   private readonly scanned: Uint32Array;
   private readonly deaths: StructArray<typeof DEATH.fields>;
   /** The counters' per-emitter states (a view of the same words). */
@@ -152,8 +157,9 @@ export class CpuLifecycle {
     } = initialLifecycle(capacity, permanent));
     const words = Math.ceil(capacity / 32);
     this.deadBits = new Uint32Array(words);
+    this.eventBits = new Uint32Array(words);
     this.deadIndex = new Uint32Array(capacity);
-    this.scanned = new Uint32Array(2 * words);
+    this.scanned = new Uint32Array(3 * words);
     this.deaths = DEATH.array(rules.hasPayloads ? capacity : 1);
     this.emitterStates = this.counters.member(0, 'emitters', EMITTER_STATE);
   }
@@ -224,7 +230,15 @@ export class CpuLifecycle {
     return children;
   }
 
-  /** shaders/liveAge.wgsl (the GPU's step ages), shaders/age.wgsl */
+  /** shaders/lifeDeath.wgsl hitChildrenOf */
+  private hitChildrenOf(rule: number): number {
+    if (rule === NO_RULE) return 0;
+    let children = 0;
+    for (let i = 0; i < 4; i++) children += this.rules.table.get(rule, 'hitPayloadCounts', i);
+    return children;
+  }
+
+  /** shaders/liveAge.wgsl (the GPU's step ages), shaders/age.wgsl (with the collision events) */
   private age(state: FloatArray, dt: number): void {
     const live = this.get('live');
     const list = this.get('parity') * this.capacity;
@@ -232,6 +246,14 @@ export class CpuLifecycle {
       const slot = this.lists[list + k] as number;
       const age = this.round(this.life.get(slot, 'age') + dt);
       this.life.set(slot, 'age', age);
+      const base = slot * FLOATS_PER_PARTICLE;
+      const contact = state[base + CONTACT_LANE] as number;
+      if (contact >= CONTACT_TRACKED) {
+        const touchedNow = ((contact - CONTACT_TRACKED) & CONTACT_TOUCHED_NOW) !== 0;
+        if (contact === CONTACT_TRACKED + CONTACT_TOUCHED_NOW)
+          this.eventBits[k >>> 5] = ((this.eventBits[k >>> 5] as number) | (1 << (k & 31))) >>> 0;
+        state[base + CONTACT_LANE] = touchedNow ? CONTACT_TRACKED + CONTACT_TOUCHED_BEFORE : CONTACT_TRACKED;
+      }
       if (this.dies(state, slot, age)) {
         this.life.set(slot, 'alive', 0);
         this.deadBits[k >>> 5] = ((this.deadBits[k >>> 5] as number) | (1 << (k & 31))) >>> 0;
@@ -240,64 +262,92 @@ export class CpuLifecycle {
   }
 
   /**
-   * shaders/deathWords.wgsl and lifeScan.wgsl: (deaths, children) a word of
-   * death bits, their exclusive prefix sums (one pass here; the blocks change
-   * nothing in integers), and the deaths per rule.
+   * shaders/deathWords.wgsl and lifeScan.wgsl: (deaths, children, records) a
+   * word of death and event bits, their exclusive prefix sums (one pass here;
+   * the blocks change nothing in integers), and the deaths and hits per rule.
    */
   private scanDeaths(): void {
     const words = Math.ceil(this.get('live') / 32);
     const list = this.get('parity') * this.capacity;
     let deaths = 0;
     let children = 0;
+    let records = 0;
     for (let w = 0; w < words; w++) {
-      this.scanned[2 * w] = deaths;
-      this.scanned[2 * w + 1] = children;
-      let rest = this.deadBits[w] as number;
+      this.scanned[3 * w] = deaths;
+      this.scanned[3 * w + 1] = children;
+      this.scanned[3 * w + 2] = records;
+      const bits = this.deadBits[w] as number;
+      const hits = this.eventBits[w] as number;
+      let rest = (bits | hits) >>> 0;
       while (rest !== 0) {
-        const k = w * 32 + (31 - Math.clz32(rest & -rest));
+        const bit = (rest & -rest) >>> 0;
+        const k = w * 32 + (31 - Math.clz32(bit));
         rest = (rest & (rest - 1)) >>> 0;
+        const died = (bits & bit) !== 0;
+        const hit = (hits & bit) !== 0;
         const rule = this.life.get(this.lists[list + k] as number, 'rule');
-        if (this.rules.hasPayloads) children = (children + this.childrenOf(rule)) >>> 0;
-        if (rule !== NO_RULE)
-          this.ruleStats[MAX_SPAWN_RULES + rule] = (this.ruleStats[MAX_SPAWN_RULES + rule] as number) + 1;
-        deaths += 1;
+        if (this.rules.hasPayloads) {
+          if (died) children = (children + this.childrenOf(rule)) >>> 0;
+          if (hit) children = (children + this.hitChildrenOf(rule)) >>> 0;
+        }
+        if (rule !== NO_RULE) {
+          const diedAt = MAX_SPAWN_RULES + rule;
+          const hitAt = 2 * MAX_SPAWN_RULES + rule;
+          if (died) this.ruleStats[diedAt] = (this.ruleStats[diedAt] as number) + 1;
+          if (hit) this.ruleStats[hitAt] = (this.ruleStats[hitAt] as number) + 1;
+        }
+        if (died) deaths += 1;
+        records += 1;
       }
     }
     this.totalDeaths = deaths;
     this.totalChildren = children;
+    this.totalRecords = records;
   }
   private totalDeaths = 0;
   private totalChildren = 0;
+  private totalRecords = 0;
 
-  /** shaders/compact.wgsl: the deaths only, word by word, bit by bit; the words cleared. */
+  /** shaders/compact.wgsl: the deaths and events only, word by word, bit by bit; the words cleared. */
   private compact(state: FloatArray): void {
     const words = Math.ceil(this.get('live') / 32);
     const list = this.get('parity') * this.capacity;
     const free = this.get('free');
     for (let w = 0; w < words; w++) {
-      let bits = this.deadBits[w] as number;
+      const deathBits = this.deadBits[w] as number;
+      const hits = this.eventBits[w] as number;
+      let bits = (deathBits | hits) >>> 0;
       if (bits === 0) continue;
       this.deadBits[w] = 0;
-      let d = this.scanned[2 * w] as number;
-      let childStart = this.scanned[2 * w + 1] as number;
+      this.eventBits[w] = 0;
+      let d = this.scanned[3 * w] as number;
+      let childStart = this.scanned[3 * w + 1] as number;
+      let r = this.scanned[3 * w + 2] as number;
       while (bits !== 0) {
-        const k = w * 32 + (31 - Math.clz32(bits & -bits));
+        const bit = (bits & -bits) >>> 0;
+        const k = w * 32 + (31 - Math.clz32(bit));
         bits = (bits & (bits - 1)) >>> 0;
+        const died = (deathBits & bit) !== 0;
+        const hit = (hits & bit) !== 0;
         const slot = this.lists[list + k] as number;
-        this.deadIndex[d] = k;
-        this.freeList[free + d] = slot;
         const rule = this.life.get(slot, 'rule');
         const base = slot * FLOATS_PER_PARTICLE;
         if (this.rules.hasPayloads) {
           this.deaths
-            .set(d, 'position', state.subarray(base + POSITION, base + POSITION + 3))
-            .set(d, 'childStart', childStart)
-            .set(d, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
-            .set(d, 'rule', rule);
-          childStart = (childStart + this.childrenOf(rule)) >>> 0;
+            .set(r, 'position', state.subarray(base + POSITION, base + POSITION + 3))
+            .set(r, 'childStart', childStart)
+            .set(r, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
+            .set(r, 'rule', (rule | (died ? RECORD_DIED : 0) | (hit ? RECORD_HIT : 0)) >>> 0);
+          if (died) childStart = (childStart + this.childrenOf(rule)) >>> 0;
+          if (hit) childStart = (childStart + this.hitChildrenOf(rule)) >>> 0;
+          r += 1;
         }
-        parkSlot(state, slot);
-        d += 1;
+        if (died) {
+          this.deadIndex[d] = k;
+          this.freeList[free + d] = slot;
+          parkSlot(state, slot);
+          d += 1;
+        }
       }
     }
   }
@@ -334,6 +384,7 @@ export class CpuLifecycle {
     const childTotal = before > 0 ? this.totalChildren : 0;
     const survivors = before - deaths;
     this.put('deaths', deaths);
+    this.put('records', before > 0 ? this.totalRecords : 0);
     this.add64('killed', deaths);
     const free = this.get('free') + deaths;
 
@@ -396,15 +447,25 @@ export class CpuLifecycle {
       let inheritFrom: ArrayLike<number>;
       if (j < this.get('childRequests')) {
         const d = this.findParent(j);
-        const parent = this.deaths.get(d, 'rule');
+        const flags = this.deaths.get(d, 'rule');
+        const parent = (flags & RECORD_RULE_MASK) >>> 0;
         let rest = j - this.deaths.get(d, 'childStart');
+        // Its death payload first (if it died), then its collision payload (if it hit).
+        const deathChildren = (flags & RECORD_DIED) !== 0 ? this.childrenOf(parent) : 0;
+        let counts: 'payloadCounts' | 'hitPayloadCounts' = 'payloadCounts';
+        let rules: 'payloadRules' | 'hitPayloadRules' = 'payloadRules';
+        if (rest >= deathChildren) {
+          rest -= deathChildren;
+          counts = 'hitPayloadCounts';
+          rules = 'hitPayloadRules';
+        }
         let entry = 0;
         for (; entry < 3; entry++) {
-          const count = table.get(parent, 'payloadCounts', entry);
+          const count = table.get(parent, counts, entry);
           if (rest < count) break;
           rest -= count;
         }
-        rule = table.get(parent, 'payloadRules', entry);
+        rule = table.get(parent, rules, entry);
         key = streamKey(table.get(rule, 'seed'), (this.get('childSequenceBase') + j) >>> 0);
         const at = this.deaths.index(d, 'position');
         center = this.deaths.floats.subarray(at, at + 3);
@@ -438,7 +499,8 @@ export class CpuLifecycle {
       state[base + INVERSE_MASS] = round(1 / mass);
       state[base + DAMPING] = damping;
       state[base + RADIUS] = table.get(rule, 'collisionRadius');
-      state[base + FORCE_SPARE] = 0;
+      // Tracked for collision events (shaders/emit.wgsl): no contact yet.
+      state[base + CONTACT_LANE] = CONTACT_TRACKED;
       this.life.set(slot, 'age', 0);
       this.life.set(slot, 'lifetime', sampleScalar(table, rule, key, 'lifetime', round));
       this.life.set(slot, 'size', sampleScalar(table, rule, key, 'size', round));
@@ -454,10 +516,10 @@ export class CpuLifecycle {
     }
   }
 
-  /** emit.wgsl findParent: the last death whose childStart <= c. */
+  /** emit.wgsl findParent: the last record whose childStart <= c. */
   private findParent(c: number): number {
     let low = 0;
-    let high = this.get('deaths');
+    let high = this.get('records');
     while (high - low > 1) {
       const middle = (low + high) >>> 1;
       if (this.deaths.get(middle, 'childStart') <= c) low = middle;

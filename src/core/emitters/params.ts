@@ -332,7 +332,7 @@ export function checkFireworkRule(
   input: FireworkRuleInit,
   at: string,
   ruleIndex: ReadonlyMap<number, number>,
-): { values: SpawnValues; payload: PayloadEntry[] } {
+): { values: SpawnValues; payload: PayloadEntry[]; hitPayload: PayloadEntry[] } {
   const rule = input as unknown as Record<string, unknown>;
   if (rule.fuse === undefined)
     check.refuse(`${at}.fuse`, rule.fuse, 'is required: seconds before it bursts, a number or [min, max]');
@@ -341,28 +341,8 @@ export function checkFireworkRule(
     floor: 0,
     seed: (FIREWORK_SEED_BASE + input.type) >>> 0,
   });
-  const payloadInput = rule.payload ?? [];
-  if (!Array.isArray(payloadInput)) check.refuse(`${at}.payload`, payloadInput, 'must be an array of {type, count}');
-  if (payloadInput.length > MAX_PAYLOADS)
-    check.refuse(`${at}.payload.length`, payloadInput.length, `at most ${MAX_PAYLOADS} payload entries`);
-  let total = 0;
-  const payload = payloadInput.map((entry: unknown, k: number) => {
-    const where = `${at}.payload[${k}]`;
-    const p = check.object(where, entry, ['type', 'count']);
-    const type = check.integer(`${where}.type`, p.type, 1, 2 ** 31 - 1);
-    const child = ruleIndex.get(type);
-    if (child === undefined)
-      check.refuse(
-        `${where}.type`,
-        type,
-        `no firework rule has this type (types: ${[...ruleIndex.keys()].join(', ')})`,
-      );
-    const count = check.integer(`${where}.count`, p.count, 0, MAX_PAYLOAD_TOTAL);
-    total += count;
-    if (total > MAX_PAYLOAD_TOTAL)
-      check.refuse(`${where}.count`, count, `a rule's payload counts sum to at most ${MAX_PAYLOAD_TOTAL}`);
-    return { rule: child, count };
-  });
+  const payload = checkPayload(`${at}.payload`, rule.payload ?? [], ruleIndex);
+  const hitPayload = checkCollisionEvent(`${at}.onCollision`, rule.onCollision, ruleIndex);
   // A firework starts at its parent's position: a point shape.
   const values: SpawnValues = {
     ...spawn,
@@ -373,7 +353,45 @@ export function checkFireworkRule(
     halfExtents: [0, 0, 0],
     tanAngle: 0,
   };
-  return { values, payload };
+  return { values, payload, hitPayload };
+}
+
+/** A payload (`at`: a rule's payload, or an onCollision's): its table entries. */
+function checkPayload(at: string, payloadInput: unknown, ruleIndex: ReadonlyMap<number, number>): PayloadEntry[] {
+  if (!Array.isArray(payloadInput)) check.refuse(at, payloadInput, 'must be an array of {type, count}');
+  if (payloadInput.length > MAX_PAYLOADS)
+    check.refuse(`${at}.length`, payloadInput.length, `at most ${MAX_PAYLOADS} payload entries`);
+  let total = 0;
+  return payloadInput.map((entry: unknown, k: number) => {
+    const where = `${at}[${k}]`;
+    const p = check.object(where, entry, ['type', 'count']);
+    const type = check.integer(`${where}.type`, p.type, 1, 2 ** 31 - 1);
+    const child = ruleIndex.get(type);
+    if (child === undefined)
+      check.refuse(
+        `${where}.type`,
+        type,
+        `no firework rule has this type (types: ${[...ruleIndex.keys()].join(', ') || 'none'})`,
+      );
+    const count = check.integer(`${where}.count`, p.count, 0, MAX_PAYLOAD_TOTAL);
+    total += count;
+    if (total > MAX_PAYLOAD_TOTAL)
+      check.refuse(`${where}.count`, count, `a rule's payload counts sum to at most ${MAX_PAYLOAD_TOTAL}`);
+    return { rule: child, count };
+  });
+}
+
+/** An onCollision (`at`), or none: its payload's table entries. */
+export function checkCollisionEvent(
+  at: string,
+  input: unknown,
+  ruleIndex: ReadonlyMap<number, number>,
+): PayloadEntry[] {
+  if (input === undefined) return [];
+  const event = check.object(at, input, ['payload']);
+  if (event.payload === undefined)
+    check.refuse(`${at}.payload`, event.payload, 'is required: an array of {type, count}');
+  return checkPayload(`${at}.payload`, event.payload, ruleIndex);
 }
 
 /**
@@ -387,7 +405,7 @@ export function checkEmitter(
   e: number,
   ruleIndex: ReadonlyMap<number, number>,
   rules: ReadonlyMap<number, SpawnValues>,
-): { runtime: EmitterRuntime; values: SpawnValues; tag: number } {
+): { runtime: EmitterRuntime; values: SpawnValues; tag: number; hitPayload: PayloadEntry[] } {
   const emitter = check.object(at, input, EMITTER_KEYS);
   const rate = emitter.rate === undefined ? 0 : checkRate(`${at}.rate`, emitter.rate);
   const burst = emitter.burst === undefined ? 0 : checkBurst(`${at}.burst`, emitter.burst);
@@ -402,7 +420,8 @@ export function checkEmitter(
   const runtime = { rate, burst, center, velocity: emitterVelocity };
   if (emitter.firework === undefined) {
     const spawn = checkSpawn(at, emitter, 'lifetime', { acceleration: [0, 0, 0], floor: null, seed });
-    return { runtime, values: { ...spawn, ...shape }, tag: e };
+    const hitPayload = checkCollisionEvent(`${at}.onCollision`, emitter.onCollision, ruleIndex);
+    return { runtime, values: { ...spawn, ...shape }, tag: e, hitPayload };
   }
   const type = check.integer(`${at}.firework`, emitter.firework, 1, 2 ** 31 - 1);
   const index = ruleIndex.get(type);
@@ -412,7 +431,7 @@ export function checkEmitter(
       type,
       `no firework rule has this type (types: ${[...ruleIndex.keys()].join(', ') || 'none'})`,
     );
-  for (const key of FROM_RULE) {
+  for (const key of [...FROM_RULE, 'onCollision'] as const) {
     if (emitter[key] !== undefined)
       check.refuse(
         `${at}.${key}`,
@@ -421,7 +440,7 @@ export function checkEmitter(
       );
   }
   const rule = rules.get(index) as SpawnValues;
-  return { runtime, values: { ...rule, ...shape, inherit, seed }, tag: index };
+  return { runtime, values: { ...rule, ...shape, inherit, seed }, tag: index, hitPayload: [] };
 }
 
 /** Validates a rate change. */

@@ -28,6 +28,7 @@ function packSpawn(
   v: SpawnValues,
   tag: number,
   payload: PayloadEntry[],
+  hitPayload: PayloadEntry[],
 ): void {
   const [lifetimeMin, lifetimeSpan, lifetimeMax] = stored(v.lifetime);
   const [massMin, massSpan, massMax] = stored(v.mass);
@@ -86,6 +87,16 @@ function packSpawn(
       index,
       'payloadCounts',
       [0, 1, 2, 3].map((i) => payload[i]?.count ?? 0),
+    )
+    .set(
+      index,
+      'hitPayloadRules',
+      [0, 1, 2, 3].map((i) => hitPayload[i]?.rule ?? 0),
+    )
+    .set(
+      index,
+      'hitPayloadCounts',
+      [0, 1, 2, 3].map((i) => hitPayload[i]?.count ?? 0),
     );
 }
 
@@ -103,7 +114,7 @@ export interface PreparedSpawnRules {
   readonly emitters: readonly EmitterRuntime[];
   /** The largest collision radius any rule gives (sizes the collision grid). */
   readonly largestRadius: number;
-  /** Whether any rule has a payload (else the deaths need not be recorded). */
+  /** Whether any rule has a payload, on death or on collision (else the deaths need not be recorded). */
   readonly hasPayloads: boolean;
 }
 
@@ -127,18 +138,25 @@ export function prepareSpawnRules(
   const ruleValues = new Map<number, SpawnValues>();
 
   fireworks.forEach((input, i) => {
-    const { values, payload } = checkFireworkRule(input, `${what.fireworks}[${i}]`, ruleIndex);
-    if (payload.some((entry) => entry.count > 0)) hasPayloads = true;
+    const { values, payload, hitPayload } = checkFireworkRule(input, `${what.fireworks}[${i}]`, ruleIndex);
+    if ([...payload, ...hitPayload].some((entry) => entry.count > 0)) hasPayloads = true;
     ruleValues.set(E + i, values);
     largestRadius = Math.max(largestRadius, values.collisionRadius);
-    packSpawn(table, E + i, values, E + i, payload);
+    packSpawn(table, E + i, values, E + i, payload, hitPayload);
   });
 
   const runtimes: EmitterRuntime[] = emitters.map((input, e) => {
-    const { runtime, values, tag } = checkEmitter(input, `${what.emitters}[${e}]`, e, ruleIndex, ruleValues);
+    const { runtime, values, tag, hitPayload } = checkEmitter(
+      input,
+      `${what.emitters}[${e}]`,
+      e,
+      ruleIndex,
+      ruleValues,
+    );
+    if (hitPayload.some((entry) => entry.count > 0)) hasPayloads = true;
     fireworkTypes.push(0);
     largestRadius = Math.max(largestRadius, values.collisionRadius);
-    packSpawn(table, e, values, tag, []);
+    packSpawn(table, e, values, tag, [], hitPayload);
     return runtime;
   });
   for (const input of fireworks) fireworkTypes.push(input.type);

@@ -7,12 +7,14 @@ import type { LifeRecords } from '../layout';
 import { COUNTER_HEADER_WORDS, LIFE_COUNTERS, MAX_SPAWN_RULES } from './gpuRecords';
 import type { PreparedSpawnRules } from './spawnRules';
 
-/** Births and deaths under one emitter or one firework type, since creation. */
+/** Births, deaths and collision events under one emitter or one firework type, since creation. */
 export interface RuleStats {
   /** Particles born with this rule (an emitter's, or a firework type's: launched and spawned as payload). */
   born: number;
   /** Particles that died with it. */
   died: number;
+  /** Its collision events: contact starts (a particle touching a collider it touched none of the step before). */
+  hits: number;
 }
 
 /** The counts `readStats()` returns: live, free, emitted, killed, shortfall, steps, and per rule. */
@@ -65,6 +67,7 @@ export function lifecycleStats(
   const rule = (index: number): RuleStats => ({
     born: ruleStats[index] as number,
     died: ruleStats[MAX_SPAWN_RULES + index] as number,
+    hits: (ruleStats[2 * MAX_SPAWN_RULES + index] as number | undefined) ?? 0,
   });
   const fireworks: Record<number, RuleStats> = {};
   for (const [type, index] of rules.ruleIndex) fireworks[type] = rule(index);

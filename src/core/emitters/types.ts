@@ -125,6 +125,20 @@ export interface EmitterInit extends SpawnInit {
    * its payload when they die.
    */
   firework?: number;
+  /** Children spawned where a particle starts touching a collider (an emitter that launches fireworks takes the rule's). */
+  onCollision?: CollisionEventInit;
+}
+
+/**
+ * A collision event: where one of a rule's particles starts touching a
+ * collider (it touched none the step before), `payload` is spawned at its
+ * position after the contact, inheriting its velocity after the contact (a
+ * bounce's, or 0 where it stuck or died), as a death's payload is. The
+ * particle keeps its slot unless the collider kills it.
+ */
+export interface CollisionEventInit {
+  /** Firework rules spawned (at most 4 entries, 255 children in all), as a rule's `payload`. */
+  payload: readonly PayloadInit[];
 }
 
 /** Children a firework spawns when it dies: `count` fireworks of rule `type`. */
@@ -149,6 +163,8 @@ export interface FireworkRuleInit extends SpawnInit {
   fuse: RangeInit;
   /** The children spawned at its death (at most 4 entries, 255 children in all). Default none. */
   payload?: readonly PayloadInit[];
+  /** Children spawned where one of its particles starts touching a collider. Default none. */
+  onCollision?: CollisionEventInit;
 }
 
 /** Cyclone's GRAVITY. */
@@ -173,8 +189,18 @@ export const EMITTER_KEYS = [
   'seed',
   'emitterVelocity',
   'firework',
+  'onCollision',
 ] as const;
-export const FIREWORK_RULE_KEYS = ['type', 'fuse', 'payload', 'velocity', ...SPAWN_KEYS, 'inherit', 'seed'] as const;
+export const FIREWORK_RULE_KEYS = [
+  'type',
+  'fuse',
+  'payload',
+  'velocity',
+  ...SPAWN_KEYS,
+  'inherit',
+  'seed',
+  'onCollision',
+] as const;
 /** What an emitter that launches fireworks takes from the rule, and so may not say itself. */
 export const FROM_RULE = ['velocity', 'lifetime', ...SPAWN_KEYS] as const;
 export const SHAPE_KEYS: Record<ShapeInit['type'], readonly string[]> = {
