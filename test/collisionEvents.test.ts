@@ -52,17 +52,36 @@ const SPLASHES: FireworkRuleInit = {
   floor: null,
 };
 
-function options(onHit: 'bounce' | 'die' | 'stick'): { rig: RigOptions; colliders: ColliderInit[] } {
+// The same drops as firework rule 2's, launched by an emitter: a death payload (1 of type 3) and a collision payload
+// (2 of type 1), so each slot's rule shows which payload made it (compared with the CPU's, slot by slot).
+const DROP_RULE: FireworkRuleInit = {
+  type: 2,
+  fuse: 4,
+  velocity: { min: [0, -4, 0], max: [0, -4, 0] },
+  acceleration: [0, -4, 0],
+  floor: null,
+  payload: [{ type: 3, count: 1 }],
+  onCollision: { payload: [{ type: 1, count: SPLASH }] },
+};
+const DROP_LAUNCHER: EmitterInit = {
+  burst: RAIN_DROPS,
+  shape: { type: 'box', center: [0, 1, 0], halfExtents: [1, 0, 1] },
+  firework: 2,
+};
+
+function options(onHit: 'bounce' | 'die' | 'stick', launched = false): { rig: RigOptions; colliders: ColliderInit[] } {
   return {
-    rig: { capacity: 64, emitters: [RAIN], fireworks: [SPLASHES] },
+    rig: launched
+      ? { capacity: 64, emitters: [DROP_LAUNCHER], fireworks: [SPLASHES, DROP_RULE, { ...SPLASHES, type: 3 }] }
+      : { capacity: 64, emitters: [RAIN], fireworks: [SPLASHES] },
     colliders: [{ type: 'plane', normal: [0, 1, 0], offset: 0, onHit }],
   };
 }
 
-/** The rain's slots (rule 0, emitter 0) among the live ones. */
+/** The rain's slots (emitter 0's rule, or firework rule 2's: table index 0 or 2) among the live ones. */
 async function rainSlots(rig: LifeRig): Promise<number[]> {
   const view = await rig.readLifecycle();
-  return Array.from(view.live).filter((slot) => view.life.get(slot, 'rule') === 0);
+  return Array.from(view.live).filter((slot) => [0, 2].includes(view.life.get(slot, 'rule')));
 }
 
 const { POSITION, VELOCITY, INVERSE_MASS } = OFFSET;
@@ -72,9 +91,10 @@ async function runBoth(
   onHit: 'bounce' | 'die' | 'stick',
   frames: number,
   check: (frame: number, cpu: ReturnType<typeof cpuRig>) => Promise<void>,
+  launched = false,
 ): Promise<void> {
   const { device } = gpu.get();
-  const { rig, colliders } = options(onHit);
+  const { rig, colliders } = options(onHit, launched);
   const system = await gpuRig(device, rig);
   const reference = cpuRig(rig);
   await system.system.setColliders(colliders);
@@ -91,6 +111,14 @@ async function runBoth(
       if (view.live.join() !== expected.live.join()) expect.fail(`frame ${frame}: the GPU's live list differs`);
       if (view.free.join() !== expected.free.join()) expect.fail(`frame ${frame}: the GPU's free list differs`);
       expect(view.stats, `frame ${frame}`).toEqual(expected.stats);
+      for (const slot of view.live) {
+        for (const field of ['rule', 'generation', 'age'] as const) {
+          if (view.life.get(slot, field) !== expected.life.get(slot, field))
+            expect.fail(
+              `frame ${frame}: slot ${slot} ${field}: GPU ${view.life.get(slot, field)}, CPU ${expected.life.get(slot, field)}`,
+            );
+        }
+      }
       for (const slot of await rainSlots(reference)) {
         const base = slot * FLOATS_PER_PARTICLE;
         for (let i = 0; i < FLOATS_PER_PARTICLE; i++) {
@@ -161,6 +189,27 @@ describe('collision events, GPU against the CPU reference', () => {
       expect(view.live.length + view.free.length).toBe(64);
       expect((await rainSlots(cpu)).length).toBe(RAIN_DROPS - (rule?.died ?? 0));
     });
+    expect(died).toBe(RAIN_DROPS);
+  });
+});
+
+describe('collision events of a firework rule', () => {
+  it('die on a rule with both payloads: one record each, its death payload then its collision payload', async () => {
+    let died = 0;
+    await runBoth(
+      'die',
+      40,
+      async (_frame, cpu) => {
+        const stats = (await cpu.readLifecycle()).stats;
+        const drops = stats.fireworks[2];
+        died = drops?.died ?? 0;
+        expect(drops?.hits).toBe(died);
+        expect(stats.emitters[0]?.hits).toBe(0);
+        expect(stats.fireworks[1]?.born).toBe(died * SPLASH);
+        expect(stats.fireworks[3]?.born).toBe(died);
+      },
+      true,
+    );
     expect(died).toBe(RAIN_DROPS);
   });
 });
