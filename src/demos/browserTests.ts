@@ -6,6 +6,8 @@ import { galaxyBrowserTest } from './galaxy/browserTest';
 import { springsBrowserTest } from './springs/browserTest';
 import { integratorsBrowserTest } from './integrators/browserTest';
 import { threeBrowserTest } from './three/browserTest';
+import { campfireBrowserTest } from './campfire/browserTest';
+import { rainBrowserTest } from './rain/browserTest';
 
 export const DEMO_BROWSER_TESTS: readonly DemoBrowserTest[] = [
   fireworksBrowserTest,
@@ -14,4 +16,6 @@ export const DEMO_BROWSER_TESTS: readonly DemoBrowserTest[] = [
   springsBrowserTest,
   integratorsBrowserTest,
   threeBrowserTest,
+  campfireBrowserTest,
+  rainBrowserTest,
 ];

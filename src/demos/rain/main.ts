@@ -1,0 +1,5 @@
+/** The Rain page (demos/rain.html). */
+import { runDemo } from '../shared/app';
+import { rain } from './rain';
+
+runDemo(rain);
