@@ -135,7 +135,7 @@ fn main(invocation: Invocation) {
       plane,
     );
     if (penetration > -skin) {
-      // A zero normal is no surface: the one empty record a snapshot of no colliders restores (count 1).
+      // A zero normal is no surface: a guard (prepareColliders makes none), as in the CPU twin.
       touched = touched || any(n != vec3f(0.0));
       if (kill) { break; }
       resolveWorldContact(&p, &v, a, n, penetration, e, mu, params.dt);

@@ -396,9 +396,9 @@ function emitterCase(
     workgroupSize: DEFAULT_WORKGROUP_SIZE,
     bytes: lifecycleBytes(targetLive, expectedDeaths, expectedDeaths),
     particleStep: 'live particle',
-    // Particles 64, life 32, two live lists 8, free list 4, the deaths' bits and indices 4.125, the words' sums
-    // and their scan 0.5 (bytes a slot, rounded up).
-    memoryBytes: particles * (BYTES_PER_PARTICLE + BYTES_PER_LIFE + 17),
+    // Particles 64, life 32, two live lists 8, free list 4, the deaths' and events' bits and indices about 4.25,
+    // the words' sums and their scan about 1 (bytes a slot, rounded up).
+    memoryBytes: particles * (BYTES_PER_PARTICLE + BYTES_PER_LIFE + 18),
     note:
       `an emitter of ${rate.toFixed(0)} particles/s living ${CHURN_LIFETIME.join('-')} s, started at its ` +
       `steady state by bursts into shuffled slots, ${steps + WARM_UP_RUNS} steps before timing; ` +

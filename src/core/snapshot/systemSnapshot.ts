@@ -135,8 +135,9 @@ function containerOf(state: SystemState): { header: Parameters<typeof writeConta
   const sections: Section[] = [
     jsonSection(TAG.config, config),
     section(TAG.particles, float64 ? 'f64' : 'f32', state.particles),
-    section(TAG.colliders, 'u32', state.colliders.words),
-    section(TAG.links, 'u32', state.links.records.words),
+    // Only the records there are: an empty StructArray still holds one record of zeros (so its buffer binds).
+    section(TAG.colliders, 'u32', state.colliders.words.subarray(0, state.colliders.count * COLLIDER.words)),
+    section(TAG.links, 'u32', state.links.records.words.subarray(0, state.links.records.count * LINK.words)),
     section(TAG.health, 'u32', state.health),
   ];
   const lifecycle = state.lifecycle;
@@ -201,7 +202,7 @@ function decodeContainer(container: Container): SystemState {
   );
   const linkSection = container.sections.get(TAG.links);
   const linkWords = sectionView(container, TAG.links, 'u32', (linkSection?.bytes.byteLength ?? 0) / 4);
-  if (colliders.words.length * 4 !== colliderSection?.bytes.byteLength || linkWords.length % LINK.words !== 0) {
+  if ((colliderSection?.bytes.byteLength ?? 0) % (COLLIDER.words * 4) !== 0 || linkWords.length % LINK.words !== 0) {
     throw new SnapshotError('snapshot sections COLL or LINK do not hold whole records');
   }
   const linkRecords = StructArray.from(LINK, linkWords);
