@@ -182,6 +182,21 @@ function resealed(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
+describe('empty lists', () => {
+  it('a system without colliders or links restores without any (not one record of zeros)', async () => {
+    const bytes = new CpuParticleSystem({ capacity: 4 }).snapshot();
+    const { colliders, links } = decodeSnapshot(bytes);
+    expect([colliders.count, links.records.count]).toEqual([0, 0]);
+    const restored = await ParticleSystem.restore(gpu.get().device, bytes);
+    try {
+      expect(restored.stepPasses).toEqual(['integrate']);
+    } finally {
+      restored.destroy();
+    }
+    expect(CpuParticleSystem.restore(bytes).collisions.active).toBe(false);
+  });
+});
+
 describe('refused snapshots change nothing and say why', () => {
   const taken = () => {
     const system = new CpuParticleSystem({ capacity: 8, emitters: [{ rate: 10 }] });
