@@ -247,6 +247,22 @@ describe('the look in scene files: drawn', () => {
       const ownDraw = await draw([1]);
       expect(pixelAt(ownDraw, SIZE, 1, 3), "emitter 0 is hidden in emitter 1's draw").toEqual([0, 0, 0, 0]);
       expect(pixelAt(ownDraw, SIZE, 6, 3)).toEqual([0, 255, 0, 255]);
+      // As sprites (radius 2 px), a hidden rule is a sprite of no pixels: only emitter 1's sprite is lit.
+      const spriteLook: ParticleLook = { ...DEFAULT_LOOK, ...look.layers[1]!.look, mode: 'sprites', size: 0.5 };
+      const sprites = new Uint8Array(
+        await target.render('scene look, sprites', (render) =>
+          pass.draw(render, bindings[1]!, spriteLook, view, { extrapolate: 0, time: 0 }),
+        ),
+      );
+      const far: number[][] = [];
+      for (let y = 0; y < SIZE; y++) {
+        for (let x = 0; x < SIZE; x++) {
+          const lit = pixelAt(sprites, SIZE, x, y).some((c) => c > 0);
+          if (lit && Math.hypot(x + 0.5 - 6.5, y + 0.5 - 3.5) > 2) far.push([x, y]);
+        }
+      }
+      expect(far, 'pixels lit beyond emitter 1’s sprite').toEqual([]);
+      expect(pixelAt(sprites, SIZE, 6, 3)[1], 'emitter 1’s sprite').toBeGreaterThan(0);
     } finally {
       bindings.forEach((b) => b.destroy());
       pass.destroy();
