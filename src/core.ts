@@ -121,6 +121,16 @@ export {
   type Scene,
 } from './scene/scene';
 export type { SceneForces } from './scene/forces';
+export { sceneToLook } from './scene/scene';
+export {
+  LookInputError,
+  SCENE_LOOK_KEYS,
+  sceneLook,
+  type SceneDrawLook,
+  type SceneLayer,
+  type SceneLook,
+  type SceneTrails,
+} from './scene/look';
 export {
   BUILT_IN_SHAPES,
   FLIPBOOK_MODES,

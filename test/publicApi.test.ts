@@ -78,6 +78,7 @@ describe('public entry points', () => {
       'CollisionInputError',
       'EmitterInputError',
       'SnapshotError',
+      'LookInputError',
     ];
     for (const name of inputErrors) {
       expect(typeof (core as Record<string, unknown>)[name], `${name} from 'sparkworks/core'`).toBe('function');

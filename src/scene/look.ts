@@ -43,8 +43,11 @@ export const SCENE_COLOR_MODES = ['index', 'speed', 'life'] as const;
 
 /** The JSON-able part of the renderer's ParticleLook a scene sets; a field left out keeps the page's default. */
 export interface SceneDrawLook {
+  /** `sprites`, `sparks` or `points` (the renderer's DrawMode). */
   mode?: (typeof SCENE_DRAW_MODES)[number];
+  /** `additive` (light) or `alpha` (matter). */
   blend?: (typeof SCENE_BLEND_MODES)[number];
+  /** Colour by `index`, `speed` or `life`, before the curves. */
   colorMode?: (typeof SCENE_COLOR_MODES)[number];
   /** Sprite radius, world units (> 0). */
   size?: number;
@@ -52,8 +55,11 @@ export interface SceneDrawLook {
   intensity?: number;
   /** Sparks: seconds of velocity drawn behind the particle (>= 0). */
   stretch?: number;
+  /** `back-to-front` sorts the draw on the GPU each frame (for `alpha` blending); `none` by default. */
   sort?: SortOrder;
+  /** Colour, size and opacity over life, colour by speed. */
   curves?: LookCurves;
+  /** The sprite: shape or image, flipbook, rotation, spin, orientation, soft distance. */
   sprite?: SpriteLook;
 }
 
@@ -65,6 +71,7 @@ export interface SceneTrails {
   width: number;
   /** Width and colour along the trail. Default: narrowing, fading white. */
   curves: TrailCurves;
+  /** `additive` or `alpha`. Default `additive`. */
   blend: (typeof SCENE_BLEND_MODES)[number];
   /** Multiplies the colour. Default 1. */
   intensity: number;
@@ -75,7 +82,10 @@ export interface SceneLayer {
   /** The spawn rules this layer shows: null for the system's draw (every rule without a layer of its own). */
   rule: number | null;
   /** The draw's look; `rules` is filled for every spawn rule (hidden ones with size and opacity 0). */
-  look: SceneDrawLook & { rules: (LookCurves | null)[] };
+  look: SceneDrawLook & {
+    /** Each spawn rule's curves in this draw, by table index. */
+    rules: (LookCurves | null)[];
+  };
 }
 
 /** A scene's look, checked and split into draws. */
@@ -93,6 +103,7 @@ export interface SceneLook {
 /** Keys of a look: the top level's (with trails) and a rule's. */
 const DRAW_KEYS = ['mode', 'blend', 'colorMode', 'size', 'intensity', 'stretch', 'sort', 'sprite'] as const;
 export const RULE_LOOK_KEYS = ['curves', ...DRAW_KEYS] as const;
+/** Keys a scene's top-level `look` may have: a rule's, and `trails`. */
 export const SCENE_LOOK_KEYS = [...RULE_LOOK_KEYS, 'trails'] as const;
 const TRAIL_KEYS = ['length', 'width', 'curves', 'blend', 'intensity'] as const;
 
