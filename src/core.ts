@@ -71,9 +71,11 @@ export {
   type WindForce,
 } from './core/forces';
 export {
+  COLLIDER_HITS,
   COLLIDER_TYPES,
   DEAD_RADIUS,
   MAX_COLLIDERS,
+  type ColliderHit,
   type ColliderInit,
   type ColliderCommon,
   type PlaneCollider,
@@ -82,6 +84,8 @@ export {
   type OrientedBoxCollider,
 } from './core/collisions/colliders';
 export { LINK_TYPES, MAX_LINKS, type LinkInit, type CableLink, type RodLink } from './core/collisions/links';
+export type { CollisionEventInit } from './core/emitters/types';
+export type { EmitterRuntime } from './core/emitters/params';
 export { DEFAULT_CONTACT_SETTINGS, type CollisionOptions, type ContactSettings } from './core/collisions/world';
 export { CollisionInputError } from './core/collisions/check';
 export {
@@ -124,6 +128,9 @@ export type { SceneForces } from './scene/forces';
 export { sceneToLook } from './scene/scene';
 export {
   LookInputError,
+  SCENE_BLEND_MODES,
+  SCENE_COLOR_MODES,
+  SCENE_DRAW_MODES,
   SCENE_LOOK_KEYS,
   sceneLook,
   type SceneDrawLook,

@@ -37,8 +37,11 @@ import { DEFAULT_TRAIL_CURVES, checkTrailLength, validateTrailCurves, type Trail
 import { refusalMessage, validator, type Validator } from '../core/validation';
 
 /** The draw modes, blends and colour modes a scene's look names (the renderer's ParticleLook's). */
+/** The draw modes a scene's look names (the renderer's DRAW_MODES). */
 export const SCENE_DRAW_MODES = ['sprites', 'sparks', 'points'] as const;
+/** The blend modes a scene's look names (the renderer's BLEND_MODES). */
 export const SCENE_BLEND_MODES = ['additive', 'alpha'] as const;
+/** The colour modes a scene's look names (the renderer's COLOR_MODES). */
 export const SCENE_COLOR_MODES = ['index', 'speed', 'life'] as const;
 
 /** The JSON-able part of the renderer's ParticleLook a scene sets; a field left out keeps the page's default. */

@@ -39,6 +39,7 @@ export interface ColliderCommon {
 
 /** What a collider does to a particle that touches it. */
 export type ColliderHit = 'bounce' | 'die' | 'stick';
+/** What a collider may do to a particle that touches it. */
 export const COLLIDER_HITS: readonly ColliderHit[] = ['bounce', 'die', 'stick'];
 
 /** A half-space: particles stay on the side the normal points to, `dot(normal, p) >= offset + radius`. */

@@ -283,9 +283,13 @@ export interface PayloadEntry {
 
 /** One emitter's host-side settings: what the per-step frame carries. */
 export interface EmitterRuntime {
+  /** Particles per second. */
   rate: number;
+  /** Particles asked for by bursts since creation (cumulative, modulo 2^32). */
   burst: number;
+  /** The shape's centre, [x, y, z]. */
   center: number[];
+  /** The emitter's velocity, [x, y, z], which its particles inherit. */
   velocity: number[];
 }
 
