@@ -120,11 +120,6 @@ const COMPOSED: readonly Composed[] = [
     ),
   },
   {
-    name: 'scan',
-    code: shaders.scan(),
-    pipelines: ['scanBlocks', 'addOffsets'].map((entryPoint) => ({ name: entryPoint, entryPoint, constants: {} })),
-  },
-  {
     name: 'contacts',
     code: shaders.contacts(),
     pipelines: Object.entries(CONTACT_MODES).flatMap(([mode, MODE]) =>

@@ -66,12 +66,6 @@ export const SPRING_LINK = defineStruct('SpringLink', {
   spare: 'u32',
 });
 
-/** shaders/scan.wgsl (the grid's counting sort). */
-export const SCAN_PARAMS = defineStruct('ScanParams', {
-  count: 'u32',
-  blocks: 'u32',
-});
-
 /** shaders/lifeScan.wgsl: which level of the scan a dispatch works on. */
 export const SCAN_LEVEL = defineStruct('ScanLevel', {
   level: 'u32',
@@ -98,7 +92,6 @@ export const PASS_PARAMS = [
   SCATTER_PARAMS,
   SPRING_PARAMS,
   SPRING_LINK,
-  SCAN_PARAMS,
   SCAN_LEVEL,
   COPY_PARAMS,
   UNIFORM_STEP_PARAMS,

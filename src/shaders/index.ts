@@ -26,7 +26,6 @@ import {
   COPY_PARAMS,
   GRID_PARAMS,
   SCAN_LEVEL,
-  SCAN_PARAMS,
   SCATTER_PARAMS,
   SPRING_LINK,
   SPRING_PARAMS,
@@ -186,11 +185,10 @@ export const shaders = {
   springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
   scatter: () => perParticle(SCATTER_PARAMS.wgsl(), s.scatter),
 
-  // Collisions (src/gpu/collidePass.ts, gridPass.ts, scanPass.ts, contactPass.ts).
+  // Collisions (src/gpu/collidePass.ts, gridPass.ts, contactPass.ts).
   collide: () =>
     perParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), restingSteps(), health(), s.worldContact, s.collide),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),
-  scan: () => compose(SCAN_PARAMS.wgsl(), s.scan),
   contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.contacts),
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).

@@ -45,7 +45,6 @@ import renderSortedRecords from '../../shaders/render/sortedRecords.wgsl?raw';
 import renderTrails from '../../shaders/render/trails.wgsl?raw';
 import renderTrailsRecord from '../../shaders/render/trailsRecord.wgsl?raw';
 import safeLength from '../../shaders/safeLength.wgsl?raw';
-import scan from '../../shaders/scan.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
 import spawn from '../../shaders/spawn.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
@@ -96,7 +95,6 @@ export const sources = {
   renderTrails,
   renderTrailsRecord,
   safeLength,
-  scan,
   scatter,
   spawn,
   springs,
