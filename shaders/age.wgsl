@@ -15,7 +15,6 @@ override CAPACITY: u32;
 override RECHECK: bool = false;
 override EVENT_BITS_AT: u32 = 0u;
 
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<storage, read_write> life: array<Life>;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
 // The death bits, then from EVENT_BITS_AT the collision-event bits (src/gpu/lifeBuffers.ts `dead`).
@@ -38,12 +37,12 @@ fn main(invocation: Invocation) {
   // and none the step before (src/core/collisions/colliders.ts CONTACT_*):
   // one event a contact start, however long it rests on the collider. After
   // the colliders, so after every pass that may touch it this step.
-  let contact = particles[slot].forceAccumSpare.w;
+  let contact = particleForceAccumSpareW(slot);
   if (contact >= CONTACT_TRACKED) {
     let touchedNow = contact == CONTACT_TRACKED + 1.0 || contact == CONTACT_TRACKED + 3.0;
     if (contact == CONTACT_TRACKED + 1.0) { atomicOr(&deadBits[EVENT_BITS_AT + k / 32u], deathBit(k)); }
     let next = select(CONTACT_TRACKED, CONTACT_TRACKED + 2.0, touchedNow);
-    if (next != contact) { particles[slot].forceAccumSpare.w = next; }
+    if (next != contact) { storeForceAccumSpareW(slot, next); }
   }
   let dead = dies(slot, age);
   // Live particles have alive = 1 until judged dead this step.

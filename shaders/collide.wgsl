@@ -28,7 +28,6 @@ const CONTACT_TRACKED: f32 = 4.0;
 const DEAD_RADIUS: f32 = -1.0;
 
 // CollideParams: generated from src/gpu/passParams.ts (the schema) and prepended.
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: CollideParams;
 @group(1) @binding(1) var<storage, read> colliders: array<Collider>;
 // shaders/health.wgsl (prepended) counts what goes non-finite here.
@@ -42,11 +41,11 @@ const DEAD_RADIUS: f32 = -1.0;
 fn main(invocation: Invocation) {
   let index = particleIndex(invocation);
   if (index >= params.count) { return; }
-  let positionInverseMass = particles[index].positionInverseMass;
+  let positionInverseMass = particlePositionInverseMass(index);
   // Immovable particles (and dead ones) are never moved.
   if (positionInverseMass.w <= 0.0) { return; }
-  let velocityDamping = particles[index].velocityDamping;
-  let accelerationRadius = particles[index].accelerationRadius;
+  let velocityDamping = particleVelocityDamping(index);
+  let accelerationRadius = particleAccelerationRadius(index);
 
   var p = positionInverseMass.xyz;
   var v = velocityDamping.xyz;
@@ -153,25 +152,25 @@ fn main(invocation: Invocation) {
   }
 
   if (touched) {
-    let contact = particles[index].forceAccumSpare.w;
+    let contact = particleForceAccumSpareW(index);
     // Tracked and not yet marked this step (the contact iterations run this pass again).
     if (contact == CONTACT_TRACKED || contact == CONTACT_TRACKED + 2.0) {
-      particles[index].forceAccumSpare.w = contact + 1.0;
+      storeForceAccumSpareW(index, contact + 1.0);
     }
   }
   if (stuck) {
     // At rest where the contact left it, and immovable: no step or collider moves it again.
-    particles[index].positionInverseMass = vec4f(p, 0.0);
-    particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
+    storePositionInverseMass(index, vec4f(p, 0.0));
+    storeVelocityDamping(index, vec4f(0.0, 0.0, 0.0, velocityDamping.w));
   } else if (c < params.colliderCount) {
     // Only a kill (or a stick) leaves the loop early. Parked where it touched, immovable, and marked dead for the other passes.
-    particles[index].positionInverseMass = vec4f(p, 0.0);
-    particles[index].velocityDamping = vec4f(0.0, 0.0, 0.0, velocityDamping.w);
-    particles[index].accelerationRadius = vec4f(a, DEAD_RADIUS);
+    storePositionInverseMass(index, vec4f(p, 0.0));
+    storeVelocityDamping(index, vec4f(0.0, 0.0, 0.0, velocityDamping.w));
+    storeAccelerationRadius(index, vec4f(a, DEAD_RADIUS));
   } else {
     // The step's lanes: position and velocity.
-    particles[index].positionInverseMass = vec4f(p, positionInverseMass.w);
-    particles[index].velocityDamping = vec4f(v, velocityDamping.w);
+    storePositionInverseMass(index, vec4f(p, positionInverseMass.w));
+    storeVelocityDamping(index, vec4f(v, velocityDamping.w));
   }
   // A contact can overflow too (a radius near float32's largest): counted, and parked, as the step does
   // (a killed particle is at rest already).

@@ -29,7 +29,6 @@ override DEAD_INDEX_AT: u32;
 override EVENT_BITS_AT: u32 = 0u;
 const SCAN_BLOCK: u32 = 1024u;
 
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<storage, read> life: array<Life>;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
 @group(1) @binding(2) var<storage, read_write> freeList: array<u32>;
@@ -64,7 +63,7 @@ fn main(invocation: Invocation) {
     let hit = (hits & bit) != 0u;
     let slot = liveLists[list + k];
     let rule = life[slot].rule;
-    var p = particles[slot];
+    var p = particleAt(slot);
     if (HAS_PAYLOADS) {
       var death: Death;
       death.position = getPosition(p);
@@ -83,7 +82,7 @@ fn main(invocation: Invocation) {
       setVelocity(&p, vec3f(0.0));
       setRadius(&p, DEAD_RADIUS);
       setForceAccum(&p, vec3f(0.0));
-      particles[slot] = p;
+      storeParticle(slot, p);
       d += 1u;
     }
   }

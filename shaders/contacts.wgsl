@@ -56,7 +56,6 @@ const LINK_CABLE: u32 = 0u;
 const REACH_SLACK: f32 = 1.0001;
 
 // ContactParams: generated from src/gpu/passParams.ts (the schema) and prepended.
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: ContactParams;
 @group(1) @binding(1) var<storage, read> links: array<Link>;
 // The links of each particle: starts (count + 1 entries), then link indices.
@@ -144,8 +143,8 @@ fn visitContact(
 // test, looser by REACH_SLACK again (far above any rounding difference between
 // the two places the test is compiled).
 fn mayReach(selfParticle: Particle, other: u32) -> bool {
-  let candidate = particles[other].positionInverseMass;
-  let r = particles[other].accelerationRadius.w;
+  let candidate = particlePositionInverseMass(other);
+  let r = particleAccelerationRadiusW(other);
   let myRadius = getRadius(selfParticle);
   if (r < 0.0 || myRadius < 0.0) { return false; }
   let reach = r + myRadius;
@@ -168,7 +167,7 @@ fn visitParticle(me: u32, gridded: bool) {
     deltas[2u * me] = vec4u(NO_PARTICLE);
     deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
   }
-  let selfParticle = particles[me];
+  let selfParticle = particleAt(me);
   let myRadius = getRadius(selfParticle);
   // Immovable (and dead) particles are never moved: no contacts to gather.
   // MODE_LIST lists the particle-particle contacts of every particle in the grid.
@@ -249,7 +248,7 @@ fn visitParticle(me: u32, gridded: bool) {
 
     // The other side (an anchor: immovable, at rest, at the link's anchor).
     var otherParticle = Particle(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));
-    if (other != NO_PARTICLE) { otherParticle = particles[other]; }
+    if (other != NO_PARTICLE) { otherParticle = particleAt(other); }
     let selfIsA = select(me < other, me == link.a, isLink);
     var pa = selfParticle;
     var pb = otherParticle;

@@ -15,7 +15,6 @@ override HAS_PAYLOADS: bool = false;
 override EVENT_BITS_AT: u32 = 0u;
 
 // Declared for shaders/lifeDeath.wgsl's `dies`; not read here.
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<storage, read> life: array<Life>;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
 // The death bits (the first words of `dead`, src/gpu/lifeBuffers.ts).

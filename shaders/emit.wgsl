@@ -13,7 +13,6 @@
 
 override CAPACITY: u32;
 
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<storage, read_write> life: array<Life>;
 @group(1) @binding(1) var<storage, read_write> liveLists: array<u32>;
 @group(1) @binding(2) var<storage, read> freeList: array<u32>;
@@ -96,7 +95,7 @@ fn main(invocation: Invocation) {
   var born = spawnParticle(rule, center, inheritFrom, key);
   // Tracked for collision events (shaders/age.wgsl): no contact yet.
   born.forceAccumSpare.w = CONTACT_TRACKED;
-  particles[slot] = born;
+  storeParticle(slot, born);
   // Born NaN or infinite (an inherited velocity past float32's range): counted, and parked, as the step does.
   if (CHECK_FINITE && !isFiniteState(getPosition(born), getVelocity(born))) { noteNonFinite(slot); }
   var record = life[slot];

@@ -18,7 +18,6 @@
 // pipeline (cached per composition). A generic loop over the records with a
 // switch on the kind measured 3 to 4 times slower on the software adapter.
 
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> table: ForceTable;
 // Index-list targets: one bit a particle from `first`, per generator.
 @group(1) @binding(1) var<storage, read> masks: array<u32>;
@@ -29,24 +28,24 @@ fn main(invocation: Invocation) {
   if (index >= table.count) { return; }
   // Lanes by name, read as needed (the acceleration lane never is): a layout
   // change that moves these attributes renames the lanes and fails here.
-  let positionInverseMass = particles[index].positionInverseMass;
+  let positionInverseMass = particlePositionInverseMass(index);
   // Nothing for immovable particles: the step never clears their accumulator.
   if (positionInverseMass.w <= 0.0) { return; }
   // Component by component: the software adapter loads and stores every
   // scalar separately (per lane, behind a bounds test), so the damping and the
   // spare word are neither read nor rewritten (about 10% of this pass there).
   let velocity = vec3f(
-    particles[index].velocityDamping.x,
-    particles[index].velocityDamping.y,
-    particles[index].velocityDamping.z,
+    particleVelocityDampingX(index),
+    particleVelocityDampingY(index),
+    particleVelocityDampingZ(index),
   );
   let accumulator = vec3f(
-    particles[index].forceAccumSpare.x,
-    particles[index].forceAccumSpare.y,
-    particles[index].forceAccumSpare.z,
+    particleForceAccumSpareX(index),
+    particleForceAccumSpareY(index),
+    particleForceAccumSpareZ(index),
   );
   let total = registeredForces(index, ForceInput(positionInverseMass.xyz, velocity, positionInverseMass.w), accumulator);
-  particles[index].forceAccumSpare.x = total.x;
-  particles[index].forceAccumSpare.y = total.y;
-  particles[index].forceAccumSpare.z = total.z;
+  storeForceAccumSpareX(index, total.x);
+  storeForceAccumSpareY(index, total.y);
+  storeForceAccumSpareZ(index, total.z);
 }

@@ -16,7 +16,6 @@
 const SCAN_CHUNK: u32 = 256u;
 
 // GridParams: generated from src/gpu/passParams.ts (the schema) and prepended.
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: GridParams;
 // Bucket starts (bucketCount + 1 entries: the last is the number in the grid).
 @group(1) @binding(1) var<storage, read_write> starts: array<u32>;
@@ -37,7 +36,7 @@ const SCAN_CHUNK: u32 = 256u;
 fn assign(invocation: Invocation) {
   let i = particleIndex(invocation);
   if (i >= params.count) { return; }
-  let particle = particles[i];
+  let particle = particleAt(i);
   if (getRadius(particle) < 0.0) {
     cells[i] = vec4i(0, 0, 0, -1);
     return;

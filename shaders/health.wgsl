@@ -26,14 +26,14 @@ fn isFiniteVec3(v: vec3f) -> bool {
 // Particle `index`, as the pass stored it, went from finite to non-finite:
 // counted (the first one counted is kept as firstIndex), and with policy
 // `park` made immovable, collision-free and at rest where it is. The pass's
-// `particles` is read and written here; the CPU twin is noteNonFinite in
+// particle store is read and written here; the CPU twin is noteNonFinite in
 // src/core/integrate.ts.
 fn noteNonFinite(index: u32) {
   let before = atomicAdd(&health[HEALTH_NON_FINITE], 1u);
   if (before == 0u) { atomicStore(&health[HEALTH_FIRST_INDEX], index); }
   if (atomicLoad(&health[HEALTH_POLICY]) == HEALTH_POLICY_PARK) {
-    particles[index].positionInverseMass.w = 0.0;
-    particles[index].velocityDamping = vec4f(vec3f(0.0), particles[index].velocityDamping.w);
-    particles[index].accelerationRadius.w = HEALTH_PARKED_RADIUS;
+    storePositionInverseMassW(index, 0.0);
+    storeVelocityDamping(index, vec4f(vec3f(0.0), particleVelocityDampingW(index)));
+    storeAccelerationRadiusW(index, HEALTH_PARKED_RADIUS);
   }
 }

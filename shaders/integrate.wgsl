@@ -16,7 +16,6 @@ override DAMPING_MODE: u32 = 0u;
 
 // StepParams: generated from src/gpu/passParams.ts (the schema) and prepended;
 // so is shaders/health.wgsl, whose counters are `health`.
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: StepParams;
 @group(1) @binding(1) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;
 
@@ -35,13 +34,13 @@ fn main(invocation: Invocation) {
   let index = particleIndex(invocation);
   if (index >= params.count) { return; }
   // Each lane loaded only where it is used: what a GPU pays is the bytes moved.
-  let positionInverseMass = particles[index].positionInverseMass;
+  let positionInverseMass = particlePositionInverseMass(index);
 
   // We don't integrate things with infinite mass.
   let inverseMass = positionInverseMass.w;
   if (inverseMass <= 0.0) { return; }
-  let velocityDamping = particles[index].velocityDamping;
-  let accelerationRadius = particles[index].accelerationRadius;
+  let velocityDamping = particleVelocityDamping(index);
+  let accelerationRadius = particleAccelerationRadius(index);
   // With params.forceAccumulator 0 nothing wrote an accumulator since the last
   // step cleared them (src/gpu/particleSystem.ts knows): it holds zeros, so it
   // is neither read nor cleared, and the step adds the same zero it would have
@@ -50,7 +49,7 @@ fn main(invocation: Invocation) {
   var accumulated = vec3f(0.0);
   var spare = 0.0;
   if (forceAccumulator) {
-    let forceAccumSpare = particles[index].forceAccumSpare;
+    let forceAccumSpare = particleForceAccumSpare(index);
     accumulated = forceAccumSpare.xyz;
     spare = forceAccumSpare.w;
   }
@@ -86,15 +85,15 @@ fn main(invocation: Invocation) {
   // Store only the lanes the step changes: the acceleration lane is read-only
   // here (measured ~10% faster on SwiftShader than storing the whole struct).
   // A killed particle: immovable, at rest where it touched, "no particle".
-  particles[index].positionInverseMass = vec4f(collided, select(inverseMass, 0.0, killed));
-  particles[index].velocityDamping = vec4f(select(collidedVelocity, vec3f(0.0), killed), velocityDamping.w);
+  storePositionInverseMass(index, vec4f(collided, select(inverseMass, 0.0, killed)));
+  storeVelocityDamping(index, vec4f(select(collidedVelocity, vec3f(0.0), killed), velocityDamping.w));
   // Clear the forces.
-  if (forceAccumulator) { particles[index].forceAccumSpare = vec4f(vec3f(0.0), spare); }
-  if (killed) { particles[index].accelerationRadius.w = DEAD_RADIUS; }
+  if (forceAccumulator) { storeForceAccumSpare(index, vec4f(vec3f(0.0), spare)); }
+  if (killed) { storeAccelerationRadiusW(index, DEAD_RADIUS); }
   if (wentBad) {
     // Parked by the step, a particle is skipped by the colliders pass: it stays where the step left it.
     if (WORLD_COLLIDERS && !steppedFinite && atomicLoad(&health[HEALTH_POLICY]) == HEALTH_POLICY_PARK) {
-      particles[index].positionInverseMass = vec4f(position, inverseMass);
+      storePositionInverseMass(index, vec4f(position, inverseMass));
     }
     // Counted, and parked (immovable, collision-free, at rest) when the policy says so.
     noteNonFinite(index);

@@ -5,15 +5,15 @@
 // negative). A death is one bit of `deadBits`, bit k % 32 of word k / 32 for
 // live index k: the compaction visits words, so its cost follows the deaths
 // (and the live count / 32), and integer bit order keeps it deterministic.
-// The including file declares `particles`, `life` and `rules`.
+// The including file declares the particle store, `life` and `rules`.
 // Mirrored by src/core/emitters/lifecycle.ts (dies, childrenOf, hitChildrenOf).
 
 // Fields and lanes by name, only what is needed (a whole particle is 64 bytes, a
 // spawn rule far more): a layout change that moves them fails to compile here.
 fn dies(slot: u32, age: f32) -> bool {
-  var dead = age > life[slot].lifetime || particles[slot].accelerationRadius.w < 0.0;
+  var dead = age > life[slot].lifetime || particleAccelerationRadiusW(slot) < 0.0;
   let ruleIndex = life[slot].rule;
-  if (ruleIndex != NO_RULE) { dead = dead || particles[slot].positionInverseMass.y < rules[ruleIndex].floor; }
+  if (ruleIndex != NO_RULE) { dead = dead || particlePositionInverseMassY(slot) < rules[ruleIndex].floor; }
   return dead;
 }
 

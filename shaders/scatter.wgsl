@@ -1,11 +1,10 @@
 // Writes (or, with ADD, adds) host-supplied values into one attribute of a
-// range of particles: Cyclone's bulk setters and addForce. The particle buffer
-// is seen here as flat vec4 lanes so one pipeline serves every attribute; the
-// lane and component mask come from src/core/layout.ts.
+// range of particles: Cyclone's bulk setters and addForce. The particle store
+// is read and written here by lane index so one pipeline serves every
+// attribute; the lane and component mask come from src/core/layout.ts.
 override ADD: bool = false;
 
 // ScatterParams: generated from src/gpu/passParams.ts (the schema) and prepended.
-@group(0) @binding(0) var<storage, read_write> lanes: array<vec4f>;
 @group(1) @binding(0) var<uniform> params: ScatterParams;
 @group(1) @binding(1) var<storage, read> values: array<vec4f>;
 
@@ -13,8 +12,8 @@ override ADD: bool = false;
 fn main(invocation: Invocation) {
   let i = particleIndex(invocation);
   if (i >= params.count) { return; }
-  let slot = (params.start + i) * LANES_PER_PARTICLE + params.lane;
-  let old = lanes[slot];
+  let slot = params.start + i;
+  let old = particleLane(slot, params.lane);
   let incoming = select(values[i], old + values[i], ADD);
-  lanes[slot] = select(old, incoming, params.mask != vec4u(0u));
+  storeParticleLane(slot, params.lane, select(old, incoming, params.mask != vec4u(0u)));
 }

@@ -11,7 +11,6 @@
 // particle at the spring's other end and the spring's index in `links`.
 
 // SpringParams and SpringLink: generated from src/gpu/passParams.ts (the schema) and prepended.
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: SpringParams;
 @group(1) @binding(1) var<storage, read> offsets: array<u32>;
 @group(1) @binding(2) var<storage, read> ends: array<vec2u>;
@@ -22,7 +21,7 @@ fn main(invocation: Invocation) {
   let row = particleIndex(invocation);
   if (row >= params.count) { return; }
   let index = params.first + row;
-  let p = particles[index];
+  let p = particleAt(index);
   // Nothing for immovable particles: the step never clears their accumulator.
   if (getInverseMass(p) <= 0.0) { return; }
   let position = getPosition(p);
@@ -32,7 +31,7 @@ fn main(invocation: Invocation) {
     let link = links[end.y];
     // Another particle's position lane: this pass writes only accumulator
     // lanes, so reading it races with nothing.
-    let d = position - particles[end.x].positionInverseMass.xyz;
+    let d = position - particlePositionInverseMass(end.x).xyz;
     let length2 = dot(d, d);
     if (length2 <= 0.0) { continue; } // coincident ends: no direction, no force
     let length = safeLength(d, length2);
@@ -42,5 +41,5 @@ fn main(invocation: Invocation) {
     // exactly the opposite force.
     force += d * (-link.stiffness * stretch / length);
   }
-  particles[index].forceAccumSpare = vec4f(force, p.forceAccumSpare.w);
+  storeForceAccumSpare(index, vec4f(force, p.forceAccumSpare.w));
 }

@@ -8,7 +8,7 @@ import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SparkworksInputError } from '../src/core/errors';
 import { BYTES_PER_PARTICLE } from '../src/core/layout';
 import type { ParticleInit } from '../src/core/particles';
-import { ParticleBuffer } from '../src/gpu/particleBuffer';
+import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/particleBuffer';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { useDevice } from './support/gpu';
 import { mixedScene } from './support/scenes';
@@ -100,12 +100,16 @@ describe.each(backends)('%s', (_, make) => {
 describe('capacity', () => {
   it('refuses a capacity the device cannot hold, naming the limit', async () => {
     const { device } = gpu.get();
-    const max = ParticleBuffer.maxParticles(device);
-    expect(max).toBe(
-      Math.floor(Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) / BYTES_PER_PARTICLE),
+    // One binding's worth of particles in each chunk a pass can bind beside its own storage buffers
+    // (3 for a system without emitters or contacts): see src/gpu/particleBuffer.ts.
+    const perBinding = Math.floor(
+      Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) / BYTES_PER_PARTICLE,
     );
+    const chunks = device.limits.maxStorageBuffersPerShaderStage - STORAGE_BESIDE_PARTICLES.step;
+    const max = ParticleBuffer.maxParticles(device, STORAGE_BESIDE_PARTICLES.step);
+    expect(max).toBe(Math.max(perBinding, chunks * 2 ** Math.floor(Math.log2(perBinding))));
     await expect(ParticleSystem.create(device, { capacity: max + 1 })).rejects.toThrow(
-      new RegExp(`capacity = ${max + 1} .*exceeds ${max} particles.*maxStorageBufferBindingSize`),
+      new RegExp(`capacity = ${max + 1} .*exceeds ${max} particles.*maxStorageBuffersPerShaderStage`),
     );
     await expect(ParticleSystem.create(device, { capacity: 0 })).rejects.toThrow(/capacity = 0 .*>= 1/);
     await expect(ParticleSystem.create(device, { capacity: 2.5 })).rejects.toThrow(/capacity = 2.5/);

@@ -525,12 +525,28 @@ async function withDevice(descriptor: GPUDeviceDescriptor, use: (device: GPUDevi
 }
 
 describe('bring your own device: a capacity its limits cannot hold', () => {
-  it('names the limit, its value, the largest capacity, and requiredLimits', async () => {
-    // adapter.requestDevice() with no requiredLimits: WebGPU's defaults, 128 MiB a storage binding, 256 MiB a buffer.
+  it('holds more than one binding in chunks; past what its storage bindings allow, names the limits and requiredLimits', async () => {
+    // adapter.requestDevice() with no requiredLimits: WebGPU's defaults, 128 MiB a storage binding, 256 MiB
+    // a buffer, 8 storage buffers a shader stage. One binding holds 2^21 particles; a system without emitters
+    // or contacts binds up to 3 other storage buffers a pass, leaving 5 chunks of 2^21.
     await withDevice({}, async (device) => {
       const binding = device.limits.maxStorageBufferBindingSize;
       expect(binding).toBe(128 * 2 ** 20);
-      const largest = Math.floor(binding / BYTES_PER_PARTICLE);
+      expect(device.limits.maxStorageBuffersPerShaderStage).toBe(8);
+      const oneBinding = Math.floor(binding / BYTES_PER_PARTICLE);
+      // One particle more than a binding holds: two chunks, the last slot written and read back.
+      const s = await ParticleSystem.create(device, { capacity: oneBinding + 1 });
+      try {
+        expect(s.particleStore.buffers.length).toBe(2);
+        expectSameBits(await s.readPacked(oneBinding, 1), defaultRecord(), 'last slot');
+        await s.writeAttributes(oneBinding - 1, { position: new Float32Array([1, 2, 3, 4, 5, 6]) });
+        await s.step(0.01);
+        const across = await s.read(oneBinding - 1, 2);
+        expect(Array.from(across.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      } finally {
+        s.destroy();
+      }
+      const largest = 5 * oneBinding;
       const error = await ParticleSystem.create(device, { capacity: largest + 1 }).then(
         () => null,
         (e: unknown) => e,
@@ -538,23 +554,25 @@ describe('bring your own device: a capacity its limits cannot hold', () => {
       expect(error).toBeInstanceOf(SparkworksInputError);
       const message = (error as Error).message;
       expect(message).toContain(`capacity = ${largest + 1} is invalid: exceeds ${largest} particles`);
-      expect(message).toContain(`this device's maxStorageBufferBindingSize of ${binding} bytes (128 MiB)`);
-      expect(message).toContain(`at ${BYTES_PER_PARTICLE} bytes a particle`);
-      expect(message).not.toContain('maxBufferSize of'); // not over that one
+      expect(message).toContain(`maxStorageBufferBindingSize of ${binding} bytes`);
+      expect(message).toContain(`${oneBinding} particles a storage binding at ${BYTES_PER_PARTICLE} bytes a particle`);
+      expect(message).toContain(
+        'in at most 5 chunks: its maxStorageBuffersPerShaderStage of 8 less the 3 storage buffers',
+      );
       expect(message).toContain(
         'requiredLimits: { maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize, ' +
-          'maxBufferSize: adapter.limits.maxBufferSize }',
+          'maxBufferSize: adapter.limits.maxBufferSize, maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage }',
       );
       expect(message).toContain("the adapter's limits are the most a device can be given");
-      // Over both limits, both are named.
-      const both = Math.floor(device.limits.maxBufferSize / BYTES_PER_PARTICLE) + 1;
-      await expect(ParticleSystem.create(device, { capacity: both })).rejects.toThrow(
-        /maxStorageBufferBindingSize of 134217728 bytes \(128 MiB\) and maxBufferSize of 268435456 bytes \(256 MiB\)/,
+      // A system with emitters binds up to 7 beside the particles in a pass: one chunk, one binding's worth.
+      await expect(
+        ParticleSystem.create(device, {
+          capacity: oneBinding + 1,
+          emitters: [{ rate: 10, lifetime: [1, 1] as [number, number] }],
+        }),
+      ).rejects.toThrow(
+        /exceeds 2097152 particles.*in at most 1 chunk: its maxStorageBuffersPerShaderStage of 8 less the 7/,
       );
-      // The largest capacity it names is accepted, and its last slot holds the default particle.
-      const s = await ParticleSystem.create(device, { capacity: largest });
-      expectSameBits(await s.readPacked(largest - 1, 1), defaultRecord(), 'last slot');
-      s.destroy();
     });
   });
 

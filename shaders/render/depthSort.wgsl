@@ -19,7 +19,6 @@ const DEAD_KEY: u32 = 0xffffffffu;
 
 @group(0) @binding(0) var<uniform> params: DepthSortParams;
 @group(0) @binding(1) var<uniform> digit: SortDigit;
-@group(0) @binding(2) var<storage, read> particles: array<Particle>;
 @group(0) @binding(3) var<storage, read> keysIn: array<u32>;
 @group(0) @binding(4) var<storage, read> slotsIn: array<u32>;
 @group(0) @binding(5) var<storage, read_write> keysOut: array<u32>;
@@ -42,8 +41,8 @@ fn depthKey(depth: f32) -> u32 {
 fn keyOf(slot: u32) -> u32 {
   // Only the two lanes read (each load is guarded on SwiftShader): position | inverse mass, velocity | damping.
   var p: Particle;
-  p.positionInverseMass = particles[slot].positionInverseMass;
-  p.velocityDamping = particles[slot].velocityDamping;
+  p.positionInverseMass = particlePositionInverseMass(slot);
+  p.velocityDamping = particleVelocityDamping(slot);
   let moving = getInverseMass(p) > 0.0;
   let velocity = select(vec3f(0.0), getVelocity(p), moving);
   let position = getPosition(p) + velocity * params.extrapolate;

@@ -10,7 +10,6 @@
 // shaders/render/color.wgsl and shaders/render/segment.wgsl.
 
 @group(0) @binding(0) var<uniform> params: LinkParams;
-@group(0) @binding(1) var<storage, read> particles: array<Particle>;
 @group(0) @binding(2) var<storage, read> links: array<DrawnLink>;
 
 struct LinkOut {
@@ -36,10 +35,10 @@ fn linkVertex(@builtin(vertex_index) index: u32) -> LinkOut {
   // Guards: the link buffer may hold more than the count, and a bad index reads no particle.
   if (link >= params.count) { return out; }
   let ends = links[link];
-  let particleCount = arrayLength(&particles);
+  let particleCount = particleCount();
   if (ends.a >= particleCount || ends.b >= particleCount) { return out; }
-  let a = drawnPosition(particles[ends.a]);
-  let b = drawnPosition(particles[ends.b]);
+  let a = drawnPosition(particleAt(ends.a));
+  let b = drawnPosition(particleAt(ends.b));
   let clipA = params.viewProjection * vec4f(a, 1.0);
   let clipB = params.viewProjection * vec4f(b, 1.0);
   if (clipA.w <= 1e-5 || clipB.w <= 1e-5) { return out; }

@@ -24,7 +24,7 @@ fn lookOf(drawn: u32) -> Look {
     return out;
   }
   let slot = liveLists[liveCounters.parity * params.count + drawn];
-  out = particleLook(particles[slot], slot);
+  out = particleLook(particleAt(slot), slot);
   // For the look's curves over life, flipbook and turning (particles.wgsl); read only where used.
   if (CURVES || TEXTURED) {
     let lifeRecord = life[slot];

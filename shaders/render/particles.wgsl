@@ -26,7 +26,6 @@ override ORIENT: u32 = 0u;
 override SOFT: bool = false;
 
 @group(0) @binding(0) var<uniform> params: DrawParams;
-@group(0) @binding(1) var<storage, read> particles: array<Particle>;
 // Group 1, the look (src/render/lookBinding.ts). Curve set 0 is the draw's;
 // 1 + r is spawn rule r's (the draw's where the table is shorter).
 @group(1) @binding(0) var<storage, read> curveSets: array<CurveSet>;

@@ -16,7 +16,7 @@ fn recordOf(drawn: u32) -> u32 {
 fn lookOf(drawn: u32) -> Look {
   let record = recordOf(drawn);
   let member = record % max(params.count, 1u);
-  var out = particleLook(particles[record], member);
+  var out = particleLook(particleAt(record), member);
   if (COLOR_MODE == 2u) {
     let groupSize = max(params.groupSize, 1u);
     let group = groups[member / groupSize];

@@ -10,7 +10,6 @@
 override HAS_LIFE: bool = false;
 
 @group(0) @binding(0) var<uniform> params: TrailRecordParams;
-@group(0) @binding(1) var<storage, read> particles: array<Particle>;
 @group(0) @binding(2) var<storage, read> life: array<Life>;
 @group(0) @binding(3) var<storage, read_write> heads: array<TrailHead>;
 // `length` samples a slot, xyz the position, w 1.
@@ -33,7 +32,7 @@ fn main(invocation: Invocation) {
       head.generation = record.generation;
     }
   }
-  samples[slot * params.length + head.next] = vec4f(getPosition(particles[slot]), 1.0);
+  samples[slot * params.length + head.next] = vec4f(getPosition(particleAt(slot)), 1.0);
   head.next = (head.next + 1u) % params.length;
   head.count = min(head.count + 1u, params.length);
   heads[slot] = head;

@@ -62,7 +62,8 @@ export async function runBench(
     if (particles > maxParticles) {
       skipped.push(
         `${particles} particles: over this device's ${maxParticles} (maxStorageBufferBindingSize ` +
-          `${device.limits.maxStorageBufferBindingSize} B, maxBufferSize ${device.limits.maxBufferSize} B)`,
+          `${device.limits.maxStorageBufferBindingSize} B, maxBufferSize ${device.limits.maxBufferSize} B, ` +
+          `maxStorageBuffersPerShaderStage ${device.limits.maxStorageBuffersPerShaderStage})`,
       );
       continue;
     }

@@ -205,3 +205,113 @@ export function lifeIndex(slot: number, field: LifeFieldName): number {
 export function wgslLifeStruct(): string {
   return LIFE.wgsl();
 }
+
+// ---------------------------------------------------------------------------
+// The particle store: where shaders read and write particle records
+//
+// A system's records live in one storage binding, or, when one binding cannot
+// hold them (maxStorageBufferBindingSize), in several: chunks of 2^shift
+// particles, chunk k in binding k of group 0. Shaders never index the array:
+// they call the accessors below with the slot, and the accessors pick the
+// chunk, so every pass (the step, forces, springs, colliders, contacts, the
+// lifecycle) runs unchanged on a chunked system and a slot means the same
+// particle everywhere. With one binding the accessors are plain indexing.
+
+/** How the particle records are split across storage bindings: `chunks` bindings of 2^`shift` particles each. */
+export interface ParticleChunking {
+  readonly chunks: number;
+  readonly shift: number;
+}
+
+const LANE_COMPONENTS = ['X', 'Y', 'Z', 'W'] as const;
+
+/**
+ * `statement(array, index)` for slot `i`: on one binding directly; on
+ * chunks, in a switch over the chunk with the slot inside it (every case
+ * returns or falls out, so a getter still ends in a return on every path).
+ */
+function onChunk(chunking: ParticleChunking | null, statement: (array: string, index: string) => string): string {
+  if (!chunking) return statement('particles', 'i');
+  const cases = Array.from({ length: chunking.chunks }, (_, k) => {
+    const label = k === chunking.chunks - 1 ? 'default' : `case ${k}u`;
+    return `    ${label}: { ${statement(`particles${k}`, 'local')} }`;
+  });
+  const mask = `0x${((2 ** chunking.shift - 1) >>> 0).toString(16)}u`;
+  return [`let local = i & ${mask};`, `  switch (i >> ${chunking.shift}u) {`, ...cases, '  }'].join('\n');
+}
+
+/**
+ * The particle store's declarations and accessors: `particleAt(i)`,
+ * `storeParticle(i, p)`, a getter and a store per lane
+ * (`particlePositionInverseMass(i)`, `storePositionInverseMass(i, v)`), a
+ * getter and a store per lane component (`particleVelocityDampingX(i)`,
+ * `storeForceAccumSpareW(i, x)`) and by lane index
+ * (`particleLane(i, lane)`, `storeParticleLane(i, lane, v)`, for the bulk
+ * writer). `read` declares the getters only (the render passes). Bindings
+ * `binding`, `binding + 1`, ... of `group`, one per chunk.
+ */
+export function wgslParticleStore(
+  access: 'read' | 'read_write',
+  {
+    group = 0,
+    binding = 0,
+    moreChunksAt = binding + 1,
+    chunking = null,
+  }: {
+    group?: number;
+    binding?: number;
+    /** The binding of chunk 1 (chunks 2, 3, ... follow it): after a render pass's other storage buffers. */
+    moreChunksAt?: number;
+    chunking?: ParticleChunking | null;
+  } = {},
+): string {
+  const names = chunking ? Array.from({ length: chunking.chunks }, (_, k) => `particles${k}`) : ['particles'];
+  const last = names[names.length - 1] as string;
+  const count = chunking
+    ? `return ${chunking.chunks - 1}u * ${2 ** chunking.shift}u + arrayLength(&${last});`
+    : 'return arrayLength(&particles);';
+  const lines = [
+    `// The particle store (src/core/layout.ts, wgslParticleStore): ${chunking ? `${chunking.chunks} chunks of 2^${chunking.shift} particles` : 'one binding'}.`,
+    ...names.map(
+      (name, k) =>
+        `@group(${group}) @binding(${k === 0 ? binding : moreChunksAt + k - 1}) var<storage, ${access}> ${name}: array<Particle>;`,
+    ),
+    `fn particleCount() -> u32 { ${count} }`,
+    `fn particleAt(i: u32) -> Particle {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}];`)}\n}`,
+  ];
+  for (const lane of LANES) {
+    lines.push(
+      `fn particle${capitalized(lane)}(i: u32) -> vec4f {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}].${lane};`)}\n}`,
+    );
+    // Component getters: the software adapter loads every scalar separately, so reading one costs a quarter of the lane.
+    LANE_COMPONENTS.forEach((component) => {
+      const swizzle = component.toLowerCase();
+      lines.push(
+        `fn particle${capitalized(lane)}${component}(i: u32) -> f32 {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}].${lane}.${swizzle};`)}\n}`,
+      );
+    });
+  }
+  const laneSwitch = (body: (lane: LaneName) => string) =>
+    `switch (lane) {\n${LANES.map((lane, k) => `    ${k === LANES.length - 1 ? 'default' : `case ${k}u`}: { ${body(lane)} }`).join('\n')}\n  }`;
+  lines.push(
+    `fn particleLane(i: u32, lane: u32) -> vec4f {\n  ${laneSwitch((lane) => `return particle${capitalized(lane)}(i);`)}\n}`,
+  );
+  if (access === 'read_write') {
+    lines.push(`fn storeParticle(i: u32, p: Particle) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}] = p;`)}\n}`);
+    for (const lane of LANES) {
+      lines.push(
+        `fn store${capitalized(lane)}(i: u32, value: vec4f) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}].${lane} = value;`)}\n}`,
+      );
+      LANE_COMPONENTS.forEach((component) => {
+        const swizzle = component.toLowerCase();
+        lines.push(
+          `fn store${capitalized(lane)}${component}(i: u32, value: f32) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}].${lane}.${swizzle} = value;`)}\n}`,
+        );
+      });
+    }
+    lines.push(
+      `fn storeParticleLane(i: u32, lane: u32, value: vec4f) {\n  ${laneSwitch((lane) => `store${capitalized(lane)}(i, value);`)}\n}`,
+    );
+  }
+  return lines.join('\n');
+}

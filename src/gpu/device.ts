@@ -90,6 +90,8 @@ export async function requestDevice(adapter: GPUAdapter, source: string): Promis
     requiredLimits: {
       maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
       maxBufferSize: adapter.limits.maxBufferSize,
+      // Beyond one binding's worth of particles, each chunk is a storage binding of every pass.
+      maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage,
       maxComputeWorkgroupsPerDimension: adapter.limits.maxComputeWorkgroupsPerDimension,
       maxComputeInvocationsPerWorkgroup: adapter.limits.maxComputeInvocationsPerWorkgroup,
       maxComputeWorkgroupSizeX: adapter.limits.maxComputeWorkgroupSizeX,

@@ -9,8 +9,15 @@
  * module then holds only what is its own: the WGSL it runs, the buffers it
  * binds, the parameters it writes, and when it runs.
  */
+import { withParticleStore } from '../shaders';
 import { dispatchSize } from './dispatch';
 import type { ParticleBuffer } from './particleBuffer';
+
+/** Storage buffers a shader declares besides the particle store (the store's own are `particles` or `particlesK`). */
+function storageBindings(code: string): number {
+  return [...code.matchAll(/var<storage[^>]*>\s*(\w+)/g)].filter(([, name]) => !/^particles\d*$/.test(name ?? ''))
+    .length;
+}
 
 /** How a binding is read: a storage or uniform buffer, or a uniform block at a dynamic offset (a UniformRing slot). */
 export type BindingKind = GPUBufferBindingType | 'uniform-dynamic';
@@ -116,7 +123,18 @@ export class Kernel {
       label: `${spec.name}.pipelineLayout`,
       bindGroupLayouts: [...(usesParticles && particles ? [particles.bindGroupLayout] : []), ...layouts],
     });
-    const module = device.createShaderModule({ label: spec.file, code: spec.code });
+    const chunks = usesParticles ? (particles?.chunking?.chunks ?? 1) : 0;
+    const beside = storageBindings(spec.code);
+    const limit = device.limits.maxStorageBuffersPerShaderStage;
+    if (chunks > 1 && beside + chunks > limit)
+      throw new RangeError(
+        `${spec.name} binds ${beside} storage buffers besides the particles' ${chunks} chunks, more than this device's maxStorageBuffersPerShaderStage of ${limit}: ` +
+          'a system that needs this pass (emitters, particle contacts, links) holds fewer chunks; lower its capacity or request a device with more storage buffers per stage',
+      );
+    // Over chunked particles, the store composed on one binding is swapped for the chunks'.
+    const chunking = usesParticles ? (particles?.chunking ?? null) : null;
+    const code = withParticleStore(spec.code, spec.name, { access: 'read_write', binding: 0, chunking });
+    const module = device.createShaderModule({ label: spec.file, code });
     return new Kernel(device, spec.name, module, pipelineLayout, layouts, usesParticles ? particles : null, spec);
   }
 

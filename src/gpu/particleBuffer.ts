@@ -1,49 +1,132 @@
 /**
- * The particle state on the GPU: one storage buffer of packed records (see
- * src/core/layout.ts) and the bind group layout every pass shares for it.
+ * The particle state on the GPU: packed records (see src/core/layout.ts) in
+ * one storage buffer, or in chunks when one binding cannot hold them, and
+ * the bind group layout every pass shares for them.
  */
 import { GpuHealth } from './health';
-import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE } from '../core/layout';
+import { BYTES_PER_PARTICLE, FLOATS_PER_PARTICLE, type ParticleChunking } from '../core/layout';
+import { SparkworksInputError } from '../core/errors';
 import { checkCapacity } from '../core/particles';
 import { SubmitWindow } from './uniformRing';
 
 /** Particles a host chunk of a bulk write holds (4 MiB of records): small enough to stay in cache while it is packed. */
 export const WRITE_CHUNK = 1 << 16;
 
-const MIB = 2 ** 20;
+/**
+ * Storage buffers a pass binds besides the particle store's chunks, at
+ * most, by what a system runs: the step, field forces, pair springs and
+ * colliders bind up to 3 (health, force masks, spring tables, collider
+ * deltas); the lifecycle (emission, compaction) and the contact resolver
+ * (particle contacts, links) up to 7 (lists, life records, counters,
+ * candidates ...). What is left of the device's
+ * maxStorageBuffersPerShaderStage caps the chunks. src/gpu/kernel.ts checks
+ * every kernel against it.
+ */
+export const STORAGE_BESIDE_PARTICLES = { step: 3, lifecycleOrContacts: 7 } as const;
 
-/** The device limits that cap the capacity, with what each one caps. */
-const CAPACITY_LIMITS = ['maxStorageBufferBindingSize', 'maxBufferSize'] as const;
+/** The fewest particles a forced chunk may hold: a chunk starts on a 256-byte binding offset in its own buffer anyway, this keeps tests meaningful. */
+const MIN_CHUNK_PARTICLES = 4;
 
 /**
- * Refuses a capacity whose state (BYTES_PER_PARTICLE bytes a particle) this
- * device's limits cannot hold, naming the limit, its value here, the largest
- * capacity it allows, and how to raise it: WebGPU gives a device its
- * defaults (128 MiB a storage binding, 256 MiB a buffer) unless it is
- * requested with `requiredLimits`, up to the adapter's own limits.
+ * How `capacity` particles are split across storage bindings on `device`:
+ * null (one binding) when one binding holds them and no chunk size is
+ * forced; otherwise chunks of the largest power of two of particles one
+ * binding holds (or `chunkParticles`, a power of two, to test chunking at
+ * small sizes). Refuses, naming the limits, a capacity that needs more
+ * chunks than the device's storage bindings per pass allow.
  */
-export function checkDeviceCapacity(device: GPUDevice, capacity: number): void {
-  const maxParticles = ParticleBuffer.maxParticles(device);
-  const bytes = capacity * BYTES_PER_PARTICLE;
-  const exceeded = CAPACITY_LIMITS.filter((limit) => bytes > device.limits[limit]);
-  const named = (exceeded.length > 0 ? exceeded : CAPACITY_LIMITS)
-    .map((limit) => {
-      const value = device.limits[limit];
-      return `${limit} of ${value} bytes (${Number((value / MIB).toFixed(2))} MiB)`;
-    })
-    .join(' and ');
-  checkCapacity(
-    capacity,
-    maxParticles,
-    `this device's ${named} at ${BYTES_PER_PARTICLE} bytes a particle (${bytes} bytes asked for)`,
-    '; to raise it, request the device with requiredLimits: { maxStorageBufferBindingSize: ' +
-      'adapter.limits.maxStorageBufferBindingSize, maxBufferSize: adapter.limits.maxBufferSize } ' +
-      "(the adapter's limits are the most a device can be given; acquireDevice asks for them), or lower the capacity",
-  );
+export function particleChunking(
+  device: GPUDevice,
+  capacity: number,
+  { chunkParticles, besideParticles = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts }: ChunkingOptions = {},
+): ParticleChunking | null {
+  const perBinding = ParticleBuffer.maxPerBinding(device);
+  const allowed = ParticleBuffer.maxChunks(device, besideParticles);
+  const most = ParticleBuffer.maxParticles(device, besideParticles);
+  const limit = device.limits.maxStorageBuffersPerShaderStage;
+  const limits = `this device's maxStorageBufferBindingSize of ${device.limits.maxStorageBufferBindingSize} bytes and maxBufferSize of ${device.limits.maxBufferSize} bytes (${perBinding} particles a storage binding at ${BYTES_PER_PARTICLE} bytes a particle), in at most ${allowed} chunk${allowed === 1 ? '' : 's'}: its maxStorageBuffersPerShaderStage of ${limit} less the ${besideParticles} storage buffers a pass of this system binds besides the particles`;
+  const raise =
+    '; to raise it, request the device with requiredLimits: { maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize, ' +
+    'maxBufferSize: adapter.limits.maxBufferSize, maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage } ' +
+    "(the adapter's limits are the most a device can be given; acquireDevice asks for them), or lower the capacity";
+  checkCapacity(capacity, most, limits, raise);
+  if (chunkParticles === undefined && capacity <= perBinding) return null;
+  if (chunkParticles !== undefined) {
+    const valid =
+      Number.isInteger(chunkParticles) &&
+      chunkParticles >= MIN_CHUNK_PARTICLES &&
+      chunkParticles <= perBinding &&
+      (chunkParticles & (chunkParticles - 1)) === 0;
+    if (!valid)
+      throw new SparkworksInputError(
+        `chunkParticles must be a power of two in [${MIN_CHUNK_PARTICLES}, ${perBinding}] (what one storage binding of this device holds); got ${chunkParticles}`,
+        'chunkParticles',
+        chunkParticles,
+      );
+  }
+  const chunk = chunkParticles ?? 2 ** Math.floor(Math.log2(perBinding));
+  const shift = Math.log2(chunk);
+  const chunks = Math.max(1, Math.ceil(capacity / chunk));
+  // Only a forced chunk size can ask for more chunks than `most` allowed.
+  if (chunks > allowed)
+    checkCapacity(capacity, allowed * chunk, `${allowed} chunks of chunkParticles = ${chunk}: ${limits}`, raise);
+  return chunks === 1 && chunkParticles === undefined ? null : { chunks, shift };
 }
 
-export class ParticleBuffer {
-  readonly buffer: GPUBuffer;
+/**
+ * Where a system's particle records are, for passes of its own and for the
+ * renderer: its buffers in slot order and how they are split (null: one
+ * buffer). A ParticleBuffer is one; so is a plain buffer of records
+ * (`storeOf`).
+ */
+export interface ParticleStore {
+  readonly buffers: readonly GPUBuffer[];
+  readonly chunking: ParticleChunking | null;
+  /** Records the buffers hold in all. */
+  readonly capacity: number;
+}
+
+/** `particles` as a store: a plain buffer of records is one unchunked buffer of as many records as fit. */
+export function storeOf(particles: GPUBuffer | ParticleStore): ParticleStore {
+  if ('buffers' in particles) return particles;
+  return { buffers: [particles], chunking: null, capacity: Math.floor(particles.size / BYTES_PER_PARTICLE) };
+}
+
+/** `chunking` as a cache key: 'one', or chunks x 2^shift. */
+export function chunkingKey(chunking: ParticleChunking | null): string {
+  return chunking ? `${chunking.chunks}x2^${chunking.shift}` : 'one';
+}
+
+/** How a system's records may be split: a forced chunk size, and the storage buffers its passes bind besides. */
+export interface ChunkingOptions {
+  /** Particles a chunk, a power of two (tests); default: the largest power of two one binding holds. */
+  chunkParticles?: number;
+  /** See STORAGE_BESIDE_PARTICLES; default the most. */
+  besideParticles?: number;
+}
+
+/**
+ * Refuses a capacity this device cannot hold (see particleChunking): more
+ * chunks than its storage bindings allow.
+ */
+export function checkDeviceCapacity(device: GPUDevice, capacity: number, options: ChunkingOptions = {}): void {
+  particleChunking(device, capacity, options);
+}
+
+/**
+ * The particle records of one system: one storage buffer, or, beyond what
+ * one binding holds, one buffer per chunk (src/core/layout.ts,
+ * wgslParticleStore). Every pass binds them all as group 0 and its shader
+ * reaches a slot through the store's accessors, so the passes are the same
+ * for one chunk and many.
+ */
+export class ParticleBuffer implements ParticleStore {
+  /** The buffers, one per chunk (one for an unchunked system), in slot order. */
+  readonly buffers: readonly GPUBuffer[];
+  /** How the records are split; null: one binding. */
+  readonly chunking: ParticleChunking | null;
+  /** Particles a chunk holds (the capacity, unchunked). */
+  readonly chunkParticles: number;
   /** Group 0 of every per-particle pass: the state, read-write. */
   readonly bindGroupLayout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
@@ -54,36 +137,101 @@ export class ParticleBuffer {
   private destroyed = false;
 
   /** The most particles one storage binding on `device` can hold. */
-  static maxParticles(device: GPUDevice): number {
+  static maxPerBinding(device: GPUDevice): number {
     const bytes = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
     return Math.floor(bytes / BYTES_PER_PARTICLE);
+  }
+
+  /** The most chunks a pass that binds `besideParticles` other storage buffers can bind on `device`. */
+  static maxChunks(device: GPUDevice, besideParticles: number = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts): number {
+    return Math.max(1, device.limits.maxStorageBuffersPerShaderStage - besideParticles);
+  }
+
+  /**
+   * The most particles a system on `device` can hold: one binding's worth,
+   * or every chunk its passes' storage bindings allow (see
+   * STORAGE_BESIDE_PARTICLES), each the largest power of two one binding holds.
+   */
+  static maxParticles(
+    device: GPUDevice,
+    besideParticles: number = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts,
+  ): number {
+    const perBinding = ParticleBuffer.maxPerBinding(device);
+    const chunks = ParticleBuffer.maxChunks(device, besideParticles);
+    return Math.max(perBinding, chunks * 2 ** Math.floor(Math.log2(perBinding)));
   }
 
   constructor(
     readonly device: GPUDevice,
     readonly capacity: number,
+    options: ChunkingOptions = {},
   ) {
-    checkDeviceCapacity(device, capacity);
-    this.buffer = device.createBuffer({
-      label: 'ParticleBuffer.state',
-      size: capacity * BYTES_PER_PARTICLE,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC | GPUBufferUsage.VERTEX,
-    });
+    this.chunking = particleChunking(device, capacity, options);
+    this.chunkParticles = this.chunking ? 2 ** this.chunking.shift : capacity;
+    const chunks = this.chunking?.chunks ?? 1;
+    this.buffers = Array.from({ length: chunks }, (_, k) =>
+      device.createBuffer({
+        label: this.chunking ? `ParticleBuffer.state[${k}]` : 'ParticleBuffer.state',
+        size: Math.max(this.chunkSize(k), 1) * BYTES_PER_PARTICLE,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC | GPUBufferUsage.VERTEX,
+      }),
+    );
     this.health = new GpuHealth(device);
     this.bindGroupLayout = device.createBindGroupLayout({
       label: 'ParticleBuffer.layout',
-      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } }],
+      entries: this.buffers.map((_, binding) => ({
+        binding,
+        visibility: GPUShaderStage.COMPUTE,
+        buffer: { type: 'storage' as const },
+      })),
     });
     this.bindGroup = device.createBindGroup({
       label: 'ParticleBuffer.bindGroup',
       layout: this.bindGroupLayout,
-      entries: [{ binding: 0, resource: { buffer: this.buffer } }],
+      entries: this.buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
+  }
+
+  /** Particles chunk `k` holds: whole chunks, and the rest of the capacity in the last. */
+  chunkSize(k: number): number {
+    return Math.min(this.chunkParticles, this.capacity - k * this.chunkParticles);
+  }
+
+  /**
+   * The one buffer of an unchunked system (what the renderer and passes of
+   * your own bind). A chunked system has several: see `buffers`.
+   */
+  get buffer(): GPUBuffer {
+    if (this.chunking)
+      throw new RangeError(
+        `this system's ${this.capacity} particles are in ${this.buffers.length} buffers of ${this.chunkParticles} (more than one storage binding holds): bind \`buffers\` through the particle store's chunked accessors, not one buffer`,
+      );
+    return this.buffers[0] as GPUBuffer;
+  }
+
+  /** `visit(buffer, offset in its chunk, first particle of the range there, count)` for each chunk's part of [start, start + count). */
+  forEachChunk(
+    start: number,
+    count: number,
+    visit: (buffer: GPUBuffer, at: number, first: number, n: number) => void,
+  ): void {
+    let first = 0;
+    while (first < count) {
+      const slot = start + first;
+      const k = Math.floor(slot / this.chunkParticles);
+      const at = slot - k * this.chunkParticles;
+      const n = Math.min(count - first, this.chunkParticles - at);
+      visit(this.buffers[k] as GPUBuffer, at, first, n);
+      first += n;
+    }
   }
 
   /** Writes whole packed records at particle `start`. */
   write(start: number, packed: Float32Array): void {
-    this.device.queue.writeBuffer(this.buffer, start * BYTES_PER_PARTICLE, packed as Float32Array<ArrayBuffer>);
+    this.forEachChunk(start, packed.length / FLOATS_PER_PARTICLE, (buffer, at, first, n) => {
+      const records = packed.subarray(first * FLOATS_PER_PARTICLE, (first + n) * FLOATS_PER_PARTICLE);
+      this.device.queue.writeBuffer(buffer, at * BYTES_PER_PARTICLE, records as Float32Array<ArrayBuffer>);
+    });
   }
 
   /**
@@ -126,7 +274,15 @@ export class ParticleBuffer {
     });
     try {
       const encoder = this.device.createCommandEncoder({ label: 'ParticleBuffer.read' });
-      encoder.copyBufferToBuffer(this.buffer, start * BYTES_PER_PARTICLE, staging, 0, size);
+      this.forEachChunk(start, count, (buffer, at, first, n) =>
+        encoder.copyBufferToBuffer(
+          buffer,
+          at * BYTES_PER_PARTICLE,
+          staging,
+          first * BYTES_PER_PARTICLE,
+          n * BYTES_PER_PARTICLE,
+        ),
+      );
       this.device.queue.submit([encoder.finish()]);
       await staging.mapAsync(GPUMapMode.READ);
       const out = new Float32Array(count * FLOATS_PER_PARTICLE);
@@ -141,7 +297,7 @@ export class ParticleBuffer {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.buffer.destroy();
+    for (const buffer of this.buffers) buffer.destroy();
     this.health.destroy();
   }
 }

@@ -49,7 +49,7 @@ import type { FusedStep } from './fusedPipelines';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import type { LiveSource } from './lifeBuffers';
-import { ParticleBuffer } from './particleBuffer';
+import { ParticleBuffer, STORAGE_BESIDE_PARTICLES, type ParticleStore } from './particleBuffer';
 import { ScatterPass } from './scatterPass';
 import { StepPlan, type Stage } from './stepPlan';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
@@ -82,10 +82,32 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
    * rounds each operation.
    */
   fuseColliders?: boolean;
+  /**
+   * Particles per storage buffer, a power of two: the records are split
+   * into chunks of this many (each pass binds them all and reaches a slot
+   * through src/core/layout.ts's particle store). By default a system is one
+   * buffer up to what one storage binding holds (maxStorageBufferBindingSize
+   * / 64 particles) and chunks of the largest power of two of that beyond
+   * it. Results are bit-identical either way; set it to test chunking at
+   * small sizes.
+   */
+  chunkParticles?: number;
 }
 
 /** Invocations per workgroup of every per-particle pass unless `workgroupSize` says otherwise. */
 export const DEFAULT_WORKGROUP_SIZE = 256;
+
+/**
+ * The storage buffers this system's passes bind besides the particles, at
+ * most: the lifecycle's and the contact resolver's (particle contacts,
+ * links), or the step's and its forces' and colliders'.
+ */
+function storageBeside(options: GpuParticleSystemOptions, lifecycle: boolean): number {
+  const collisions = options.collisions;
+  const contacts =
+    collisions !== undefined && (collisions.particleCollisions === true || (collisions.links?.length ?? 0) > 0);
+  return lifecycle || contacts ? STORAGE_BESIDE_PARTICLES.lifecycleOrContacts : STORAGE_BESIDE_PARTICLES.step;
+}
 
 /** Whether packed records hold a force accumulator other than +0 (a -0 is kept too: it can change a sum's sign). */
 function holdsForces(records: Float32Array): boolean {
@@ -209,7 +231,10 @@ export class ParticleSystem implements ParticleSystemApi {
         device,
         `creating the particle system (capacity ${options.capacity}, ${options.capacity * BYTES_PER_PARTICLE} bytes of state)`,
         () => {
-          particles = new ParticleBuffer(device, options.capacity);
+          particles = new ParticleBuffer(device, options.capacity, {
+            chunkParticles: options.chunkParticles,
+            besideParticles: storageBeside(options, Boolean(lifecycleInputs)),
+          });
           particles.health.write(nonFinite);
           collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
           collisionSettings = collisionInputs.settings;
@@ -597,9 +622,21 @@ export class ParticleSystem implements ParticleSystemApi {
    * The particle records on the GPU, BYTES_PER_PARTICLE bytes each in the
    * layout ATTRIBUTES describes: bind it to draw (ParticlePass.bind) or to
    * read in passes of your own. Owned by the system: do not destroy it.
+   * Throws for a chunked system, which has several (`particleStore`).
    */
   get buffer(): GPUBuffer {
     return this.particles.buffer;
+  }
+
+  /**
+   * The particle records wherever they are: one buffer, or chunks of them
+   * when one storage binding cannot hold the capacity (`chunkParticles`).
+   * What ParticlePass, LinkPass and DepthSort take to draw any system, and
+   * what passes of your own bind through the particle store's accessors
+   * (src/core/layout.ts, wgslParticleStore). Owned by the system.
+   */
+  get particleStore(): ParticleStore {
+    return this.particles;
   }
 
   /** The live list and its draw arguments, to draw only live particles (ParticlePass.bindLive); null without emitters. */
@@ -694,7 +731,7 @@ export class ParticleSystem implements ParticleSystemApi {
     // A restore writes the accumulators through these.
     this.accumulatorsMayHoldForces = true;
     return {
-      particles: this.state.buffer,
+      particles: this.state,
       health: this.state.health.buffer,
       lifecycle: this.lifecyclePasses?.buffers ?? null,
     };

@@ -10,10 +10,12 @@ import { LIFE_COUNTERS } from '../core/emitters/gpuRecords';
 import type { LifecycleWords } from '../core/snapshot/systemSnapshot';
 import { ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
+import type { ParticleBuffer } from './particleBuffer';
 
 /** The buffers a snapshot reads and a restore writes. */
 export interface PersistentBuffers {
-  readonly particles: GPUBuffer;
+  /** The particle records, in one buffer or in chunks. */
+  readonly particles: Pick<ParticleBuffer, 'forEachChunk' | 'write' | 'capacity'>;
   readonly health: GPUBuffer;
   readonly lifecycle: Pick<LifeBuffers, 'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats' | 'args'> | null;
 }
@@ -30,14 +32,17 @@ function ranges(
   buffers: PersistentBuffers,
   bytes: { particles: number; health: number; lifecycle: LifecycleBytes | null },
 ) {
-  const list: { name: string; buffer: GPUBuffer; size: number }[] = [
-    { name: 'particles', buffer: buffers.particles, size: bytes.particles },
-    { name: 'health', buffer: buffers.health, size: bytes.health },
-  ];
+  // The particle records first, chunk by chunk: together they are the one range 'particles'.
+  const list: { name: string; buffer: GPUBuffer; offset: number; size: number }[] = [];
+  const recordBytes = bytes.particles / buffers.particles.capacity;
+  buffers.particles.forEachChunk(0, buffers.particles.capacity, (buffer, at, _first, n) =>
+    list.push({ name: 'particles', buffer, offset: at * recordBytes, size: n * recordBytes }),
+  );
+  list.push({ name: 'health', buffer: buffers.health, offset: 0, size: bytes.health });
   const life = buffers.lifecycle;
   if (life && bytes.lifecycle) {
     for (const name of ['life', 'lists', 'freeList', 'counters', 'ruleStats'] as const) {
-      list.push({ name, buffer: life[name], size: bytes.lifecycle[name] });
+      list.push({ name, buffer: life[name], offset: 0, size: bytes.lifecycle[name] });
     }
   }
   return list;
@@ -66,18 +71,20 @@ export async function readPersistent(
     const encoder = device.createCommandEncoder({ label: 'snapshot.read' });
     let at = 0;
     for (const part of parts) {
-      encoder.copyBufferToBuffer(part.buffer, 0, staging, at, part.size);
+      encoder.copyBufferToBuffer(part.buffer, part.offset, staging, at, part.size);
       at += part.size;
     }
     device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
     const copy = staging.getMappedRange().slice(0);
     staging.unmap();
+    // Each name's parts lie one after another in the staging buffer.
     const words = new Map<string, ArrayBuffer>();
     at = 0;
-    for (const part of parts) {
-      words.set(part.name, copy.slice(at, at + part.size));
-      at += part.size;
+    for (const name of new Set(parts.map((part) => part.name))) {
+      const size = parts.filter((part) => part.name === name).reduce((sum, part) => sum + part.size, 0);
+      words.set(name, copy.slice(at, at + size));
+      at += size;
     }
     const u32 = (name: string) => new Uint32Array(words.get(name) as ArrayBuffer);
     return {
@@ -105,7 +112,7 @@ export function writePersistent(
   words: { particles: Float32Array; health: Uint32Array; lifecycle: LifecycleWords | null },
 ): void {
   const queue = device.queue;
-  queue.writeBuffer(buffers.particles, 0, words.particles as Float32Array<ArrayBuffer>);
+  buffers.particles.write(0, words.particles);
   queue.writeBuffer(buffers.health, 0, words.health as Uint32Array<ArrayBuffer>);
   const life = buffers.lifecycle;
   if (life && words.lifecycle) {

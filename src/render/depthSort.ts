@@ -8,12 +8,13 @@
  * ParticlePass.bindSorted draws through. Owns its pipelines' layouts, its
  * buffers and its uniform blocks; `destroy()` frees them, safe twice.
  */
-import { BYTES_PER_PARTICLE, LIFE } from '../core/layout';
+import { LIFE } from '../core/layout';
 import { depthRow } from '../core/depthSort';
 import { defineStruct } from '../core/schema';
 import { Kernel } from '../gpu/kernel';
 import { UniformBlock } from '../gpu/uniformBlock';
-import { shaders } from '../shaders';
+import { DEPTH_SORT_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
+import { storeOf, type ParticleStore } from '../gpu/particleBuffer';
 import type { LiveSource } from '../gpu/lifeBuffers';
 import type { DrawTime, DrawView } from './particleLook';
 
@@ -53,8 +54,8 @@ export function sortChunkSize(count: number): number {
 export interface DepthSortOptions {
   /** Prefix of the GPU objects' labels and of the refusals' messages. */
   label: string;
-  /** The Particle records sorted (the owner's: not destroyed here). */
-  particles: GPUBuffer;
+  /** The Particle records sorted: a buffer of them or a system's `particleStore` (the owner's: not destroyed here). */
+  particles: GPUBuffer | ParticleStore;
   /** Particles sorted; with `live`, its capacity. */
   count: number;
   /** A system with emitters: its live list (`lifecycle.buffers`); its free slots sort last. */
@@ -91,10 +92,11 @@ export class DepthSort {
   private destroyed = false;
 
   constructor(device: GPUDevice, options: DepthSortOptions) {
-    const { label, particles, count } = options;
+    const { label, count } = options;
+    const store = storeOf(options.particles);
     if (!Number.isInteger(count) || count < 1)
       throw new RangeError(`${label}: count ${count} is not a positive integer`);
-    if (particles.size < count * BYTES_PER_PARTICLE) {
+    if (store.capacity < count) {
       throw new RangeError(`${label}: the buffer holds fewer than ${count} particle records`);
     }
     if (options.live && options.live.capacity !== count) {
@@ -126,7 +128,13 @@ export class DepthSort {
     const keysHistogram = Kernel.create(device, null, {
       name: 'DepthSort.keysHistogram',
       file: 'render/depthSort.wgsl',
-      code: shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT),
+      // Chunks past the first bind after the group's nine bindings.
+      code: withParticleStore(shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT), 'DepthSort', {
+        access: 'read',
+        binding: DEPTH_SORT_PARTICLES_BINDING,
+        moreChunksAt: 9,
+        chunking: store.chunking,
+      }),
       entryPoint: 'keysHistogram',
       constants: { WORKGROUP_SIZE, LIVE: this.live ? 1 : 0 },
       particles: false,
@@ -141,6 +149,7 @@ export class DepthSort {
           'storage',
           'storage',
           'read-only-storage',
+          ...store.buffers.slice(1).map(() => 'read-only-storage' as const),
         ],
       ],
     });
@@ -169,13 +178,14 @@ export class DepthSort {
         [
           this.params.buffer,
           digit.buffer,
-          particles,
+          store.buffers[0] as GPUBuffer,
           inKeys,
           inSlots,
           outKeys,
           outSlots,
           this.counts,
           this.live?.life ?? this.noLife!,
+          ...store.buffers.slice(1),
         ],
         `${label}.pass${d}`,
       );

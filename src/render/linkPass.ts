@@ -7,11 +7,20 @@
  * each with an optional rest length for the stretch colours), uploaded with
  * `setLinks`, and a uniform block; `draw` records into the caller's pass.
  */
-import { createOverlayPipeline, DrawBinding, DrawPass } from './drawPipeline';
-import { BYTES_PER_PARTICLE } from '../core/layout';
+import {
+  createDrawShader,
+  createOverlayPipeline,
+  DrawBinding,
+  DrawPass,
+  type DrawShader,
+  type DrawShaderOptions,
+} from './drawPipeline';
+import type { ParticleChunking } from '../core/layout';
 import { defineStruct } from '../core/schema';
+import { chunkingKey, storeOf, type ParticleStore } from '../gpu/particleBuffer';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
-import { shaders } from '../shaders';
+import type { ParticleSource } from './particlePass';
+import { RENDER_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
 
 /** shaders/render/links.wgsl's uniform block. */
 export const LINK_PARAMS = defineStruct('LinkParams', {
@@ -118,14 +127,16 @@ export class LinkBinding extends DrawBinding<typeof LINK_PARAMS.fields> {
     device: GPUDevice,
     layout: GPUBindGroupLayout,
     label: string,
-    /** The buffer of Particle records the links join (usually `system.buffer`); its owner's. */
-    readonly particles: GPUBuffer,
+    /** The Particle records the links join (usually `system.particleStore`); their owner's. */
+    readonly particles: ParticleStore,
     links: LinkList = [],
+    /** The pipeline for the store's chunking. @internal */
+    readonly pipeline: GPURenderPipeline,
   ) {
-    const particleCount = Math.floor(particles.size / BYTES_PER_PARTICLE);
+    const particleCount = particles.capacity;
     const packed = packLinks(links, particleCount);
     const linkBuffer = createLinkBuffer(device, label, packed.length / WORDS_PER_LINK);
-    super(device, layout, label, LINK_PARAMS, [particles, linkBuffer]);
+    super(device, layout, label, LINK_PARAMS, storage(particles, linkBuffer));
     this.particleCount = particleCount;
     this.linkBuffer = linkBuffer;
     this.write(packed);
@@ -152,7 +163,7 @@ export class LinkBinding extends DrawBinding<typeof LINK_PARAMS.fields> {
     if (count * WORDS_PER_LINK * 4 > this.linkBuffer.size) {
       this.linkBuffer.destroy();
       this.linkBuffer = createLinkBuffer(this.device, this.label, count);
-      this.rebind([this.particles, this.linkBuffer]);
+      this.rebind(storage(this.particles, this.linkBuffer));
     }
     this.write(packed);
   }
@@ -166,6 +177,12 @@ export class LinkBinding extends DrawBinding<typeof LINK_PARAMS.fields> {
     this.linkCount = packed.length / WORDS_PER_LINK;
     if (packed.length > 0) this.device.queue.writeBuffer(this.linkBuffer, 0, packed);
   }
+}
+
+/** Bind group 0's storage buffers: the first chunk of records, the links, then the other chunks. */
+function storage(particles: ParticleStore, links: GPUBuffer): GPUBuffer[] {
+  const [first, ...more] = particles.buffers;
+  return [first as GPUBuffer, links, ...more];
 }
 
 function createLinkBuffer(device: GPUDevice, label: string, count: number): GPUBuffer {
@@ -182,20 +199,40 @@ function createLinkBuffer(device: GPUDevice, label: string, count: number): GPUB
  * the particle buffer on the GPU (no readback), coloured by their stretch.
  */
 export class LinkPass extends DrawPass {
-  private readonly pipeline: GPURenderPipeline;
+  /** The layout and pipeline per chunking of the particle store ('one' made at once). */
+  private readonly chunked = new Map<string, { layout: GPUBindGroupLayout; pipeline: GPURenderPipeline }>();
 
-  constructor(device: GPUDevice, format: GPUTextureFormat, depthFormat: GPUTextureFormat) {
-    super(device, {
+  constructor(
+    device: GPUDevice,
+    private readonly format: GPUTextureFormat,
+    private readonly depthFormat: GPUTextureFormat,
+  ) {
+    super(device, LinkPass.shaderFor(null));
+    this.chunked.set(chunkingKey(null), { layout: this.layout, pipeline: this.pipelineFor(this.shader) });
+  }
+
+  /** links.wgsl with the store split as `chunking`: first chunk at binding 1, the links at 2, the other chunks after. */
+  private static shaderFor(chunking: ParticleChunking | null): DrawShaderOptions {
+    const storageBuffers = 2;
+    return {
       name: 'LinkPass',
       file: 'render/links.wgsl',
-      code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD),
-      storageBuffers: 2,
-    });
-    this.pipeline = createOverlayPipeline(device, this.shader, {
+      code: withParticleStore(shaders.renderLinks(LINK_PARAMS, LINK_RECORD), 'LinkPass', {
+        access: 'read',
+        binding: RENDER_PARTICLES_BINDING,
+        moreChunksAt: RENDER_PARTICLES_BINDING + storageBuffers,
+        chunking,
+      }),
+      storageBuffers: storageBuffers + (chunking?.chunks ?? 1) - 1,
+    };
+  }
+
+  private pipelineFor(shader: DrawShader): GPURenderPipeline {
+    return createOverlayPipeline(this.device, shader, {
       vertexEntry: 'linkVertex',
       fragmentEntry: 'linkFragment',
-      format,
-      depthFormat,
+      format: this.format,
+      depthFormat: this.depthFormat,
       depthCompare: 'less',
     });
   }
@@ -206,9 +243,17 @@ export class LinkPass extends DrawPass {
    * binding holds one uniform block, so it can be drawn once per submitted
    * command buffer.
    */
-  bind(label: string, particles: GPUBuffer, links: LinkList = []): LinkBinding {
-    if (particles.size < BYTES_PER_PARTICLE) throw new RangeError(`${label}: the buffer holds no particle record`);
-    return new LinkBinding(this.device, this.layout, label, particles, links);
+  bind(label: string, particles: ParticleSource, links: LinkList = []): LinkBinding {
+    const store = storeOf(particles);
+    if (store.capacity < 1) throw new RangeError(`${label}: the buffer holds no particle record`);
+    const key = chunkingKey(store.chunking);
+    let chunked = this.chunked.get(key);
+    if (!chunked) {
+      const shader = createDrawShader(this.device, LinkPass.shaderFor(store.chunking));
+      chunked = { layout: shader.layout, pipeline: this.pipelineFor(shader) };
+      this.chunked.set(key, chunked);
+    }
+    return new LinkBinding(this.device, chunked.layout, label, store, links, chunked.pipeline);
   }
 
   /** Records one draw of `binding`'s links into `pass` (a render pass the caller began). */
@@ -223,7 +268,7 @@ export class LinkPass extends DrawPass {
       .set('extrapolate', time.extrapolate)
       .set('stretchRange', style.stretchRange)
       .set('count', binding.count);
-    binding.record(pass, this.pipeline);
+    binding.record(pass, binding.pipeline);
     // Vertex pulling: 6 vertices a link (see links.wgsl).
     pass.draw(6 * binding.count);
   }

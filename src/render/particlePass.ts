@@ -22,6 +22,8 @@
  */
 import { isSoftwareAdapter } from '../gpu/device';
 import type { LiveSource } from '../gpu/lifeBuffers';
+import { chunkingKey, storeOf, type ParticleStore } from '../gpu/particleBuffer';
+import type { ParticleChunking } from '../core/layout';
 import type { DepthSort } from './depthSort';
 
 export type { LiveSource };
@@ -33,7 +35,6 @@ import {
   PREMULTIPLIED_OVER,
   type DrawShader,
 } from './drawPipeline';
-import { BYTES_PER_PARTICLE } from '../core/layout';
 import { createLookLayout, LookBinding, lookVariant } from './lookBinding';
 import { SpriteTextures } from './spriteTextures';
 import { INDIRECT_ARGS } from '../gpu/indirectArgs';
@@ -47,7 +48,20 @@ import {
   type DrawView,
   type ParticleLook,
 } from './particleLook';
-import { shaders } from '../shaders';
+import { RENDER_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
+
+/** Particle records to draw: a plain buffer of them, or a system's store (`system.particleStore`, chunked or not). */
+export type ParticleSource = GPUBuffer | ParticleStore;
+
+/**
+ * Bind group 0's storage buffers for `store` and the source's others: the
+ * first chunk at binding 1, the source's buffers after it, then the rest of
+ * the chunks (where withParticleStore's `moreChunksAt` puts them).
+ */
+function storageFor(store: ParticleStore, others: readonly GPUBuffer[]): GPUBuffer[] {
+  const [first, ...more] = store.buffers;
+  return [first as GPUBuffer, ...others, ...more];
+}
 
 const SHAPE = { sprites: 0, sparks: 1, points: 0 } as const satisfies Record<DrawMode, number>;
 const COLOR_MODE = { index: 0, speed: 1, life: 2 } as const satisfies Record<ColorMode, number>;
@@ -116,6 +130,8 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
     readonly look: LookBinding | null = null,
     /** The depth sort whose order is drawn (bindSorted), else null. */
     readonly sort: DepthSort | null = null,
+    /** How the records drawn are split across buffers (null: one). */
+    readonly chunking: ParticleChunking | null = null,
   ) {
     super(device, layout, label, DRAW_PARAMS, buffers);
   }
@@ -142,7 +158,8 @@ export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
 export class ParticlePass {
   /** How this pass draws quads ('auto' resolved). */
   readonly quads: QuadPath;
-  private readonly sources: Record<DrawSource, DrawShader>;
+  /** The draw shaders per chunking of the particle store ('one' made at once). */
+  private readonly sources = new Map<string, Record<DrawSource, DrawShader>>();
   private readonly pipelines = new Map<string, GPURenderPipeline>();
   /** Bound where a draw has no GroupTimeline. */
   private readonly noGroups: GPUBuffer;
@@ -166,23 +183,7 @@ export class ParticlePass {
     this.quads = quads === 'auto' ? (software ? 'pulled' : 'instanced') : quads;
     this.lookLayout = createLookLayout(device);
     this.textures = new SpriteTextures(device);
-    // The uniform block (read in the vertex stage only), then read-only storage:
-    // records (particles, groups); live (particles, life, lists, counters).
-    const source = (name: string, storageBuffers: number, code: string): DrawShader =>
-      createDrawShader(device, {
-        name: `ParticlePass.${name}`,
-        file: `render/particles.wgsl + ${name}.wgsl`,
-        code,
-        storageBuffers,
-        uniformVisibility: GPUShaderStage.VERTEX,
-        moreGroups: [this.lookLayout],
-      });
-    this.sources = {
-      records: source('records', 2, shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE)),
-      live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
-      sorted: source('sortedRecords', 3, shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE)),
-      liveSorted: source('liveSortedSlots', 5, shaders.renderLiveSortedParticles(DRAW_PARAMS)),
-    };
+    this.sourcesFor(null);
     this.noGroups = device.createBuffer({
       label: 'ParticlePass.noGroups',
       size: 16,
@@ -195,16 +196,55 @@ export class ParticlePass {
    * GroupTimeline. The caller owns it and destroys it. One binding holds one
    * uniform block, so it can be drawn once per submitted command buffer.
    */
-  bind(label: string, particles: GPUBuffer, groups?: GroupTimeline): ParticleBinding {
-    if (particles.size < BYTES_PER_PARTICLE) throw new RangeError(`${label}: the buffer holds no particle record`);
+  bind(label: string, particles: ParticleSource, groups?: GroupTimeline): ParticleBinding {
+    const store = storeOf(particles);
+    if (store.capacity < 1) throw new RangeError(`${label}: the buffer holds no particle record`);
     return new ParticleBinding(
       this.device,
-      this.sources.records.layout,
+      this.sourcesFor(store.chunking).records.layout,
       label,
-      [particles, groups?.buffer ?? this.noGroups],
+      storageFor(store, [groups?.buffer ?? this.noGroups]),
       null,
       this.lookBinding(label),
+      null,
+      store.chunking,
     );
+  }
+
+  /**
+   * The draw shaders for a store split as `chunking`: the store's first
+   * chunk at binding 1, each source's own buffers after it, the other
+   * chunks last.
+   */
+  private sourcesFor(chunking: ParticleChunking | null): Record<DrawSource, DrawShader> {
+    const key = chunkingKey(chunking);
+    let sources = this.sources.get(key);
+    if (sources) return sources;
+    const more = (chunking?.chunks ?? 1) - 1;
+    // The uniform block (read in the vertex stage only), then read-only storage:
+    // records (particles, groups); live (particles, life, lists, counters).
+    const source = (name: string, storageBuffers: number, code: string): DrawShader =>
+      createDrawShader(this.device, {
+        name: `ParticlePass.${name}`,
+        file: `render/particles.wgsl + ${name}.wgsl`,
+        code: withParticleStore(code, `ParticlePass.${name}`, {
+          access: 'read',
+          binding: RENDER_PARTICLES_BINDING,
+          moreChunksAt: RENDER_PARTICLES_BINDING + storageBuffers,
+          chunking,
+        }),
+        storageBuffers: storageBuffers + more,
+        uniformVisibility: GPUShaderStage.VERTEX,
+        moreGroups: [this.lookLayout],
+      });
+    sources = {
+      records: source('records', 2, shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE)),
+      live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
+      sorted: source('sortedRecords', 3, shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE)),
+      liveSorted: source('liveSortedSlots', 5, shaders.renderLiveSortedParticles(DRAW_PARAMS)),
+    };
+    this.sources.set(key, sources);
+    return sources;
   }
 
   /**
@@ -214,17 +254,20 @@ export class ParticlePass {
    * on the GPU); `look.colorMode` 'life' colours each particle over its own
    * life from its life record. The caller owns the binding and destroys it.
    */
-  bindLive(label: string, particles: GPUBuffer, live: LiveSource): ParticleBinding {
-    if (particles.size < live.capacity * BYTES_PER_PARTICLE) {
+  bindLive(label: string, particles: ParticleSource, live: LiveSource): ParticleBinding {
+    const store = storeOf(particles);
+    if (store.capacity < live.capacity) {
       throw new RangeError(`${label}: the buffer holds fewer than ${live.capacity} particle records`);
     }
     return new ParticleBinding(
       this.device,
-      this.sources.live.layout,
+      this.sourcesFor(store.chunking).live.layout,
       label,
-      [particles, live.life, live.lists, live.counters],
+      storageFor(store, [live.life, live.lists, live.counters]),
       live,
       this.lookBinding(label),
+      null,
+      store.chunking,
     );
   }
 
@@ -240,21 +283,25 @@ export class ParticlePass {
    * particles indirectly, as bindLive does, back to front. The caller owns
    * the binding and the sort and destroys them.
    */
-  bindSorted(label: string, particles: GPUBuffer, sort: DepthSort, groups?: GroupTimeline): ParticleBinding {
-    if (particles.size < sort.count * BYTES_PER_PARTICLE) {
+  bindSorted(label: string, particles: ParticleSource, sort: DepthSort, groups?: GroupTimeline): ParticleBinding {
+    const store = storeOf(particles);
+    if (store.capacity < sort.count) {
       throw new RangeError(`${label}: the buffer holds fewer than ${sort.count} particle records`);
     }
     const live = sort.live;
+    const sources = this.sourcesFor(store.chunking);
     return new ParticleBinding(
       this.device,
-      live ? this.sources.liveSorted.layout : this.sources.sorted.layout,
+      live ? sources.liveSorted.layout : sources.sorted.layout,
       label,
-      live
-        ? [particles, live.life, live.lists, live.counters, sort.slots]
-        : [particles, groups?.buffer ?? this.noGroups, sort.slots],
+      storageFor(
+        store,
+        live ? [live.life, live.lists, live.counters, sort.slots] : [groups?.buffer ?? this.noGroups, sort.slots],
+      ),
       live,
       this.lookBinding(label),
       sort,
+      store.chunking,
     );
   }
 
@@ -279,11 +326,13 @@ export class ParticlePass {
   prepare(
     look: Pick<ParticleLook, 'mode' | 'blend' | 'colorMode' | 'curves' | 'rules' | 'sprite' | 'sceneDepth'>,
     source: DrawSource = 'records',
+    /** How the records drawn are split (a binding's `chunking`); default one buffer. */
+    chunking: ParticleChunking | null = null,
   ): GPURenderPipeline {
     const points = look.mode === 'points';
     const variant = lookVariant(look);
     const sprite = points ? '' : `/${this.quads}/${+variant.textured}${variant.orient}${+variant.soft}`;
-    const key = `${source}/${look.mode}/${look.blend}/${look.colorMode}/${+variant.curves}${sprite}`;
+    const key = `${chunkingKey(chunking)}/${source}/${look.mode}/${look.blend}/${look.colorMode}/${+variant.curves}${sprite}`;
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {
       const constants: Record<string, number> = { COLOR_MODE: COLOR_MODE[look.colorMode], CURVES: +variant.curves };
@@ -296,7 +345,7 @@ export class ParticlePass {
         constants.SOFT = +variant.soft;
         fragmentConstants = { SHAPE: SHAPE[look.mode], TEXTURED: +variant.textured, SOFT: +variant.soft };
       }
-      pipeline = createDrawPipeline(this.device, this.sources[source], {
+      pipeline = createDrawPipeline(this.device, this.sourcesFor(chunking)[source], {
         label: `ParticlePass.pipeline(${key})`,
         vertexEntry: points ? 'pointVertex' : 'spriteVertex',
         fragmentEntry: points ? 'pointFragment' : 'spriteFragment',
@@ -369,7 +418,7 @@ export class ParticlePass {
       throw new RangeError(`${binding.label}: a binding made by ParticlePass.bind or bindLive is drawn`);
     // The look (validated and uploaded only when its objects change), then the pipeline of its variant.
     binding.look.update(look);
-    binding.record(pass, this.prepare(look, binding.source));
+    binding.record(pass, this.prepare(look, binding.source, binding.chunking));
     pass.setBindGroup(1, binding.look.bindGroup);
     const points = look.mode === 'points';
     const instanced = !points && this.quads === 'instanced';

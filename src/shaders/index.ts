@@ -4,7 +4,9 @@
  * particle and life records, the lifecycle, collider, link and force
  * records, each pass's parameter block), (2) the shared pieces in shaders/
  * (the dispatch helper, PCG, the turbulence wave, the force generators) and
- * (3) the pass's own file. The one substitution: the fused step's bind group
+ * (3) the pass's own file. The particle store (wgslParticleStore) is
+ * declared here on one binding; a kernel over a chunked ParticleBuffer swaps
+ * in its chunked declaration (src/gpu/kernel.ts). The one substitution: the fused step's bind group
  * indices (`forcesInGroup`, the fused colliders'). test/shaders.test.ts snapshots every composition
  * as text and compiles it on the adapter.
  */
@@ -17,7 +19,7 @@ import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslDrawConstants } from '../core/emitters/random';
 import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
 import { wgslTurbulenceField } from '../core/forces/turbulence';
-import { NO_RULE, wgslLifeStruct, wgslParticleStruct } from '../core/layout';
+import { NO_RULE, wgslLifeStruct, wgslParticleStore, wgslParticleStruct, type ParticleChunking } from '../core/layout';
 import { wgslLookRecords } from '../core/look/records';
 import { wgslArgs } from '../gpu/indirectArgs';
 import {
@@ -36,12 +38,46 @@ import { sources as s } from './sources';
 
 const compose = (...pieces: string[]) => pieces.join('\n');
 
+/** Where the render passes bind the particle store's first chunk in their group 0 (after the uniform block). */
+export const RENDER_PARTICLES_BINDING = 1;
+/** The depth sort's: after its uniform block and digit. */
+export const DEPTH_SORT_PARTICLES_BINDING = 2;
+
+/**
+ * `code`, composed here with the particle store on one binding at
+ * `binding`, with the store declared for `chunking` instead (null: as it
+ * is): chunk 0 stays at `binding`, chunks 1, 2, ... take `moreChunksAt` on
+ * (what a pass with more storage buffers after the store's gives). A shader
+ * composed without the store cannot run on chunks: refused, naming `name`.
+ */
+export function withParticleStore(
+  code: string,
+  name: string,
+  store: {
+    access: 'read' | 'read_write';
+    binding: number;
+    moreChunksAt?: number;
+    chunking: ParticleChunking | null;
+  },
+): string {
+  if (!store.chunking) return code;
+  const single = wgslParticleStore(store.access, { binding: store.binding });
+  if (!code.includes(single)) {
+    // A kernel that never reads particle records (the lifecycle's fill) runs as it is.
+    if (!/array<Particle>/.test(code)) return code;
+    throw new Error(
+      `${name}: its shader declares no particle store at binding ${store.binding}, so it cannot run on chunks`,
+    );
+  }
+  return code.replace(single, wgslParticleStore(store.access, store));
+}
+
 /** A uniform block a render pass declares (printed from its schema). */
 type Declared = { wgsl(): string };
 
 /** A per-particle pass over every slot: the particle record, the dispatch helper, then the pass. */
 function perParticle(...pass: string[]): string {
-  return compose(wgslParticleStruct(), s.dispatch, ...pass);
+  return compose(wgslParticleStruct(), wgslParticleStore('read_write'), s.dispatch, ...pass);
 }
 
 /**
@@ -50,7 +86,13 @@ function perParticle(...pass: string[]): string {
  * itself unchanged.
  */
 function perLiveParticle(...pass: string[]): string {
-  return compose(wgslParticleStruct(), wgslLifecycleRecords(), s.liveDispatch, ...pass);
+  return compose(
+    wgslParticleStruct(),
+    wgslParticleStore('read_write'),
+    wgslLifecycleRecords(),
+    s.liveDispatch,
+    ...pass,
+  );
 }
 
 /** The generators of one composition: the records' declarations, the turbulence field, the generators, then `registeredForces`. */
@@ -142,6 +184,7 @@ function renamed(code: string, from: string, to: string): string {
 function lifeHeader(): string {
   return compose(
     wgslParticleStruct(),
+    wgslParticleStore('read_write'),
     wgslLifeStruct(),
     wgslLifecycleRecords(),
     `const NO_RULE: u32 = ${NO_RULE}u;`,
@@ -205,6 +248,7 @@ export const shaders = {
   renderParticles: (params: Declared, groupLife: Declared) =>
     compose(
       wgslParticleStruct(),
+      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
       params.wgsl(),
       wgslLookRecords(),
       groupLife.wgsl(),
@@ -216,6 +260,7 @@ export const shaders = {
   renderLiveParticles: (params: Declared) =>
     compose(
       wgslParticleStruct(),
+      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
       wgslLifeStruct(),
       wgslLifecycleRecords(),
       params.wgsl(),
@@ -246,15 +291,39 @@ export const shaders = {
     ),
   /** The depth sort's keys, histogram, scan and scatter (shaders/render/depthSort.wgsl); `params`, `digit`: DepthSortParams, SortDigit. */
   renderDepthSort: (params: Declared, digit: Declared) =>
-    compose(wgslParticleStruct(), wgslLifeStruct(), s.dispatch, params.wgsl(), digit.wgsl(), s.renderDepthSort),
+    compose(
+      wgslParticleStruct(),
+      wgslParticleStore('read', { binding: DEPTH_SORT_PARTICLES_BINDING }),
+      wgslLifeStruct(),
+      s.dispatch,
+      params.wgsl(),
+      digit.wgsl(),
+      s.renderDepthSort,
+    ),
   renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),
   renderLines: (params: Declared) => compose(params.wgsl(), s.renderColor, s.renderSegment, s.renderLines),
   /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record. */
   renderLinks: (params: Declared, link: Declared) =>
-    compose(wgslParticleStruct(), link.wgsl(), params.wgsl(), s.renderColor, s.renderSegment, s.renderLinks),
+    compose(
+      wgslParticleStruct(),
+      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+      link.wgsl(),
+      params.wgsl(),
+      s.renderColor,
+      s.renderSegment,
+      s.renderLinks,
+    ),
   /** Trails, the record pass: each slot's position into its ring (shaders/render/trailsRecord.wgsl); `head`, `params`: TrailHead, TrailRecordParams. */
   renderTrailsRecord: (head: Declared, params: Declared) =>
-    compose(wgslParticleStruct(), wgslLifeStruct(), head.wgsl(), params.wgsl(), s.dispatch, s.renderTrailsRecord),
+    compose(
+      wgslParticleStruct(),
+      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+      wgslLifeStruct(),
+      head.wgsl(),
+      params.wgsl(),
+      s.dispatch,
+      s.renderTrailsRecord,
+    ),
   /** Trails, the draw: a ribbon through each ring (shaders/render/trails.wgsl); `head`, `stop`, `params`: TrailHead, TrailStop, TrailDrawParams. */
   renderTrails: (head: Declared, stop: Declared, params: Declared) =>
     compose(wgslLifeStruct(), head.wgsl(), stop.wgsl(), params.wgsl(), s.renderColor, s.renderTrails),

@@ -7,7 +7,7 @@
 import type { ParticleSystemApi } from '../../src/core/api';
 import { CpuParticleSystem } from '../../src/core/cpuParticleSystem';
 import type { Variant } from '../../src/core/variants';
-import { ParticleSystem } from '../../src/gpu/particleSystem';
+import { ParticleSystem, type GpuParticleSystemOptions } from '../../src/gpu/particleSystem';
 import {
   sceneCapacity,
   sceneToCollisions,
@@ -38,8 +38,14 @@ export async function cpuSystemFor(scene: Scene, variant: Variant): Promise<CpuP
   return load(new CpuParticleSystem(options(scene, variant)), scene);
 }
 
-export async function gpuSystemFor(device: GPUDevice, scene: Scene, variant: Variant): Promise<ParticleSystem> {
-  const system = await ParticleSystem.create(device, options(scene, variant));
+/** `gpu`: options of the GPU system only (chunking, fusion, workgroup size). */
+export async function gpuSystemFor(
+  device: GPUDevice,
+  scene: Scene,
+  variant: Variant,
+  gpu: Omit<GpuParticleSystemOptions, keyof ReturnType<typeof options>> = {},
+): Promise<ParticleSystem> {
+  const system = await ParticleSystem.create(device, { ...options(scene, variant), ...gpu });
   try {
     return await load(system, scene);
   } catch (error) {
