@@ -108,7 +108,7 @@ const DRAW_KEYS = ['mode', 'blend', 'colorMode', 'size', 'intensity', 'stretch',
 export const RULE_LOOK_KEYS = ['curves', ...DRAW_KEYS] as const;
 /** Keys a scene's top-level `look` may have: a rule's, and `trails`. */
 export const SCENE_LOOK_KEYS = [...RULE_LOOK_KEYS, 'trails'] as const;
-const TRAIL_KEYS = ['length', 'width', 'curves', 'blend', 'intensity'] as const;
+export const TRAIL_KEYS = ['length', 'width', 'curves', 'blend', 'intensity'] as const;
 
 /** A spawn rule hidden in a draw: a sprite of no pixels draws with no alpha (ParticlePass's minPixels rule). */
 const HIDDEN: LookCurves = { size: [{ at: 0, value: 0 }], opacity: [{ at: 0, value: 0 }] };
