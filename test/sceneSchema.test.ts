@@ -40,6 +40,20 @@ describe('public/scene.schema.json', () => {
     };
     walk(committed, '#');
     expect(open).toEqual([]);
+    // Every key has a description (the top-level anyOf only restates particles' count).
+    const undescribed: string[] = [];
+    const keys = (node: unknown, path: string) => {
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const properties = schema.properties as Record<string, { description?: string }> | undefined;
+      if (properties && path !== '#/anyOf/0') {
+        for (const [key, child] of Object.entries(properties))
+          if (!child.description) undescribed.push(`${path}/${key}`);
+      }
+      for (const [key, child] of Object.entries(schema)) keys(child, `${path}/${key}`);
+    };
+    keys(committed, '#');
+    expect(undescribed).toEqual([]);
     const emitter = (committed.properties as Record<string, { items: { properties: object } }>).emitters!.items;
     expect(Object.keys(emitter.properties)).toContain('onCollision');
   });

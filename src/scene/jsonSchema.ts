@@ -20,7 +20,7 @@ import { COLLIDER_HITS, COLLIDER_KEYS, COLLIDER_TYPES } from '../core/collisions
 import { LINK_KEYS, LINK_TYPES } from '../core/collisions/links';
 import { MAX_ITERATIONS, OPTION_KEYS } from '../core/collisions/world';
 import { EMITTER_KEYS, FIREWORK_RULE_KEYS, SHAPE_KEYS, type ShapeInit } from '../core/emitters/types';
-import { FORCE_PARAMETERS, SPRING_KINDS, type ForceType } from '../core/forces/generators';
+import { FORCE_PARAMETERS, FORCE_RULES, SPRING_KINDS, type ForceType } from '../core/forces/generators';
 import { LOOK_CURVE_KEYS, MAX_CURVE_STOPS } from '../core/look/curves';
 import {
   FLIPBOOK_KEYS,
@@ -143,7 +143,9 @@ const ruleTypes = {
 const targetFields = {
   particle: index.describe('the one particle it applies to'),
   particles: z.array(index).describe('the particles it applies to'),
-  range: z.strictObject({ start: index, count: index }).describe('the particles [start, start + count)'),
+  range: z
+    .strictObject({ start: index.describe('the first particle'), count: index.describe('how many') })
+    .describe('the particles [start, start + count)'),
 };
 const generator = (type: ForceType) => {
   const parameters = Object.entries(FORCE_PARAMETERS[type]) as [
@@ -152,9 +154,13 @@ const generator = (type: ForceType) => {
   ][];
   const shape: Record<string, z.ZodType> = { type: z.literal(type).describe(`a ${type} force generator`) };
   for (const [name, spec] of parameters) {
+    // The parameter's rule as the core words it (FORCE_RULES), and its default.
+    const rule = `${name}: ${FORCE_RULES[spec.rule]}`;
     const value = ruleTypes[spec.rule];
     shape[name] =
-      spec.default === undefined ? value : value.optional().describe(`default ${JSON.stringify(spec.default)}`);
+      spec.default === undefined
+        ? value.describe(rule)
+        : value.optional().describe(`${rule}; default ${JSON.stringify(spec.default)}`);
   }
   for (const key of TARGET_KEYS) shape[key] = targetFields[key].optional();
   return z.strictObject(shape);
@@ -187,7 +193,7 @@ const gradient = z.array(colorStop).min(1).max(MAX_CURVE_STOPS);
 /** A scalar curve whose values pass `value`'s rule. */
 const curve = (value: z.ZodNumber) =>
   z
-    .array(z.strictObject({ at: unit.describe('normalised age, in [0, 1]'), value }))
+    .array(z.strictObject({ at: unit.describe('normalised age, in [0, 1]'), value: value.describe('the value at at') }))
     .min(1)
     .max(MAX_CURVE_STOPS);
 const curves = strictOf(LOOK_CURVE_KEYS, {
@@ -208,8 +214,8 @@ const sprite = strictOf(SPRITE_KEYS, {
   flipbook: strictOf(
     FLIPBOOK_KEYS,
     {
-      rows: integer(1, MAX_FLIPBOOK_SIDE),
-      columns: integer(1, MAX_FLIPBOOK_SIDE),
+      rows: integer(1, MAX_FLIPBOOK_SIDE).describe('rows of frames in the atlas'),
+      columns: integer(1, MAX_FLIPBOOK_SIDE).describe('columns of frames in the atlas'),
       frames: integer(1).describe('frames used, default rows * columns'),
       mode: z.enum(FLIPBOOK_MODES).describe('default age'),
       fps: positive.describe('fps mode: frames a second'),
@@ -261,7 +267,7 @@ const ruleLook = strictOf(RULE_LOOK_KEYS, lookFields).describe(
 // Emitters and firework rules.
 const shapeFields = {
   center: vec3.describe('default [0, 0, 0]'),
-  radius: nonNegative,
+  radius: nonNegative.describe('sphere, disc: the radius, >= 0'),
   surface: z.boolean().describe('uniform over the surface instead of the volume. Default false'),
   halfExtents: z.tuple([nonNegative, nonNegative, nonNegative]).describe('half the box size along x, y, z'),
   normal: vec3.describe('the disc normal, nonzero. Default [0, 1, 0]'),
@@ -381,7 +387,7 @@ export function sceneJsonSchema(): Record<string, unknown> {
     required,
     // parseScene's rules across fields: at least one particle, or emitters or fireworks and the slots they recycle.
     anyOf: [
-      { required: ['particles'], properties: { particles: { minItems: 1 } } },
+      { required: ['particles'], properties: { particles: { type: 'array', minItems: 1 } } },
       { required: ['emitters', 'capacity'] },
       { required: ['fireworks', 'capacity'] },
     ],
