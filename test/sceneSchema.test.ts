@@ -247,7 +247,7 @@ const refusedScenes: [string, string][] = [
     lookScene({ emitters: [emitterAt(0), emitterAt(1, { curves: { opacity: stops([1.5]) } })] }),
   ],
   ['an emitter look []', lookScene({ emitters: [emitterAt(0, [])] })],
-  ["trails in an emitter's look", lookScene({ emitters: [emitterAt(0, { trails: { length: 4 } })] })],
+  ["an emitter look's trails of length 1", lookScene({ emitters: [emitterAt(0, { trails: { length: 1 } })] })],
   ["an emitter look's blend screen", lookScene({ emitters: [emitterAt(0, { blend: 'screen' })] })],
   ["a firework rule look's sprite shape x", lookScene({ fireworks: [rule({ sprite: { shape: 'x' } })] })],
   ["a firework rule look's size -1", lookScene({ fireworks: [rule({ size: -1 })] })],
