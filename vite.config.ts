@@ -3,7 +3,17 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 /** The gallery's demo pages (demos/<id>.html); each is a build input beside index.html. */
-const DEMO_PAGES = ['fireworks', 'fountain', 'galaxy', 'springs', 'integrators', 'three', 'campfire', 'rain'] as const;
+const DEMO_PAGES = [
+  'fireworks',
+  'fountain',
+  'galaxy',
+  'springs',
+  'integrators',
+  'three',
+  'campfire',
+  'rain',
+  'playground',
+] as const;
 
 /**
  * What every demo page shares, injected here once: the encoding, the viewport,

@@ -20,25 +20,15 @@ import { ParticleSystem } from '../src/gpu/particleSystem';
 import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
 import { contactCube, CONTACT_NEIGHBOURS, CONTACT_RADIUS } from '../src/bench/contactScene';
 import { contactTargetLine, measureContactRatio } from '../src/bench/contactRatio';
+import { scriptFlags } from '../src/bench/options';
 
-function flag(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? '') : fallback;
-}
-function fail(message: string): never {
+const flags = scriptFlags(process.argv, (message) => {
   process.stderr.write(`bench:collisions: ${message}\n`);
   process.exit(1);
-}
-const sizes = flag('--sizes', '18,20')
-  .split(',')
-  .map((text) => Number(text));
-if (sizes.some((e) => !Number.isInteger(e) || e < 1 || e > 24))
-  fail('--sizes takes exponents of two in [1, 24], e.g. 18,20');
-const iterations = Number(flag('--iterations', String(DEFAULT_CONTACT_SETTINGS.iterations)));
-if (!Number.isInteger(iterations) || iterations < 1 || iterations > 256)
-  fail('--iterations must be an integer in [1, 256]');
-const repeats = Number(flag('--repeats', '3'));
-if (!Number.isInteger(repeats) || repeats < 1) fail('--repeats must be an integer >= 1');
+});
+const sizes = flags.exponents('--sizes', [18, 20]);
+const iterations = flags.integer('--iterations', DEFAULT_CONTACT_SETTINGS.iterations, 1, 256);
+const repeats = flags.integer('--repeats', 3, 1);
 
 const DT = 1 / 60;
 

@@ -22,9 +22,10 @@ import {
 } from '../src/bench/emitters';
 import type { ColliderRatioResult } from '../src/bench/colliderRatio';
 import type { ForceRatioResult } from '../src/bench/forceRatio';
+import type { SortRatioResult } from '../src/bench/sortRatio';
 import { quickOptions, runBench, type Progress } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
-import { buildReport, reportJson, type BenchReport } from '../src/bench/report';
+import { buildReport, reportJson, summaryLines, type BenchReport } from '../src/bench/report';
 import { SoAStepPass, readBuffer } from '../src/bench/soaPass';
 import { LIFECYCLE_BYTES, lifecycleBytes, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
@@ -79,6 +80,7 @@ interface ReportJson {
   targets: TargetJson[];
   forceRatio: ForceRatioResult;
   colliderRatio: ColliderRatioResult;
+  sortRatio: SortRatioResult;
 }
 
 /** The targets the report states, each found by how its wording starts. */
@@ -279,6 +281,20 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     expect(json.colliderRatio.cases.map((c) => c.name)).toEqual(['step+plane', 'gravity+drag+plane']);
   });
 
+  it('times the depth sort against the step in alternating rounds, at the run’s largest size below 2^18', () => {
+    const { steps, sorts, rounds, sizes } = json.sortRatio;
+    expect([steps, sorts, rounds]).toEqual([5, 2, 3]);
+    expect(sizes.map((s) => s.count)).toEqual([COUNT]);
+    const [size] = sizes;
+    expect(size!.chunkSize).toBe(256);
+    expect(size!.ratios).toHaveLength(rounds);
+    for (const value of [size!.stepMs, size!.sortMs, size!.ratio, size!.fastestRatio, ...size!.ratios])
+      expect(value).toBeGreaterThan(0);
+    expect(
+      summaryLines(report).filter((line) => line.startsWith('depth sort vs step @ 2^12 (chunks of 256)')),
+    ).toHaveLength(1);
+  });
+
   it('reports progress run by run, each warm-up and repeat once, then done', () => {
     const last = progress.at(-1);
     const total = json.cases.length * (1 + OPTIONS.repeats);
@@ -286,7 +302,7 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     const runs = progress.filter(
       (p) =>
         p.current !== '' &&
-        !['forces vs step', 'colliders vs step', 'particle contacts vs step'].some((other) =>
+        !['forces vs step', 'colliders vs step', 'particle contacts vs step', 'depth sort vs step'].some((other) =>
           p.current.startsWith(other),
         ),
     );

@@ -7,259 +7,45 @@
  * by the rotation drawn for the particle; sprites fade in front of the
  * scene's depth.
  *
- * The view is the identity (clip = world position, w = 1) and the focal
- * length half the target, so a world unit is half the target and a particle
- * at a pixel's centre lands on that pixel.
+ * The setups and helpers live in test/support/lookPixels.ts: the view is
+ * the identity and a particle at a pixel's centre lands on that pixel.
  */
 import { describe, expect, it } from 'vitest';
-import { curvesOfRule, evaluateCurve, evaluateGradient, type LookCurves } from '../src/core/look/curves';
-import { LIFE, FLOATS_PER_PARTICLE, OFFSET } from '../src/core/layout';
-import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
-import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
 import { withErrorScopes } from '../src/gpu/errors';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
-import { ParticlePass, type LiveSource } from '../src/render/particlePass';
+import { ParticlePass } from '../src/render/particlePass';
 import { BUILT_IN_SHAPES, SHAPE_SIZE, shapePixels, type BuiltInShape } from '../src/core/look/shapes';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { useDevice } from './support/gpu';
+import {
+  COLOUR_CHECK,
+  IDENTITY,
+  SIZE_CHECK,
+  colourFailures,
+  drawLive,
+  pixelAt,
+  renderColourCheck,
+  renderSizeCheck,
+  sizeFailures,
+} from './support/lookPixels';
 import { OffscreenTarget } from './support/offscreen';
 
 const gpu = useDevice();
 
-const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-
-interface TestParticle {
-  /** Pixel column and row of its centre. */
-  px: number;
-  py: number;
-  age: number;
-  lifetime: number;
-  rule?: number;
-  velocity?: [number, number, number];
-  generation?: number;
-  /** World position instead of the pixel's centre. */
-  position?: [number, number, number];
-}
-
-/** The live-list buffers of `particles`, written directly (no emitters): every slot live, in order. */
-function liveSource(device: GPUDevice, size: number, particles: TestParticle[]) {
-  const n = particles.length;
-  const made: GPUBuffer[] = [];
-  const buffer = (label: string, data: ArrayBufferView<ArrayBuffer>, usage: number) => {
-    const b = device.createBuffer({
-      label,
-      size: Math.max(data.byteLength, 16),
-      usage: usage | GPUBufferUsage.COPY_DST,
-    });
-    device.queue.writeBuffer(b, 0, data);
-    made.push(b);
-    return b;
-  };
-  const records = new Float32Array(n * FLOATS_PER_PARTICLE);
-  const life = LIFE.array(n);
-  particles.forEach((p, i) => {
-    const at = i * FLOATS_PER_PARTICLE;
-    records.set(
-      p.position ?? [((p.px + 0.5) / size) * 2 - 1, 1 - ((p.py + 0.5) / size) * 2, 0.5],
-      at + OFFSET.POSITION,
-    );
-    records[at + OFFSET.INVERSE_MASS] = p.velocity ? 1 : 0;
-    if (p.velocity) records.set(p.velocity, at + OFFSET.VELOCITY);
-    life
-      .set(i, 'age', p.age)
-      .set(i, 'lifetime', p.lifetime)
-      .set(i, 'size', 1)
-      .set(i, 'color', 0xffffffff)
-      .set(i, 'rule', p.rule ?? 0)
-      .set(i, 'alive', 1)
-      .set(i, 'generation', p.generation ?? 0);
-  });
-  const counters = LIFE_COUNTERS.value().set('live', n).set('parity', 0);
-  const args = INDIRECT_ARGS.value()
-    .set('drawPoints', [n, 1, 0, 0])
-    .set('drawQuads', [6 * n, 1, 0, 0])
-    .set('drawInstanced', [6, n, 0, 0]);
-  const { STORAGE, INDIRECT } = GPUBufferUsage;
-  const source: LiveSource = {
-    life: buffer('test.life', life.bytes, STORAGE),
-    lists: buffer(
-      'test.lists',
-      new Uint32Array(2 * n).map((_, k) => k % n),
-      STORAGE,
-    ),
-    counters: buffer('test.counters', counters.bytes, STORAGE),
-    args: buffer('test.args', args.bytes, INDIRECT | STORAGE),
-    capacity: n,
-  };
-  const particleBuffer = buffer('test.particles', records, STORAGE);
-  return { source, particleBuffer, destroy: () => made.forEach((b) => b.destroy()) };
-}
-
-/** Draws `particles` with `look` into a cleared rgba8unorm target of `size` px; its pixels. By index (`bind`) when `byIndex`. */
-async function drawLive(
-  device: GPUDevice,
-  size: number,
-  particles: TestParticle[],
-  look: ParticleLook,
-  options: { viewProjection?: number[]; focalPixels?: number; byIndex?: boolean } = {},
-): Promise<Uint8Array> {
-  const target = new OffscreenTarget(device, size, 'rgba8unorm');
-  const pass = new ParticlePass(device, 'rgba8unorm', 'depth24plus');
-  const live = liveSource(device, size, particles);
-  const binding = options.byIndex
-    ? pass.bind('test.look', live.particleBuffer)
-    : pass.bindLive('test.look', live.particleBuffer, live.source);
-  try {
-    const view = {
-      viewProjection: options.viewProjection ?? IDENTITY,
-      width: size,
-      height: size,
-      focalPixels: options.focalPixels ?? size / 2,
-    };
-    return new Uint8Array(
-      await target.render('a look draw', (render) =>
-        pass.draw(render, binding, look, view, { extrapolate: 0, time: 0 }, { count: particles.length }),
-      ),
-    );
-  } finally {
-    binding.destroy();
-    pass.destroy();
-    live.destroy();
-    target.destroy();
-  }
-}
-
-const pixelAt = (pixels: Uint8Array, size: number, x: number, y: number): number[] =>
-  Array.from(pixels.subarray((y * size + x) * 4, (y * size + x) * 4 + 4));
-
-/** Pixels in row `y` (or column) lit (alpha > 0). */
-function litRun(pixels: Uint8Array, size: number, x: number, y: number, across: 'row' | 'column'): number {
-  let lit = 0;
-  for (let k = 0; k < size; k++) {
-    const [px, py] = across === 'row' ? [k, y] : [x, k];
-    if ((pixels[(py * size + px) * 4 + 3] as number) > 0) lit++;
-  }
-  return lit;
-}
-
+// The first two checks run in Chromium too (test/browser.look.test.ts), from the same setup and expectations.
 describe('the look: curves over life, on the GPU', () => {
   it('draws particles of known ages in the colours of their rule’s curves, within 1/255', async () => {
     const { device } = gpu.get();
-    const SIZE = 16;
-    const curves: LookCurves = {
-      color: [
-        { at: 0, color: [1, 0.9, 0.5, 1] },
-        { at: 0.4, color: [0.9, 0.3, 0.1, 0.8] },
-        { at: 0.4, color: [0.2, 0.6, 1, 1] },
-        { at: 1, color: [0.1, 0.1, 0.3, 0.5] },
-      ],
-      opacity: [
-        { at: 0, value: 1 },
-        { at: 0.75, value: 0.6 },
-        { at: 1, value: 0 },
-      ],
-    };
-    const rules: (LookCurves | null)[] = [
-      null,
-      {
-        color: [
-          { at: 0, color: [0, 1, 0, 1] },
-          { at: 1, color: [1, 0, 1, 1] },
-        ],
-      },
-      {
-        colorBySpeed: {
-          speedRange: 10,
-          gradient: [
-            { at: 0, color: [0, 0, 1, 1] },
-            { at: 1, color: [1, 1, 0, 1] },
-          ],
-        },
-      },
-    ];
-    const particles: TestParticle[] = [];
-    const shares = [0, 0.1, 0.25, 0.39, 0.41, 0.5, 0.75, 0.9, 1];
-    shares.forEach((share, k) => particles.push({ px: k, py: 1, age: share * 2, lifetime: 2, rule: 0 }));
-    shares.forEach((share, k) => particles.push({ px: k, py: 3, age: share * 0.5, lifetime: 0.5, rule: 1 }));
-    [0, 2.5, 5, 7.5, 10, 20].forEach((speed, k) =>
-      particles.push({ px: k, py: 5, age: 0.3, lifetime: 1, rule: 2, velocity: [0, speed, 0] }),
-    );
-    // A rule past the table draws with the draw's curves; a particle that never dies is at age 0.
-    particles.push({ px: 10, py: 7, age: 0.5, lifetime: 1, rule: 40 });
-    particles.push({ px: 11, py: 7, age: 5, lifetime: Infinity, rule: 0 });
-    const look: ParticleLook = { ...DEFAULT_LOOK, mode: 'points', blend: 'additive', curves, rules };
-    const pixels = await drawLive(device, SIZE, particles, look);
-    for (const p of particles) {
-      const own = curvesOfRule(curves, rules, p.rule ?? 0);
-      const share = Number.isFinite(p.lifetime) ? Math.min(Math.fround(p.age / p.lifetime), 1) : 0;
-      const rgba = [1, 1, 1, 1];
-      if (own.color) evaluateGradient(own.color, share, rgba);
-      if (own.colorBySpeed) {
-        const speed = Math.hypot(...(p.velocity ?? [0, 0, 0]));
-        const t = Math.min(speed / own.colorBySpeed.speedRange, 1);
-        const bySpeed = evaluateGradient(own.colorBySpeed.gradient, t);
-        for (let k = 0; k < 4; k++) rgba[k]! *= bySpeed[k]!;
-      }
-      const alpha = rgba[3]! * (own.opacity ? evaluateCurve(own.opacity, share) : 1);
-      // Premultiplied, added to black: rgb * alpha, and alpha. The shader's float32 arithmetic differs from
-      // the twin's by a few ulps (< 1e-6), so the unorm8 conversion rounds to the same byte or the next:
-      // within 1/255.
-      const want = [rgba[0]! * alpha, rgba[1]! * alpha, rgba[2]! * alpha, alpha].map((x) => x * 255);
-      const got = pixelAt(pixels, SIZE, p.px, p.py);
-      for (let c = 0; c < 4; c++) {
-        if (Math.abs(got[c]! - want[c]!) > 1) {
-          expect.fail(
-            `particle at (${p.px}, ${p.py}), rule ${p.rule}, age share ${share}: channel ${c} = ${got[c]}, want ${want[c]!.toFixed(2)} (within 1)`,
-          );
-        }
-      }
-    }
+    const pixels = await renderColourCheck(device);
+    expect(COLOUR_CHECK.particles.length).toBe(26);
+    expect(colourFailures(pixels)).toEqual([]);
   });
 
   it('draws sprites at the sizes of the size curve, within a pixel', async () => {
     const { device } = gpu.get();
-    const SIZE = 128;
-    // A flat white image sampled nearest: every pixel of the quad is lit, so the lit run is the quad's side.
-    const white = { width: 1, height: 1, data: new Uint8Array([255, 255, 255, 255]) };
-    const size: LookCurves['size'] = [
-      { at: 0, value: 0.5 },
-      { at: 0.5, value: 2 },
-      { at: 1, value: 1 },
-    ];
-    const shares = [0, 0.25, 0.5, 0.8];
-    const particles: TestParticle[] = shares.map((share, k) => ({
-      px: 16 + 30 * k,
-      py: 64,
-      age: share * 3,
-      lifetime: 3,
-    }));
-    const look: ParticleLook = {
-      ...DEFAULT_LOOK,
-      mode: 'sprites',
-      blend: 'additive',
-      size: 0.1,
-      minPixels: 0,
-      curves: { size },
-      sprite: { shape: 'image', filter: 'nearest' },
-      spriteImage: white,
-    };
-    const pixels = await drawLive(device, SIZE, particles, look);
-    particles.forEach((p, k) => {
-      // Radius in pixels: size * multiplier * focal length (64 px a world unit at w = 1).
-      const radius = 0.1 * evaluateCurve(size, shares[k]!) * (SIZE / 2);
-      // The pixels whose centres fall inside a quad of side 2r about a pixel centre: 2r rounded to an odd
-      // count or so; within one pixel of 2r.
-      const across = litRun(pixels, SIZE, p.px, p.py, 'column');
-      const wide = (() => {
-        let lit = 0;
-        for (let x = p.px - 15; x <= p.px + 15; x++) if ((pixels[(p.py * SIZE + x) * 4 + 3] as number) > 0) lit++;
-        return lit;
-      })();
-      expect(Math.abs(wide - 2 * radius), `particle ${k}: ${wide} px wide, radius ${radius}`).toBeLessThanOrEqual(1);
-      expect(Math.abs(across - 2 * radius), `particle ${k}: ${across} px tall, radius ${radius}`).toBeLessThanOrEqual(
-        1,
-      );
-    });
+    const pixels = await renderSizeCheck(device);
+    expect(SIZE_CHECK.particles.length).toBe(4);
+    expect(sizeFailures(pixels)).toEqual([]);
   });
 });
 

@@ -140,9 +140,19 @@ describe('the look in scene files: bad values refused with their JSON path', () 
     ],
     ['$.emitters[0].look', { emitters: [emitterAt(0, [])] }, 'must be an object'],
     [
-      '$.emitters[0].look.trails',
-      { emitters: [emitterAt(0, { trails: { length: 4 } })] },
-      'unknown field (known: curves, mode, blend, colorMode, size, intensity, stretch, sort, sprite)',
+      '$.emitters[0].look.trails.length',
+      { emitters: [emitterAt(0, { trails: { length: 1 } })] },
+      'must be an integer in [2, 256]; got 1',
+    ],
+    [
+      '$.fireworks[0].look.trails.fade',
+      { fireworks: [rule({ trails: { length: 4, fade: 1 } })] },
+      'unknown field (known: length, width, curves, blend, intensity)',
+    ],
+    [
+      '$.emitters[0].look.trail',
+      { emitters: [emitterAt(0, { trail: { length: 4 } })] },
+      'unknown field (known: curves, mode, blend, colorMode, size, intensity, stretch, sort, sprite, trails)',
     ],
     ['$.emitters[0].look.blend', { emitters: [emitterAt(0, { blend: 'screen' })] }, 'must be one of additive, alpha'],
     ['$.fireworks[0].look.sprite.shape', { fireworks: [rule({ sprite: { shape: 'x' } })] }, 'must be one of soft'],
@@ -192,6 +202,24 @@ describe('the look in scene files: split into draws', () => {
       },
     ]);
     expect(look.trails).toMatchObject({ length: 8, width: 0.05, blend: 'additive', intensity: 1 });
+    expect(look.ruleTrails).toEqual([]);
+  });
+
+  it("a rule's trails are its own (by spawn-rule index), each with its own length; they give it no draw of its own", () => {
+    const scene = parseScene(
+      sceneText({
+        emitters: [emitterAt(0), emitterAt(1, { trails: { length: 6, width: 0.01 } })],
+        fireworks: [rule({ trails: { length: 3 } })],
+      }),
+      'ruleTrails.json',
+    );
+    const look = sceneToLook(scene);
+    expect(look.trails).toBeNull();
+    expect(look.ruleTrails.map(({ rule, trails }) => [rule, trails.length, trails.width])).toEqual([
+      [1, 6, 0.01],
+      [2, 3, 0.05],
+    ]);
+    expect(look.layers).toHaveLength(1);
   });
 });
 

@@ -3,7 +3,7 @@
  * record pass keeps on the GPU equal the CPU reference word for word (the
  * samples are copies of positions, so exactly), with and without emitters,
  * and after slots are recycled a slot's ring holds only its new particle's
- * positions; the draw puts a ribbon where the curves say, read back pixel by
+ * positions, also where a binding trails some spawn rules only; the draw puts a ribbon where the curves say, read back pixel by
  * pixel; bad curves and lengths are refused.
  */
 import { describe, expect, it } from 'vitest';
@@ -226,6 +226,95 @@ describe('TrailPass record (GPU against the CPU reference)', () => {
       binding.destroy();
       trails.destroy();
       system.destroy();
+    }
+  });
+});
+
+describe('TrailPass record for some spawn rules only (a rule’s own trails)', () => {
+  it('records the trailed rule’s slots only, as the reference does, through recycling between the rules', async () => {
+    const { device } = gpu.get();
+    const capacity = 64;
+    const length = 5;
+    const dt = 1 / 64;
+    // Two emitters sharing one pool, short lives: slots pass from one rule to the other many times.
+    const emitter = (seed: number) => ({
+      rate: 800,
+      lifetime: [0.0625, 0.125] as [number, number],
+      shape: { type: 'sphere' as const, radius: 1 },
+      velocity: { spread: Math.PI, speed: [1, 3] as [number, number] },
+      seed,
+    });
+    const system = await ParticleSystem.create(device, { capacity, emitters: [emitter(5), emitter(6)] });
+    const live = system.liveBuffers;
+    if (!live) throw new Error('a system with emitters has live buffers');
+    const trails = new TrailPass(device, 'rgba8unorm', 'depth24plus');
+    const binding = trails.bind('test.ruleTrails', system.buffer, { count: capacity, length, live, rules: [1] });
+    const reference = new CpuTrailRings(capacity, length);
+    const generationOf = TRAIL_HEAD.offsets.generation / 4;
+    let trailedSlots = 0;
+    let untrailedSlots = 0;
+    let restarts = 0;
+    try {
+      for (let step = 1; step <= 24; step++) {
+        await stepAndRecord(system, trails, binding, dt);
+        const particles = await system.readPacked();
+        const state = await system.readLifecycle();
+        if (!state) throw new Error('no lifecycle state');
+        const words = state.life.words;
+        const life = {
+          alive: (slot: number) => words[lifeIndex(slot, 'alive')] !== 0,
+          generation: (slot: number) => words[lifeIndex(slot, 'generation')] as number,
+          rule: (slot: number) => words[lifeIndex(slot, 'rule')] as number,
+        };
+        for (let slot = 0; slot < capacity; slot++) {
+          const h = slot * TRAIL_HEAD.words;
+          if (life.alive(slot) && life.rule(slot) === 1 && reference.heads[h + generationOf] !== life.generation(slot))
+            restarts++;
+        }
+        reference.record(particles, capacity, life, [1]);
+        await expectRingsEqual(binding, reference);
+        for (let slot = 0; slot < capacity; slot++) {
+          if (!life.alive(slot)) continue;
+          const trail = reference.trail(slot);
+          if (life.rule(slot) === 1) {
+            // Its own particle's positions only: at least this recording, at most one a step since its birth.
+            const age = state.life.floats[lifeIndex(slot, 'age')] as number;
+            expect(trail.length).toBeGreaterThanOrEqual(1);
+            expect(trail.length).toBeLessThanOrEqual(Math.round(age / dt) + 1);
+            trailedSlots++;
+          } else {
+            expect(trail, `slot ${slot} of rule 0`).toEqual([]);
+            untrailedSlots++;
+          }
+        }
+      }
+      // Both rules were live, and rule 1's slots started over when recycled.
+      expect(trailedSlots).toBeGreaterThan(0);
+      expect(untrailedSlots).toBeGreaterThan(0);
+      expect(restarts).toBeGreaterThan(0);
+    } finally {
+      binding.destroy();
+      trails.destroy();
+      system.destroy();
+    }
+  });
+
+  it('refuses rules without life records and rules outside [0, 64)', () => {
+    const { device } = gpu.get();
+    const particles = device.createBuffer({ label: 'test.particles', size: 4 * 64, usage: GPUBufferUsage.STORAGE });
+    const trails = new TrailPass(device, 'rgba8unorm', 'depth24plus');
+    try {
+      expect(() => trails.bind('test.noLife', particles, { count: 4, length: 4, rules: [0] })).toThrow(
+        /test\.noLife: trails for some spawn rules need the system's live source/,
+      );
+      const reference = new CpuTrailRings(1, 2);
+      const life = { alive: () => true, generation: () => 0, rule: () => 0 };
+      expect(() => reference.record(new Float32Array(FLOATS_PER_PARTICLE), 1, life, [64])).toThrow(
+        /trail rules\[0\] = 64 is invalid/,
+      );
+    } finally {
+      trails.destroy();
+      particles.destroy();
     }
   });
 });

@@ -5,8 +5,9 @@
 // TrailRecordParams (src/core/look/trails.ts) and shaders/dispatch.wgsl.
 // The CPU reference is CpuTrailRings.record (src/core/look/trails.ts).
 
-// With emitters: read the life record, so a free slot keeps no trail and a
-// recycled one starts over (its generation differs from the ring's).
+// With emitters: read the life record, so a free slot keeps no trail, a
+// recycled one starts over (its generation differs from the ring's), and
+// only the spawn rules the binding trails are recorded.
 override HAS_LIFE: bool = false;
 
 @group(0) @binding(0) var<uniform> params: TrailRecordParams;
@@ -22,7 +23,11 @@ fn main(invocation: Invocation) {
   var head = heads[slot];
   if (HAS_LIFE) {
     let record = life[slot];
-    if (record.alive == 0u) {
+    // A free slot keeps no trail, nor does one of a spawn rule this binding
+    // does not trail (a rule's own trails: bit `rule` of rulesLow | rulesHigh << 32).
+    let rules = select(params.rulesLow, params.rulesHigh, record.rule >= 32u);
+    let trailed = record.rule < 64u && ((rules >> (record.rule & 31u)) & 1u) == 1u;
+    if (record.alive == 0u || !trailed) {
       heads[slot].count = 0u;
       return;
     }

@@ -14,6 +14,7 @@ import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
 import { measureColliderRatio, type ColliderRatioResult } from './colliderRatio';
 import { CONTACT_RATIO_SIZES, measureContactRatio, type ContactRatioResult } from './contactRatio';
 import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
+import { measureSortRatio, SORT_RATIO_SIZES, type SortRatioResult } from './sortRatio';
 import type { BenchOptions } from './options';
 import type { BenchRun, Progress } from './results';
 import { caseLabel, runCount, withFractions, type Measured } from './runner';
@@ -87,6 +88,7 @@ export async function runBench(
   let forceRatio: ForceRatioResult | null = null;
   let colliderRatio: ColliderRatioResult | null = null;
   let contactRatio: ContactRatioResult | null = null;
+  let sortRatio: SortRatioResult | null = null;
   try {
     for (const group of groups) results.push(...(await runCount(context, group)));
     // Timed apart, the step and the fused step drift on a shared machine: the ratio's own rounds alternate them.
@@ -120,6 +122,17 @@ export async function runBench(
           return null;
         });
       }
+      // The depth sort at the 2^18 and 2^20 where the run reaches them, else at its largest size.
+      const within = SORT_RATIO_SIZES.filter((e) => 2 ** e <= largest);
+      const sortSizes = within.length > 0 ? within : [Math.floor(Math.log2(largest))];
+      onProgress({ done, total, current: 'depth sort vs step, alternating rounds' });
+      sortRatio = await withHeldErrorScopes(device, 'sort ratio', () =>
+        measureSortRatio(device, { sizes: sortSizes, dt: options.dt }),
+      ).catch((error: unknown) => {
+        if (!(error instanceof GpuOutOfMemoryError)) throw error;
+        skipped.push('sort ratio: out of memory');
+        return null;
+      });
     }
   } finally {
     timer.destroy();
@@ -137,5 +150,6 @@ export async function runBench(
     forceRatio,
     colliderRatio,
     contactRatio,
+    sortRatio,
   };
 }

@@ -59,3 +59,45 @@ export function sizesFromExponents(text: string): number[] | null {
   if (exponents.some((e) => !Number.isInteger(e) || e < 0 || e > 30)) return null;
   return [...new Set(exponents)].sort((a, b) => a - b).map((e) => 2 ** e);
 }
+
+/**
+ * The flags of the ratio scripts (scripts/bench-sort.ts,
+ * scripts/bench-collisions.ts): `--name value` pairs read from `argv`, a
+ * value that is not what the flag takes handed to `fail` with a message that
+ * names the flag. No Node API here: the caller passes process.argv and how
+ * it exits.
+ */
+export function scriptFlags(argv: readonly string[], fail: (message: string) => never) {
+  const text = (name: string): string | undefined => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? (argv[at + 1] ?? '') : undefined;
+  };
+  const integer = (name: string, value: string, min: number, max: number): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+      fail(`${name} must be an integer ${max === Infinity ? `>= ${min}` : `in [${min}, ${max}]`}`);
+    }
+    return n;
+  };
+  return {
+    /** `--sizes 18,20` (or `18-20`): exponents of two in [1, 24], as sizesFromExponents reads them. */
+    exponents(name: string, fallback: readonly number[]): number[] {
+      const given = text(name);
+      if (given === undefined) return [...fallback];
+      const counts = sizesFromExponents(given);
+      if (!counts || counts.length === 0 || counts.some((c) => c < 2 || c > 2 ** 24))
+        fail(`${name} takes exponents of two in [1, 24], e.g. 18,20`);
+      return counts.map((c) => Math.log2(c));
+    },
+    /** An integer in [min, max]; `fallback` when the flag is absent. */
+    integer(name: string, fallback: number, min: number, max = Infinity): number {
+      const given = text(name);
+      return given === undefined ? fallback : integer(name, given, min, max);
+    },
+    /** An integer in [min, max], or undefined when the flag is absent. */
+    optionalInteger(name: string, min: number, max = Infinity): number | undefined {
+      const given = text(name);
+      return given === undefined ? undefined : integer(name, given, min, max);
+    },
+  };
+}

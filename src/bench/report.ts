@@ -7,6 +7,7 @@ import { BYTES_PER_PARTICLE } from '../core/layout';
 import { DEFAULT_VARIANT, variantName } from '../core/variants';
 import { DEFAULT_WORKGROUP_SIZE } from '../gpu/particleSystem';
 import { contactTarget } from './contactRatio';
+import { sortRatioLines } from './sortRatio';
 import { LIVE_TOLERANCE } from './emitters';
 import { WORKGROUP_SIZES } from './options';
 import type { BenchRun, CaseResult } from './results';
@@ -400,6 +401,7 @@ export function summaryLines(report: BenchReport): string[] {
     lines.push(`target ${t.target}: ${status}${t.applies ? '' : ' (does not apply to this adapter)'} — ${t.figure}`);
   }
   lines.push(...emitterLines(report.cases));
+  if (report.sortRatio) lines.push(...sortRatioLines(report.sortRatio));
   for (const c of report.cases.filter((k) => k.group === 'collisions')) {
     const step = find(report.cases, DEFAULT_STEP, c.particles);
     if (step) {

@@ -7,6 +7,7 @@ import type { AdapterDescription } from '../gpu/device';
 import type { ColliderRatioResult } from './colliderRatio';
 import type { ContactRatioResult } from './contactRatio';
 import type { ForceRatioResult } from './forceRatio';
+import type { SortRatioResult } from './sortRatio';
 import type { BenchOptions } from './options';
 import type { TimingMethod } from './timing';
 
@@ -113,6 +114,13 @@ export interface BenchRun {
    * null when none was measured.
    */
   contactRatio?: ContactRatioResult | null;
+  /**
+   * The look issue's sort benchmark: the plain step and the depth sort of
+   * every particle at 2^18 and 2^20, those within the run's largest size (else
+   * at that size), timed in alternating rounds (src/bench/sortRatio.ts); null
+   * when it could not be held.
+   */
+  sortRatio?: SortRatioResult | null;
 }
 
 export interface Progress {

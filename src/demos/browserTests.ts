@@ -8,6 +8,7 @@ import { integratorsBrowserTest } from './integrators/browserTest';
 import { threeBrowserTest } from './three/browserTest';
 import { campfireBrowserTest } from './campfire/browserTest';
 import { rainBrowserTest } from './rain/browserTest';
+import { playgroundBrowserTest } from './playground/browserTest';
 
 export const DEMO_BROWSER_TESTS: readonly DemoBrowserTest[] = [
   fireworksBrowserTest,
@@ -18,4 +19,5 @@ export const DEMO_BROWSER_TESTS: readonly DemoBrowserTest[] = [
   threeBrowserTest,
   campfireBrowserTest,
   rainBrowserTest,
+  playgroundBrowserTest,
 ];

@@ -32,6 +32,7 @@ import {
   TRAIL_HEAD,
   TRAIL_RECORD_PARAMS,
   TRAIL_STOP,
+  trailRuleMask,
   type TrailCurves,
   validateTrailCurves,
 } from '../core/look/trails';
@@ -77,6 +78,12 @@ export interface TrailBindingOptions {
   length: number;
   /** A system with emitters: its `liveBuffers`, so free and recycled slots restart their trails. */
   live?: LiveSource | null;
+  /**
+   * With `live`: the spawn rules (emitters first, then firework rules) whose
+   * particles have trails here, e.g. a campfire's sparks but not its smoke;
+   * the other slots keep none. Default: every rule.
+   */
+  rules?: readonly number[] | null;
 }
 
 /** One set of rings over a particle buffer, with its uniform blocks and bind groups. Owns its buffers. */
@@ -104,11 +111,17 @@ export class TrailBinding extends DrawBinding<typeof TRAIL_DRAW_PARAMS.fields> {
     /** Whether it reads a system's life records (bound with `live`): free slots keep no trail, recycled ones restart. */
     readonly hasLife: boolean,
     rings: { heads: GPUBuffer; samples: GPUBuffer },
+    /** trailRuleMask of the spawn rules recorded (with life records). */
+    ruleMask: readonly [number, number] = [0xffffffff, 0xffffffff],
   ) {
     super(device, layout, label, TRAIL_DRAW_PARAMS, [rings.heads, rings.samples, life]);
     this.heads = rings.heads;
     this.samples = rings.samples;
-    const params = TRAIL_RECORD_PARAMS.value().set('count', count).set('length', length);
+    const params = TRAIL_RECORD_PARAMS.value()
+      .set('count', count)
+      .set('length', length)
+      .set('rulesLow', ruleMask[0])
+      .set('rulesHigh', ruleMask[1]);
     this.recordParams = device.createBuffer({
       label: `${label}.trailRecordParams`,
       size: TRAIL_RECORD_PARAMS.size,
@@ -179,8 +192,12 @@ export class TrailPass {
    * `count` must be its capacity. The caller owns the binding and destroys it.
    */
   bind(label: string, particles: GPUBuffer, options: TrailBindingOptions): TrailBinding {
-    const { count, live = null } = options;
+    const { count, live = null, rules = null } = options;
     const length = checkTrailLength(options.length, `${label}: trail length`);
+    if (rules !== null && live === null) {
+      throw new RangeError(`${label}: trails for some spawn rules need the system's live source (its life records)`);
+    }
+    const ruleMask = trailRuleMask(rules, `${label}: rules`);
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`${label}: count ${count} must be an integer >= 1`);
     if (live && count !== live.capacity) {
       throw new RangeError(`${label}: count ${count} must be the live source's capacity ${live.capacity}`);
@@ -210,6 +227,7 @@ export class TrailPass {
       length,
       live !== null,
       { heads, samples },
+      ruleMask,
     );
   }
 

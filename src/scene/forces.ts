@@ -47,8 +47,10 @@ export interface SceneForces {
 /** Refusals as the core's force checks make them (ForceInputError), so the scene reports them with their path. */
 const check: Validator = validator((message, what, value, rule) => new ForceInputError(message, what, value, rule));
 
-const TARGET_KEYS = ['particle', 'particles', 'range'] as const;
-const LINK_KEYS = ['a', 'b', 'restLength', 'stiffness'];
+/** A generator's target: one of these keys (or none: every particle). */
+export const TARGET_KEYS = ['particle', 'particles', 'range'] as const;
+/** A `spring`'s or `bungee`'s keys besides `type`. */
+export const SPRING_KEYS = ['a', 'b', 'restLength', 'stiffness'] as const;
 
 /** Validates the scene's forces against its particle count; throws ForceInputError naming `forces[k]...`. */
 export function sceneForces(forces: readonly unknown[] | undefined, particleCount: number): SceneForces {
@@ -57,7 +59,7 @@ export function sceneForces(forces: readonly unknown[] | undefined, particleCoun
     const at = `forces[${k}]`;
     const { type, ...rest } = check.object(at, entry, undefined, 'must be an object {"type": ..., ...}');
     if (type === 'spring' || type === 'bungee') {
-      check.keys(at, rest, LINK_KEYS, { kind: type });
+      check.keys(at, rest, SPRING_KEYS, { kind: type });
       out.links.push(checkLink({ ...(rest as unknown as SpringLink), kind: type }, particleCount, at));
       return;
     }

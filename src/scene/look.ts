@@ -21,8 +21,9 @@
  * `sort`) gets a draw of its own, a layer: the renderer has one sprite and
  * one blend a draw, so a campfire's additive flames and sorted alpha smoke
  * are two draws of one system, each hiding the other's rules (size and
- * opacity 0: a sprite of no pixels is drawn with no alpha). Trails are the
- * system's (the trail pass draws every slot), so only the top level has them.
+ * opacity 0: a sprite of no pixels is drawn with no alpha). Trails at the
+ * top level are every particle's; a rule's `trails` are its own particles'
+ * (a campfire's sparks, not its smoke), each with its own length.
  *
  * A sprite of shape `image` needs the image from the page drawing the scene
  * (ParticleLook.spriteImage): the campfire demo generates its flame atlas.
@@ -99,16 +100,18 @@ export interface SceneLook {
   rules: (LookCurves | null)[];
   /** The draws, in order: the system's (unless every rule has its own), then each rule's that has one. */
   layers: SceneLayer[];
-  /** The trails, or null without. */
+  /** The top level's trails (every spawn rule's particles), or null without. */
   trails: SceneTrails | null;
+  /** Each spawn rule's own trails (its `look.trails`): drawn for that rule's particles only. */
+  ruleTrails: { rule: number; trails: SceneTrails }[];
 }
 
 /** Keys of a look: the top level's (with trails) and a rule's. */
 const DRAW_KEYS = ['mode', 'blend', 'colorMode', 'size', 'intensity', 'stretch', 'sort', 'sprite'] as const;
-export const RULE_LOOK_KEYS = ['curves', ...DRAW_KEYS] as const;
-/** Keys a scene's top-level `look` may have: a rule's, and `trails`. */
-export const SCENE_LOOK_KEYS = [...RULE_LOOK_KEYS, 'trails'] as const;
-const TRAIL_KEYS = ['length', 'width', 'curves', 'blend', 'intensity'] as const;
+export const RULE_LOOK_KEYS = ['curves', ...DRAW_KEYS, 'trails'] as const;
+/** Keys a scene's top-level `look` may have: a rule's (its `trails` every particle's). */
+export const SCENE_LOOK_KEYS = RULE_LOOK_KEYS;
+export const TRAIL_KEYS = ['length', 'width', 'curves', 'blend', 'intensity'] as const;
 
 /** A spawn rule hidden in a draw: a sprite of no pixels draws with no alpha (ParticlePass's minPixels rule). */
 const HIDDEN: LookCurves = { size: [{ at: 0, value: 0 }], opacity: [{ at: 0, value: 0 }] };
@@ -238,7 +241,17 @@ export function sceneLook(
       },
     });
   });
-  return { system, rules, layers, trails: trailsGiven === undefined ? null : trails('look.trails', trailsGiven) };
+  const ruleTrails = entries.flatMap(({ what, value }, rule) => {
+    const given = value === undefined ? undefined : (value as Record<string, unknown>).trails;
+    return given === undefined ? [] : [{ rule, trails: trails(`${what}.trails`, given) }];
+  });
+  return {
+    system,
+    rules,
+    layers,
+    trails: trailsGiven === undefined ? null : trails('look.trails', trailsGiven),
+    ruleTrails,
+  };
 }
 
 /** An emitter's or firework rule's fields without its `look` (which the core's validators do not know). */

@@ -149,7 +149,8 @@ export function wgslColliderStruct(): string {
   return COLLIDER.wgsl();
 }
 
-const KNOWN_KEYS = {
+/** The keys each collider type may have (the scene's JSON Schema lists them too). */
+export const COLLIDER_KEYS = {
   plane: ['type', 'normal', 'offset', 'restitution', 'friction', 'kill', 'onHit'],
   sphere: ['type', 'center', 'radius', 'inside', 'restitution', 'friction', 'kill', 'onHit'],
   box: ['type', 'center', 'halfExtents', 'inside', 'restitution', 'friction', 'kill', 'onHit'],
@@ -183,7 +184,7 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
     const type = collider.type as ColliderInit['type'];
     if (!COLLIDER_TYPES.includes(type))
       refuse(`${at}.type`, collider.type, `must be one of ${COLLIDER_TYPES.join(', ')}`);
-    checkKeys(at, collider, KNOWN_KEYS[type]);
+    checkKeys(at, collider, COLLIDER_KEYS[type]);
     const restitution = check.number(
       `${at}.restitution`,
       collider.restitution ?? 0,

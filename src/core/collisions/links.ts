@@ -83,7 +83,8 @@ export interface PackedLinks {
   readonly index: Uint32Array<ArrayBuffer>;
 }
 
-const KNOWN_KEYS = {
+/** The keys each link type may have (the scene's JSON Schema lists them too). */
+export const LINK_KEYS = {
   cable: ['type', 'a', 'b', 'anchor', 'maxLength', 'restitution'],
   rod: ['type', 'a', 'b', 'anchor', 'length'],
 } as const;
@@ -109,7 +110,7 @@ export function prepareLinks(links: readonly LinkInit[], capacity: number, what 
     const link = checkObject(at, input);
     const type = link.type as LinkInit['type'];
     if (!LINK_TYPES.includes(type)) refuse(`${at}.type`, link.type, `must be one of ${LINK_TYPES.join(', ')}`);
-    checkKeys(at, link, KNOWN_KEYS[type]);
+    checkKeys(at, link, LINK_KEYS[type]);
     const a = checkParticle(`${at}.a`, link.a, capacity);
     let b = NO_PARTICLE;
     let anchor = [0, 0, 0];

@@ -62,7 +62,7 @@ export const DEFAULT_CONTACT_SETTINGS: ContactSettings = {
 };
 export const MAX_ITERATIONS = 256;
 
-const OPTION_KEYS = ['colliders', 'links', 'particleCollisions', 'restitution', 'iterations', 'skin'] as const;
+export const OPTION_KEYS = ['colliders', 'links', 'particleCollisions', 'restitution', 'iterations', 'skin'] as const;
 
 /** Validates the solver settings (not the colliders and links: see prepareCollisionInputs). */
 export function resolveContactSettings(options: CollisionOptions | undefined, what = 'collisions'): ContactSettings {

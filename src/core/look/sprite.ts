@@ -79,7 +79,7 @@ export interface SpriteLook {
 }
 
 export const SPRITE_KEYS = ['shape', 'flipbook', 'rotation', 'spin', 'orient', 'softDistance', 'filter'] as const;
-const FLIPBOOK_KEYS = ['rows', 'columns', 'frames', 'mode', 'fps', 'cycles', 'blend'] as const;
+export const FLIPBOOK_KEYS = ['rows', 'columns', 'frames', 'mode', 'fps', 'cycles', 'blend'] as const;
 
 /** The most radians (or radians a second) a rotation range may name. */
 export const MAX_ANGLE = 1e4;

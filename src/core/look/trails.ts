@@ -87,9 +87,26 @@ export const WORDS_PER_TRAIL_HEAD = TRAIL_HEAD.words;
 export const TRAIL_RECORD_PARAMS = defineStruct('TrailRecordParams', {
   count: { type: 'u32', doc: 'slots recorded: the first `count` particles' },
   length: { type: 'u32', doc: 'samples a ring' },
-  spare0: 'u32',
-  spare1: 'u32',
+  rulesLow: { type: 'u32', doc: 'with life records: bit r set records spawn rules r < 32 (all set: every rule)' },
+  rulesHigh: { type: 'u32', doc: 'bit r - 32 set records spawn rules 32 <= r < 64' },
 });
+
+/** Spawn rules a trail binding can pick (MAX_SPAWN_RULES): the two mask words' bits. */
+export const TRAIL_RULE_BITS = 64;
+
+/**
+ * The record's rule mask, [rulesLow, rulesHigh]: every rule when `rules` is
+ * null, else the rules listed (integers in [0, 64), refused otherwise).
+ */
+export function trailRuleMask(rules: readonly number[] | null, what = 'trail rules'): [number, number] {
+  if (rules === null) return [0xffffffff, 0xffffffff];
+  const mask: [number, number] = [0, 0];
+  rules.forEach((rule, k) => {
+    check.integer(`${what}[${k}]`, rule, 0, TRAIL_RULE_BITS - 1);
+    mask[rule >> 5] = (mask[rule >> 5]! | (1 << (rule & 31))) >>> 0;
+  });
+  return mask;
+}
 
 /** Stop i of the width curve and stop i of the colour curve (unrelated but for their index). */
 export const TRAIL_STOP = defineStruct('TrailStop', {
@@ -141,6 +158,8 @@ export function packTrailCurves(
 export interface TrailLife {
   alive(slot: number): boolean;
   generation(slot: number): number;
+  /** The spawn rule the slot's particle came from: read where the record trails some rules only (absent: rule 0). */
+  rule?(slot: number): number;
 }
 
 /**
@@ -165,8 +184,18 @@ export class CpuTrailRings {
     this.samples = new Float32Array(capacity * length * 4);
   }
 
-  /** Records the first `count` slots of `particles` (packed Particle records); `life`: with emitters. */
-  record(particles: Float32Array, count: number, life: TrailLife | null = null): void {
+  /**
+   * Records the first `count` slots of `particles` (packed Particle records);
+   * `life`: with emitters; `rules`: with emitters, the spawn rules trailed
+   * (null: every rule).
+   */
+  record(
+    particles: Float32Array,
+    count: number,
+    life: TrailLife | null = null,
+    rules: readonly number[] | null = null,
+  ): void {
+    const [rulesLow, rulesHigh] = trailRuleMask(rules);
     const { POSITION } = OFFSET;
     const H = WORDS_PER_TRAIL_HEAD;
     const next = TRAIL_HEAD.offsets.next / 4;
@@ -175,8 +204,10 @@ export class CpuTrailRings {
     for (let slot = 0; slot < count; slot++) {
       const h = slot * H;
       if (life) {
-        // A free slot keeps no trail; a recycled one starts over.
-        if (!life.alive(slot)) {
+        // A free slot keeps no trail, nor one of a rule not trailed; a recycled one starts over.
+        const rule = rules === null ? 0 : (life.rule?.(slot) ?? 0);
+        const trailed = rule < TRAIL_RULE_BITS && (((rule < 32 ? rulesLow : rulesHigh) >>> (rule & 31)) & 1) === 1;
+        if (!life.alive(slot) || !trailed) {
           this.heads[h + held] = 0;
           continue;
         }

@@ -11,6 +11,10 @@
  * compared with the reference at every step: the largest |GPU - CPU| per
  * variant is shown, and the browser test checks it against the carried
  * float32 bound of test/support/errorBound.ts.
+ *
+ * The GPU's current state is drawn with the scene file's `look` where it has
+ * one (src/demos/shared/sceneLook.ts: its draws, sorts and trails over each
+ * variant's system), over the page's bright dots.
  */
 import { CpuParticleSystem } from '../../core/cpuParticleSystem';
 import { floatIndex } from '../../core/layout';
@@ -23,8 +27,9 @@ import type { LineBinding, LineStyle } from '../../render/linePass';
 import type { ParticleBinding } from '../../render/particlePass';
 import { DEFAULT_LOOK, type DrawView, type ParticleLook } from '../../render/particleLook';
 import { TrailRecorder } from '../../render/trailRecorder';
-import { parseScene, sceneToParticles } from '../../scene/scene';
+import { sceneToLook, sceneToParticles } from '../../scene/scene';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
+import { LookDraws, loadScene } from '../shared/sceneLook';
 import type { ParamValues } from '../shared/params';
 import { INTEGRATORS_PARAMS } from './params';
 
@@ -60,7 +65,8 @@ interface Lane {
   cpu: Float32Array;
   lines: LineBinding;
   dots: ParticleBinding;
-  live: ParticleBinding;
+  /** The GPU's current state, drawn with the scene's look. */
+  live: LookDraws;
   backdrop: GridBinding;
   caption: HTMLDivElement;
   worst: number;
@@ -128,20 +134,17 @@ function frame(trajectories: Float32Array[]): Framing {
   };
 }
 
-async function loadScene(name: string): Promise<ParticleInit[]> {
-  const url = new URL(`../scenes/${name}.json`, location.href);
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`could not load ${url.pathname}: HTTP ${response.status}`);
-  return sceneToParticles(parseScene(await response.text(), `${name}.json`));
-}
-
 export async function createIntegrators(context: DemoContext<Params>): Promise<DemoScene> {
   const { device, passes, params, hud } = context;
-  const particles = await loadScene(params.scene);
+  const scene = await loadScene(params.scene);
+  const particles: ParticleInit[] = sceneToParticles(scene);
+  const look = sceneToLook(scene);
   const count = particles.length;
   const steps = params.steps;
   const dt = 1 / params.stepRate;
   const packed = packParticles(particles);
+  // The GPU's current state bright, unless the scene's look says otherwise.
+  const liveLook: ParticleLook = { ...DEFAULT_LOOK, blend: 'additive', saturation: 0.2, intensity: 1.6 };
   const lanes: Lane[] = [];
   const check: IntegratorsCheck = { scene: params.scene, steps, dt, runs: 0, variants: [] };
 
@@ -177,7 +180,16 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         cpu,
         lines: passes.lines.bind(`Integrators.cpu(${name})`, strips),
         dots: passes.particles.bind(`Integrators.dots(${name})`, trail.buffer),
-        live: passes.particles.bind(`Integrators.live(${name})`, system.particles.buffer),
+        live: new LookDraws(
+          context as DemoContext<unknown>,
+          `Integrators.live(${name})`,
+          look,
+          system.particles.buffer,
+          {
+            count,
+            base: liveLook,
+          },
+        ),
         backdrop: passes.grid.bind(`Integrators.backdrop(${name})`),
         caption,
         worst: Number.NaN,
@@ -240,9 +252,8 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
     camera.distance = halfHeight / Math.tan(camera.fovY / 2);
   }
 
-  // GPU dots pale, CPU lines saturated and thinner over them, the GPU's current state bright.
+  // GPU dots pale, CPU lines saturated and thinner over them.
   const dotLook: ParticleLook = { ...DEFAULT_LOOK, blend: 'alpha', saturation: 0.3, intensity: 1 };
-  const liveLook: ParticleLook = { ...DEFAULT_LOOK, blend: 'additive', saturation: 0.2, intensity: 1.6 };
   const lineStyle: LineStyle = { width: 1.2, alpha: 0.9, hueOffset: 0, hueSpan: 1, saturation: 0.9, brightness: 0.95 };
 
   return {
@@ -262,6 +273,7 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         for (const lane of lanes) {
           lane.trail.reset();
           lane.trail.record(encoder);
+          lane.live.reset(encoder);
         }
         restartPending = false;
       }
@@ -273,6 +285,17 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         }
       }
       stepsDone += n;
+      // The scene look's trails and sorts follow the steps (none without a look).
+      if (n > 0) {
+        const { camera, target } = context;
+        const view = {
+          viewProjection: camera.viewProjection,
+          width: target.width,
+          height: target.height,
+          focalPixels: camera.focalPixels(target.height),
+        };
+        for (const lane of lanes) lane.live.encode(encoder, view);
+      }
       // The last step is submitted with this frame; the comparison reads back after it.
       if (n > 0 && stepsDone === steps) queueMicrotask(() => void compare());
     },
@@ -296,7 +319,6 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
       const ratio = target.pixelRatio;
       const running = stepsDone < steps;
       dotLook.pixelSize = params.dotSize * ratio;
-      liveLook.pixelSize = (params.dotSize + 3) * ratio;
       lineStyle.width = params.lineWidth * ratio;
       lineStyle.alpha = params.lineAlpha;
       camera.shiftX = 0;
@@ -339,7 +361,12 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         );
         passes.lines.draw(pass, lane.lines, lineStyle, view);
         const time = running ? frame.time : { extrapolate: 0, time: frame.time.time };
-        passes.particles.draw(pass, lane.live, liveLook, view, time, { count });
+        lane.live.render(pass, view, time, {
+          intensity: 1,
+          trails: true,
+          range: { count },
+          pixelSize: (params.dotSize + 3) * ratio,
+        });
         // The caption over the viewport, in CSS pixels.
         const worst = Number.isNaN(lane.worst)
           ? 'comparing after the first run…'

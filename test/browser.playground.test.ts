@@ -1,0 +1,320 @@
+/**
+ * The playground page (demos/playground.html) in Debian's Chromium, headless,
+ * WebGPU on SwiftShader, against the built site (test/support/site.ts).
+ *
+ * Every example loads with no WebGPU error and no uncaught error, and its
+ * preview is not blank. An edit that breaks the file is marked at the JSON
+ * path parseScene names, with parseScene's message word for word, while the
+ * preview keeps stepping the last valid text. The share link restores the
+ * exact text. A downloaded file equals the editor's text, opens again through
+ * the file picker, and runs under `simulate`. Pictures go to test-out/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli/simulate';
+import { EXAMPLES } from '../src/demos/playground/examples';
+import type { PlaygroundCheck } from '../src/demos/playground/playground';
+import type { Checked } from '../src/demos/playground/validate';
+import { parseScene } from '../src/scene/scene';
+import { capture as captureIo, useTempDir } from './support/cli';
+import { expectNotBlank, measure, openSite, withPage, type Site } from './support/site';
+
+const OUT = 'test-out';
+/** A slower clock and few steps a frame: SwiftShader draws a frame in tens of milliseconds. */
+const QUERY = '?stepRate=30&maxSteps=4';
+
+let site: Site;
+const dir = useTempDir('sparkworks-playground-');
+
+beforeAll(async () => {
+  site = await openSite();
+  mkdirSync(OUT, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await site?.close();
+});
+
+interface PageState {
+  state: string;
+  message: string | null;
+  errors: string[];
+  steps: number;
+  frames: number;
+  check: PlaygroundCheck | null;
+  text: string;
+  name: string;
+  last: Checked | null;
+  status: string;
+}
+
+function pageState(page: Page): Promise<PageState> {
+  return page.evaluate(() => {
+    const h = window.__sparkworks!;
+    const p = window.__playground!;
+    const last = p.editor.last;
+    return JSON.parse(
+      JSON.stringify({
+        state: h.state,
+        message: h.message,
+        errors: h.errors,
+        steps: h.steps,
+        frames: h.frames,
+        check: h.check,
+        text: p.editor.text,
+        name: p.editor.name,
+        last: last && (last.ok ? { ok: true } : last),
+        status: p.status(),
+      }),
+    ) as PageState;
+  });
+}
+
+/** Waits until the preview draws the editor's text and has taken `steps` steps (or the page stops with a message). */
+async function waitForPreview(page: Page, steps: number, timeout = 90_000): Promise<PageState> {
+  const waiting = page.waitForFunction(
+    (steps) => {
+      const h = window.__sparkworks;
+      const p = window.__playground;
+      if (!h || !p) return false;
+      if (h.state !== 'starting' && h.state !== 'running') return true;
+      const check = h.check as { shown: string | null } | null;
+      return h.state === 'running' && check?.shown === p.editor.text && h.steps >= steps;
+    },
+    steps,
+    { timeout, polling: 100 },
+  );
+  // On a timeout, say how far the page got.
+  await waiting.catch(async (error: Error) => {
+    const { text: _text, check, ...state } = await pageState(page);
+    throw new Error(`${error.message}: ${JSON.stringify({ ...state, shown: check?.shown?.slice(0, 80) })}`);
+  });
+  const now = await pageState(page);
+  expect(now.errors, 'errors').toEqual([]);
+  expect(now.state, now.message ?? '').toBe('running');
+  return now;
+}
+
+const canvasPicture = (page: Page) => page.evaluate(() => window.__sparkworks!.capture());
+
+function savePng(name: string, dataUrl: string): void {
+  writeFileSync(join(OUT, name), Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
+}
+
+/** A 640-pixel-wide JPEG of a PNG data URL, encoded by the browser (as the gallery's thumbnails are). */
+async function thumbnail(page: Page, dataUrl: string): Promise<string> {
+  return page.evaluate(async (url) => {
+    const bitmap = await createImageBitmap(await (await fetch(url)).blob());
+    const width = 640;
+    const height = Math.round((bitmap.height * width) / bitmap.width);
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext('2d')!;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(bitmap, 0, 0, width, height);
+    return canvas.toDataURL('image/jpeg', 0.86);
+  }, dataUrl);
+}
+
+/** Replaces the first `find` in the editor by typing `replacement` over it, as a user would. */
+async function typeOver(page: Page, find: string, replacement: string): Promise<void> {
+  const found = await page.evaluate((find) => {
+    const view = window.__playground!.editor.view;
+    const from = view.state.doc.toString().indexOf(find);
+    if (from < 0) return false;
+    view.focus();
+    view.dispatch({ selection: { anchor: from, head: from + find.length }, scrollIntoView: true });
+    return true;
+  }, find);
+  expect(found, `"${find}" in the editor`).toBe(true);
+  await page.keyboard.insertText(replacement);
+}
+
+const page = (id: string) => `${site.baseUrl}demos/playground.html${QUERY}#example=${id}`;
+
+describe('the playground in Chromium', () => {
+  for (const example of EXAMPLES) {
+    it(`${example.id}: loads with no error and a preview that is not blank`, async () => {
+      await withPage(site.browser, {}, async (tab, problems) => {
+        await tab.goto(page(example.id));
+        // Fireworks: until the first rockets have burst.
+        const state = await waitForPreview(tab, example.id === 'fireworks' ? 60 : 20);
+        expect(state.name).toBe(`${example.id}.json`);
+        // The example as the site serves it (public/scenes, copied by the build).
+        const served = await (await fetch(`${site.baseUrl}scenes/${example.id}.json`)).text();
+        expect(state.text).toBe(served);
+        expect(state.last?.ok, state.status).toBe(true);
+        const picture = await canvasPicture(tab);
+        savePng(`playground-${example.id}.png`, picture);
+        expectNotBlank(await measure(tab, picture), example.id);
+        if (example.id === 'campfire') {
+          // The whole page, editor and preview, for the gallery's card (public/images/playground.jpg).
+          const page = `data:image/png;base64,${(await tab.screenshot()).toString('base64')}`;
+          savePng('playground-page.png', page);
+          savePng('playground-thumb.jpg', await thumbnail(tab, page));
+        }
+        expect(problems).toEqual([]);
+      });
+    });
+  }
+
+  it('marks an edit that breaks the file at its JSON path with parseScene’s message; the preview keeps running', async () => {
+    await withPage(site.browser, {}, async (tab, problems) => {
+      await tab.goto(page('bridge'));
+      const before = await waitForPreview(tab, 10);
+      const valid = before.text;
+      // The first particle's mass: 6 → -6.
+      await typeOver(tab, '"mass": 6}', '"mass": -6}');
+      await tab.waitForFunction(() => window.__playground!.editor.last?.ok === false, null, { timeout: 10_000 });
+      const broken = await pageState(tab);
+      const expected = (() => {
+        try {
+          parseScene(broken.text, 'bridge.json');
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'no error';
+      })();
+      expect(broken.last).toMatchObject({ ok: false, path: '$.particles[0].mass', message: expected });
+      const last = broken.last as Extract<Checked, { ok: false }>;
+      expect(broken.text.slice(last.from, last.to)).toBe('"mass": -6');
+      // The mark is drawn, and the line under the editor says it.
+      await tab.locator('.cm-lintRange-error').first().waitFor({ timeout: 10_000 });
+      expect(await tab.locator('.cm-lintRange-error').first().textContent()).toContain('-6');
+      expect(broken.status).toContain(expected);
+
+      // The preview still draws the valid text and steps on.
+      const running = await tab.evaluate(() => window.__sparkworks!.steps);
+      await tab.waitForFunction((n) => window.__sparkworks!.steps >= n + 20, running, { timeout: 60_000 });
+      const after = await pageState(tab);
+      expect(after.errors).toEqual([]);
+      expect(after.state).toBe('running');
+      expect(after.check?.shown).toBe(valid);
+      const picture = await canvasPicture(tab);
+      savePng('playground-broken-edit.png', picture);
+      expectNotBlank(await measure(tab, picture), 'after a breaking edit');
+
+      // A syntax error: marked where JSON.parse stops, with its message.
+      await typeOver(tab, '"mass": -6}', '"mass": 6,}');
+      await tab.waitForFunction(
+        () => {
+          const last = window.__playground!.editor.last;
+          return last?.ok === false && last.message.includes('not valid JSON');
+        },
+        null,
+        { timeout: 10_000 },
+      );
+      const syntax = await pageState(tab);
+      const parsed = (() => {
+        try {
+          JSON.parse(syntax.text);
+        } catch (error) {
+          return error as Error;
+        }
+        return null;
+      })();
+      const at = Number(/at position (\d+)/.exec(parsed?.message ?? '')?.[1]);
+      const mark = syntax.last as Extract<Checked, { ok: false }>;
+      expect(mark.from).toBe(at);
+      expect(syntax.text[at]).toBe('}');
+      // parseScene's message, but for the engine's words inside the parentheses (Chromium adds the line and column).
+      expect(() => parseScene(syntax.text, 'bridge.json')).toThrow(
+        /^bridge\.json: \$: not valid JSON \(.*at position \d+/,
+      );
+      expect(mark.message).toMatch(new RegExp(`^bridge\\.json: \\$: not valid JSON \\(.*at position ${at}\\b`));
+
+      // Fixed again: the fixed text is drawn.
+      await typeOver(tab, '"mass": 6,}', '"mass": 7}');
+      const fixed = await waitForPreview(tab, 0);
+      expect(fixed.last?.ok).toBe(true);
+      expect(fixed.check?.shown).toBe(fixed.text);
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('completes keys and enum values from the scene format’s schema', async () => {
+    await withPage(site.browser, {}, async (tab, problems) => {
+      await tab.goto(page('bouncing-ball'));
+      await waitForPreview(tab, 0);
+      const options = () => tab.locator('.cm-tooltip-autocomplete li').allTextContents();
+      // A key of the top level, offered as it is typed (keys the object has already are not).
+      await typeOver(tab, '"radius": 0.25,', '"radius": 0.25,\n  ');
+      await tab.keyboard.type('"co');
+      await tab.locator('.cm-tooltip-autocomplete').waitFor({ timeout: 10_000 });
+      const keys = (await options()).join(' ');
+      expect(keys).toMatch(/collisions/);
+      expect(keys).not.toMatch(/colliders/);
+      await tab.keyboard.press('Escape');
+      // An enum's values: a collider's onHit.
+      await typeOver(tab, '"co', '');
+      await typeOver(tab, '"friction": 0.2}', '"friction": 0.2, "onHit": ');
+      await tab.keyboard.type('"');
+      await tab.locator('.cm-tooltip-autocomplete').waitFor({ timeout: 10_000 });
+      expect((await options()).join(' ')).toMatch(/bounce.*die.*stick|stick.*die.*bounce/s);
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('restores the exact text from a share link', async () => {
+    let link = '';
+    let text = '';
+    await withPage(site.browser, {}, async (tab, problems) => {
+      await tab.goto(page('campfire'));
+      await waitForPreview(tab, 5);
+      // Characters a link must carry: non-ASCII, an astral symbol, a tab, a percent sign, a CRLF.
+      await typeOver(tab, '"A campfire:', '"A campfire — é ✓ 🔥 100%\\t:');
+      await tab.evaluate(() => {
+        const view = window.__playground!.editor.view;
+        view.dispatch({ changes: { from: view.state.doc.length, insert: '\r\n  ' } });
+      });
+      text = await tab.evaluate(() => window.__playground!.editor.text);
+      await tab.getByRole('button', { name: 'Share link' }).click();
+      await tab.waitForFunction(() => location.hash.startsWith('#scene='));
+      link = tab.url();
+      expect(problems).toEqual([]);
+    });
+    expect(link).toContain('#scene=');
+    await withPage(site.browser, {}, async (tab, problems) => {
+      await tab.goto(link);
+      const state = await waitForPreview(tab, 5);
+      expect(state.text).toBe(text);
+      expect(state.name).toBe('campfire.json');
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('downloads the editor’s text, which opens again and runs under simulate', async () => {
+    await withPage(site.browser, { acceptDownloads: true }, async (tab, problems) => {
+      await tab.goto(page('bouncing-ball'));
+      await waitForPreview(tab, 5);
+      await typeOver(tab, '"radius": 0.25', '"radius": 0.3');
+      await waitForPreview(tab, 0);
+      const text = await tab.evaluate(() => window.__playground!.editor.text);
+      const [download] = await Promise.all([
+        tab.waitForEvent('download'),
+        tab.getByRole('button', { name: 'Download' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('bouncing-ball.json');
+      const file = join(dir.path, 'bouncing-ball.json');
+      await download.saveAs(file);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+
+      // Opened again through the file picker, after another example.
+      await tab.locator('select.pg-examples').selectOption('drag');
+      await waitForPreview(tab, 0);
+      await tab.locator('input.pg-picker').setInputFiles(file);
+      await tab.waitForFunction((text) => window.__playground!.editor.text === text, text);
+      const reopened = await waitForPreview(tab, 0);
+      expect(reopened.name).toBe('bouncing-ball.json');
+      expect(problems).toEqual([]);
+
+      const io = captureIo();
+      expect(await main(['--scene', file, '--steps', '20', '--dt', '0.01'], io), io.stderr).toBe(0);
+      const output = JSON.parse(io.stdout) as { particles: unknown[]; radius?: number };
+      expect(output.particles).toHaveLength(2);
+    });
+  });
+});
