@@ -19,6 +19,7 @@ import { DepthSort } from '../src/render/depthSort';
 import { DEFAULT_LINK_STYLE, LinkPass } from '../src/render/linkPass';
 import { DEFAULT_LOOK, type DrawView, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass } from '../src/render/particlePass';
+import { DEFAULT_TRAIL_LOOK, TrailPass, type TrailBinding } from '../src/render/trailPass';
 import { OffscreenTarget } from './support/offscreen';
 import { BYTES_PER_PARTICLE } from '../src/core/layout';
 import { ALL_VARIANTS, DEFAULT_VARIANT } from '../src/core/variants';
@@ -154,7 +155,7 @@ describe('chunking', () => {
  * Drawing a chunked system: the renderer reads records through the same
  * store accessors (shaders/render/*.wgsl), so a chunked system draws the
  * very pixels the same system in one buffer draws: records by index, the
- * live list, a depth-sorted draw, and links between particles of
+ * live list, a depth-sorted draw, trails, and links between particles of
  * different chunks.
  */
 describe('drawing a chunked system', () => {
@@ -211,8 +212,25 @@ describe('drawing a chunked system', () => {
       const chunked = await gpuSystemFor(device, parsed, DEFAULT_VARIANT, { chunkParticles });
       const particles = new ParticlePass(device, 'rgba8unorm', 'depth24plus');
       const links = new LinkPass(device, 'rgba8unorm', 'depth24plus');
+      const trails = new TrailPass(device, 'rgba8unorm', 'depth24plus');
+      const rings: TrailBinding[] = [];
       try {
-        for (const system of [one, chunked]) await system.stepMany(DT, 40);
+        // 40 steps, trails recorded after each of the last 8.
+        for (const system of [one, chunked]) {
+          const ring = trails.bind(`${name}.trails`, system.particleStore, {
+            count: system.capacity,
+            length: 8,
+            live: system.liveBuffers,
+          });
+          rings.push(ring);
+          await system.stepMany(DT, 32);
+          for (let k = 0; k < 8; k++) {
+            await system.step(DT);
+            const encoder = device.createCommandEncoder();
+            trails.record(encoder, ring);
+            device.queue.submit([encoder.finish()]);
+          }
+        }
         const { view, extent } = await viewOf(one);
         const time = { extrapolate: 0, time: one.time };
         const live = one.liveBuffers !== null;
@@ -256,6 +274,12 @@ describe('drawing a chunked system', () => {
               sort?.destroy();
             }
           }
+          const ring = rings[images.length] as TrailBinding;
+          images_.push(
+            await pixelsOf(device, 'trails', (_, pass) => {
+              if (pass) trails.draw(pass, ring, { ...DEFAULT_TRAIL_LOOK, width: extent / 8 }, view);
+            }),
+          );
           if (parsed.links) {
             // The scene's links between two particles (an anchored one has no `b`).
             const pairs = (parsed.links as { a: number; b?: number }[]).filter(
@@ -281,8 +305,10 @@ describe('drawing a chunked system', () => {
           expect(Buffer.from(fromChunks[k]!).equals(Buffer.from(image)), `${name} draw ${k}: same pixels`).toBe(true);
         });
       } finally {
+        for (const ring of rings) ring.destroy();
         particles.destroy();
         links.destroy();
+        trails.destroy();
         one.destroy();
         chunked.destroy();
       }

@@ -23,7 +23,9 @@
  */
 import type { LiveSource } from '../gpu/lifeBuffers';
 import { Kernel } from '../gpu/kernel';
-import { BYTES_PER_LIFE, BYTES_PER_PARTICLE } from '../core/layout';
+import { BYTES_PER_LIFE, type ParticleChunking } from '../core/layout';
+import { chunkingKey, storeOf, type ParticleStore } from '../gpu/particleBuffer';
+import type { ParticleSource } from './particlePass';
 import {
   checkTrailLength,
   DEFAULT_TRAIL_CURVES,
@@ -45,7 +47,7 @@ import {
   type DrawShader,
 } from './drawPipeline';
 import type { BlendMode, DrawView } from './particleLook';
-import { shaders } from '../shaders';
+import { RENDER_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
 
 const WORKGROUP_SIZE = 64;
 const BLEND: Record<BlendMode, GPUBlendState> = { additive: ADDITIVE, alpha: PREMULTIPLIED_OVER };
@@ -100,9 +102,10 @@ export class TrailBinding extends DrawBinding<typeof TRAIL_DRAW_PARAMS.fields> {
   constructor(
     device: GPUDevice,
     layout: GPUBindGroupLayout,
-    recordKernel: Kernel,
+    /** The record pass's kernels for the store's chunking (plain and with life records). @internal */
+    readonly recordKernels: Record<'plain' | 'life', Kernel>,
     label: string,
-    particles: GPUBuffer,
+    particles: ParticleStore,
     life: GPUBuffer,
     /** Slots with a ring: the first `count` particle records. */
     readonly count: number,
@@ -128,9 +131,11 @@ export class TrailBinding extends DrawBinding<typeof TRAIL_DRAW_PARAMS.fields> {
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(this.recordParams, 0, params.bytes);
-    this.recordGroup = recordKernel.bindGroup(
+    // The store's first chunk at binding 1, its other chunks after the rings (withParticleStore's moreChunksAt).
+    const [first, ...more] = particles.buffers;
+    this.recordGroup = recordKernels.plain.bindGroup(
       0,
-      [this.recordParams, particles, life, this.heads, this.samples],
+      [this.recordParams, first as GPUBuffer, life, this.heads, this.samples, ...more],
       `${label}.recordGroup`,
     );
   }
@@ -149,7 +154,8 @@ export class TrailBinding extends DrawBinding<typeof TRAIL_DRAW_PARAMS.fields> {
 
 /** Records particle positions into rings on the GPU and draws them as ribbons. */
 export class TrailPass {
-  private readonly recordKernels: Record<'plain' | 'life', Kernel>;
+  /** The record pass's kernels per chunking of the particle store ('one' made at once). */
+  private readonly recordKernels = new Map<string, Record<'plain' | 'life', Kernel>>();
   private readonly shader: DrawShader;
   private readonly pipelines = new Map<string, GPURenderPipeline>();
   /** Bound where a binding has no life records: never read (HAS_LIFE false). */
@@ -161,18 +167,7 @@ export class TrailPass {
     private readonly format: GPUTextureFormat,
     private readonly depthFormat: GPUTextureFormat,
   ) {
-    const record = Kernel.create(device, null, {
-      name: 'TrailPass.record',
-      file: 'render/trailsRecord.wgsl',
-      code: shaders.renderTrailsRecord(TRAIL_HEAD, TRAIL_RECORD_PARAMS),
-      constants: { WORKGROUP_SIZE, HAS_LIFE: 0 },
-      groups: [['uniform', 'read-only-storage', 'read-only-storage', 'storage', 'storage']],
-      particles: false,
-    });
-    this.recordKernels = {
-      plain: record,
-      life: record.variant({ name: 'TrailPass.record(life)', constants: { WORKGROUP_SIZE, HAS_LIFE: 1 } }),
-    };
+    this.recordKernelsFor(null);
     this.shader = createDrawShader(device, {
       name: 'TrailPass',
       file: 'render/trails.wgsl',
@@ -191,7 +186,8 @@ export class TrailPass {
    * (`system.buffer`), empty until recorded. With `live` (`system.liveBuffers`),
    * `count` must be its capacity. The caller owns the binding and destroys it.
    */
-  bind(label: string, particles: GPUBuffer, options: TrailBindingOptions): TrailBinding {
+  bind(label: string, particles: ParticleSource, options: TrailBindingOptions): TrailBinding {
+    const store = storeOf(particles);
     const { count, live = null, rules = null } = options;
     const length = checkTrailLength(options.length, `${label}: trail length`);
     if (rules !== null && live === null) {
@@ -202,7 +198,7 @@ export class TrailPass {
     if (live && count !== live.capacity) {
       throw new RangeError(`${label}: count ${count} must be the live source's capacity ${live.capacity}`);
     }
-    if (particles.size < count * BYTES_PER_PARTICLE) {
+    if (store.capacity < count) {
       throw new RangeError(`${label}: the buffer holds fewer than ${count} particle records`);
     }
     const heads = this.device.createBuffer({
@@ -219,9 +215,9 @@ export class TrailPass {
     return new TrailBinding(
       this.device,
       this.shader.layout,
-      this.recordKernels.plain,
+      this.recordKernelsFor(store.chunking),
       label,
-      particles,
+      store,
       live?.life ?? this.noLife,
       count,
       length,
@@ -238,9 +234,38 @@ export class TrailPass {
   record(encoder: GPUCommandEncoder, binding: TrailBinding): void {
     if (this.destroyed || binding.isDestroyed) return;
     const pass = encoder.beginComputePass({ label: `${binding.label}.record` });
-    const kernel = binding.hasLife ? this.recordKernels.life : this.recordKernels.plain;
+    const kernel = binding.hasLife ? binding.recordKernels.life : binding.recordKernels.plain;
     kernel.record(pass, [binding.recordGroup], { count: binding.count });
     pass.end();
+  }
+
+  /** The record kernels over a store split as `chunking`: its first chunk at binding 1, the others after the rings. */
+  private recordKernelsFor(chunking: ParticleChunking | null): Record<'plain' | 'life', Kernel> {
+    const key = chunkingKey(chunking);
+    let kernels = this.recordKernels.get(key);
+    if (kernels) return kernels;
+    const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'storage', 'storage'] as const;
+    const record = Kernel.create(this.device, null, {
+      name: 'TrailPass.record',
+      file: 'render/trailsRecord.wgsl',
+      code: withParticleStore(shaders.renderTrailsRecord(TRAIL_HEAD, TRAIL_RECORD_PARAMS), 'TrailPass.record', {
+        access: 'read',
+        binding: RENDER_PARTICLES_BINDING,
+        moreChunksAt: bindings.length,
+        chunking,
+      }),
+      constants: { WORKGROUP_SIZE, HAS_LIFE: 0 },
+      groups: [
+        [...bindings, ...Array.from({ length: (chunking?.chunks ?? 1) - 1 }, () => 'read-only-storage' as const)],
+      ],
+      particles: false,
+    });
+    kernels = {
+      plain: record,
+      life: record.variant({ name: 'TrailPass.record(life)', constants: { WORKGROUP_SIZE, HAS_LIFE: 1 } }),
+    };
+    this.recordKernels.set(key, kernels);
+    return kernels;
   }
 
   /** Empties every ring of `binding` (e.g. after a restore or a teleport), in `encoder`. */
