@@ -15,6 +15,7 @@ import { measureColliderRatio, type ColliderRatioResult } from './colliderRatio'
 import { CONTACT_RATIO_SIZES, measureContactRatio, type ContactRatioResult } from './contactRatio';
 import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
 import { measureSortRatio, SORT_RATIO_SIZES, type SortRatioResult } from './sortRatio';
+import { CHUNKING_RATIO_SIZES, measureChunkingRatio, type ChunkingRatioResult } from './chunkingRatio';
 import type { BenchOptions } from './options';
 import type { BenchRun, Progress } from './results';
 import { caseLabel, runCount, withFractions, type Measured } from './runner';
@@ -89,6 +90,7 @@ export async function runBench(
   let colliderRatio: ColliderRatioResult | null = null;
   let contactRatio: ContactRatioResult | null = null;
   let sortRatio: SortRatioResult | null = null;
+  let chunkingRatio: ChunkingRatioResult | null = null;
   try {
     for (const group of groups) results.push(...(await runCount(context, group)));
     // Timed apart, the step and the fused step drift on a shared machine: the ratio's own rounds alternate them.
@@ -133,6 +135,16 @@ export async function runBench(
         skipped.push('sort ratio: out of memory');
         return null;
       });
+      // Chunked state at 2^24 and 2^25 once a run reaches 2^24 (the full run), else at its largest size in four chunks.
+      const chunkingSizes = largest >= 2 ** 24 ? CHUNKING_RATIO_SIZES : [Math.floor(Math.log2(largest))];
+      onProgress({ done, total, current: 'chunked state vs one chunk, alternating rounds' });
+      chunkingRatio = await withHeldErrorScopes(device, 'chunking ratio', () =>
+        measureChunkingRatio(device, { sizes: chunkingSizes, dt: options.dt }),
+      ).catch((error: unknown) => {
+        if (!(error instanceof GpuOutOfMemoryError)) throw error;
+        skipped.push('chunking ratio: out of memory');
+        return null;
+      });
     }
   } finally {
     timer.destroy();
@@ -151,5 +163,6 @@ export async function runBench(
     colliderRatio,
     contactRatio,
     sortRatio,
+    chunkingRatio,
   };
 }

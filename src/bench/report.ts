@@ -8,6 +8,7 @@ import { DEFAULT_VARIANT, variantName } from '../core/variants';
 import { DEFAULT_WORKGROUP_SIZE } from '../gpu/particleSystem';
 import { contactTarget } from './contactRatio';
 import { sortRatioLines } from './sortRatio';
+import { chunkingRatioLines } from './chunkingRatio';
 import { LIVE_TOLERANCE } from './emitters';
 import { WORKGROUP_SIZES } from './options';
 import type { BenchRun, CaseResult } from './results';
@@ -402,6 +403,7 @@ export function summaryLines(report: BenchReport): string[] {
   }
   lines.push(...emitterLines(report.cases));
   if (report.sortRatio) lines.push(...sortRatioLines(report.sortRatio));
+  if (report.chunkingRatio) lines.push(...chunkingRatioLines(report.chunkingRatio));
   for (const c of report.cases.filter((k) => k.group === 'collisions')) {
     const step = find(report.cases, DEFAULT_STEP, c.particles);
     if (step) {

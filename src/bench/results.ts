@@ -8,6 +8,7 @@ import type { ColliderRatioResult } from './colliderRatio';
 import type { ContactRatioResult } from './contactRatio';
 import type { ForceRatioResult } from './forceRatio';
 import type { SortRatioResult } from './sortRatio';
+import type { ChunkingRatioResult } from './chunkingRatio';
 import type { BenchOptions } from './options';
 import type { TimingMethod } from './timing';
 
@@ -121,6 +122,14 @@ export interface BenchRun {
    * when it could not be held.
    */
   sortRatio?: SortRatioResult | null;
+  /**
+   * The snapshots issue's capacity benchmark: plain steps of particle state
+   * in several storage buffers against one, at 2^24 and 2^25 in a full run
+   * where the device's limits and memory allow (else at the run's largest
+   * size, forced into four chunks), timed in alternating rounds
+   * (src/bench/chunkingRatio.ts); null when it could not be held.
+   */
+  chunkingRatio?: ChunkingRatioResult | null;
 }
 
 export interface Progress {

@@ -15,20 +15,32 @@ const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, FORCE_ACCUM } =
 
 /** `count` packed records in the layout of src/core/layout.ts. */
 export function benchState(count: number, seed = 1): Float32Array<ArrayBuffer> {
-  const random = seededRandom(seed);
   const state = new Float32Array(count * FLOATS_PER_PARTICLE);
-  for (let i = 0; i < count; i++) {
-    const base = i * FLOATS_PER_PARTICLE;
-    for (let c = 0; c < 3; c++) {
-      state[base + POSITION + c] = (random() * 2 - 1) * 10;
-      state[base + VELOCITY + c] = (random() * 2 - 1) * 5;
-      state[base + ACCELERATION + c] = BENCH_ACCELERATION[c] as number;
-      state[base + FORCE_ACCUM + c] = (random() * 2 - 1) * 20;
-    }
-    state[base + INVERSE_MASS] = 0.1 + random() * 1.9;
-    state[base + DAMPING] = 0.5 + random() * 0.499;
-  }
+  benchStatePacker(seed)(state, 0, count);
   return state;
+}
+
+/**
+ * The same records made piece by piece, for states too large for one host
+ * array (ParticleBuffer.writeChunked's `pack`): each call packs the next `n`
+ * records of benchState's sequence into `chunk` from float 0, so calls in
+ * order make exactly benchState(count, seed).
+ */
+export function benchStatePacker(seed = 1): (chunk: Float32Array, first: number, n: number) => void {
+  const random = seededRandom(seed);
+  return (chunk, _first, n) => {
+    for (let i = 0; i < n; i++) {
+      const base = i * FLOATS_PER_PARTICLE;
+      for (let c = 0; c < 3; c++) {
+        chunk[base + POSITION + c] = (random() * 2 - 1) * 10;
+        chunk[base + VELOCITY + c] = (random() * 2 - 1) * 5;
+        chunk[base + ACCELERATION + c] = BENCH_ACCELERATION[c] as number;
+        chunk[base + FORCE_ACCUM + c] = (random() * 2 - 1) * 20;
+      }
+      chunk[base + INVERSE_MASS] = 0.1 + random() * 1.9;
+      chunk[base + DAMPING] = 0.5 + random() * 0.499;
+    }
+  };
 }
 
 /** Forces to add, xyz a particle, for the force pass. */
