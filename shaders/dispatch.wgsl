@@ -14,6 +14,15 @@ fn flatIndex(invocation: Invocation) -> u32 {
   return (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
 }
 
+// The first slot and the size of the chunk a kernel runs over when a chunked
+// system dispatches it chunk by chunk (src/gpu/kernel.ts, `perChunk`); else
+// 0 and all. An invocation past its chunk (the last workgroup's rest) gets an
+// index past every count, which the kernel's own bound check turns away.
+override OWN_CHUNK_BASE: u32 = 0u;
+override OWN_CHUNK_SIZE: u32 = 0xffffffffu;
+
 fn particleIndex(invocation: Invocation) -> u32 {
-  return flatIndex(invocation);
+  let flat = flatIndex(invocation);
+  // (Unchunked, the first operand is the constant false: no test at all.)
+  return select(OWN_CHUNK_BASE + flat, 0xffffffffu, OWN_CHUNK_SIZE != 0xffffffffu && flat >= OWN_CHUNK_SIZE);
 }

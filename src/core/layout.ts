@@ -225,6 +225,9 @@ export interface ParticleChunking {
 
 const LANE_COMPONENTS = ['X', 'Y', 'Z', 'W'] as const;
 
+/** OWN_CHUNK's default: the chunk is the slot's, chosen at run time. */
+const ANY_CHUNK = 0xffffffff;
+
 /**
  * `statement(array, index)` for slot `i`: on one binding directly; on
  * chunks, in a switch over the chunk with the slot inside it (every case
@@ -237,7 +240,7 @@ function onChunk(chunking: ParticleChunking | null, statement: (array: string, i
     return `    ${label}: { ${statement(`particles${k}`, 'local')} }`;
   });
   const mask = `0x${((2 ** chunking.shift - 1) >>> 0).toString(16)}u`;
-  return [`let local = i & ${mask};`, `  switch (i >> ${chunking.shift}u) {`, ...cases, '  }'].join('\n');
+  return [`let local = i & ${mask};`, `  switch (chunkOf(i)) {`, ...cases, '  }'].join('\n');
 }
 
 /**
@@ -277,6 +280,14 @@ export function wgslParticleStore(
         `@group(${group}) @binding(${k === 0 ? binding : moreChunksAt + k - 1}) var<storage, ${access}> ${name}: array<Particle>;`,
     ),
     `fn particleCount() -> u32 { ${count} }`,
+    ...(chunking
+      ? [
+          // A kernel dispatched chunk by chunk (src/gpu/kernel.ts, perChunk) touches only its own chunk: with
+          // OWN_CHUNK set the switch below is on a constant, which the compiler folds to one binding.
+          `override OWN_CHUNK: u32 = ${ANY_CHUNK}u;`,
+          `fn chunkOf(i: u32) -> u32 { return select(i >> ${chunking.shift}u, OWN_CHUNK, OWN_CHUNK != ${ANY_CHUNK}u); }`,
+        ]
+      : []),
     `fn particleAt(i: u32) -> Particle {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}];`)}\n}`,
   ];
   for (const lane of LANES) {

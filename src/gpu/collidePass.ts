@@ -43,6 +43,8 @@ export class CollidePass {
       constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 0, ...particles.health.constants },
       // Binding 3: the health record (src/gpu/health.ts).
       groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage', 'storage']],
+      // Each invocation moves its own particle only: chunk by chunk over a chunked system.
+      perChunk: true,
     });
     const applying = plain.variant({
       name: 'CollidePass(apply deltas)',

@@ -96,6 +96,7 @@ export class ForcesPass {
           ? { WORKGROUP_SIZE: this.workgroupSize, CAPACITY: live.capacity }
           : { WORKGROUP_SIZE: this.workgroupSize },
         groups: live ? [this.layout, live.layout] : [this.layout],
+        perChunk: !live,
       }),
     );
   }

@@ -48,6 +48,8 @@ export class FusedPipelineCache {
     private readonly groups: readonly GPUBindGroupLayout[],
     private readonly code: (fusion: StepFusion) => string,
     private readonly constants: Record<string, number>,
+    /** Whether the step runs over every slot by a count (not the live list): chunk by chunk over a chunked system. */
+    private readonly perChunk = false,
   ) {}
 
   /** The bind group index of the forces' table and masks (when fused). */
@@ -77,6 +79,7 @@ export class FusedPipelineCache {
           ...(colliders ? { SKIN: colliders.skin } : {}),
         },
         groups: [...this.groups, ...(forces ? [forces.layout] : []), ...(colliders ? [colliders.layout] : [])],
+        perChunk: this.perChunk,
       }),
     );
   }

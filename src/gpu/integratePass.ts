@@ -32,6 +32,7 @@ export class IntegratePass {
       [params.layout],
       shaders.integrateFused,
       constants,
+      true,
     );
   }
 
@@ -50,6 +51,8 @@ export class IntegratePass {
       code: shaders.integrate(),
       constants,
       groups: [params.layout],
+      // Over every slot, each touching its own: chunk by chunk over a chunked system.
+      perChunk: true,
     });
     return new IntegratePass(device, particles, kernel, params, constants, workgroupSize);
   }

@@ -39,6 +39,15 @@ export interface KernelSpec {
   readonly groups: readonly (readonly BindingKind[] | GPUBindGroupLayout)[];
   /** False for kernels that do not touch the particle state: then the kernel's groups start at 0. */
   readonly particles?: boolean;
+  /**
+   * True for a kernel whose invocation touches only its own slot
+   * (particleIndex) of the particle state, dispatched by a count: over a
+   * chunked system it then runs chunk by chunk, each chunk's pipeline with
+   * OWN_CHUNK and OWN_CHUNK_BASE set, so its accessors read one binding
+   * without choosing at run time (which costs a software adapter every
+   * chunk's branch).
+   */
+  readonly perChunk?: boolean;
 }
 
 /** What differs between kernels of one shader: the entry point, the override constants, the label. */
@@ -46,6 +55,8 @@ export interface KernelVariant {
   readonly name?: string;
   readonly entryPoint?: string;
   readonly constants?: Record<string, number>;
+  /** See KernelSpec.perChunk; variants inherit the kernel's. */
+  readonly perChunk?: boolean;
 }
 
 /** A bind group, with its dynamic offsets where it has any. */
@@ -89,7 +100,10 @@ export class KernelCache {
 
 export class Kernel {
   readonly pipeline: GPUComputePipeline;
+  /** Over a chunked system, a perChunk kernel's pipeline per chunk (see KernelSpec.perChunk); else empty. */
+  private readonly chunkPipelines: readonly GPUComputePipeline[];
   private readonly workgroupSize: number;
+  private readonly perChunk: boolean;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -102,11 +116,26 @@ export class Kernel {
     variant: KernelVariant,
   ) {
     this.workgroupSize = variant.constants?.['WORKGROUP_SIZE'] ?? 1;
-    this.pipeline = device.createComputePipeline({
-      label: `${name}.pipeline${variant.entryPoint ? `(${variant.entryPoint})` : ''}`,
-      layout: pipelineLayout,
-      compute: { module, entryPoint: variant.entryPoint ?? 'main', constants: variant.constants ?? {} },
-    });
+    this.perChunk = variant.perChunk ?? false;
+    const pipeline = (label: string, constants: Record<string, number>) =>
+      device.createComputePipeline({
+        label: `${label}${variant.entryPoint ? `(${variant.entryPoint})` : ''}`,
+        layout: pipelineLayout,
+        compute: { module, entryPoint: variant.entryPoint ?? 'main', constants },
+      });
+    this.pipeline = pipeline(`${name}.pipeline`, variant.constants ?? {});
+    const chunking = particles?.chunking;
+    this.chunkPipelines =
+      this.perChunk && chunking
+        ? Array.from({ length: chunking.chunks }, (_, k) =>
+            pipeline(`${name}.pipeline[chunk ${k}]`, {
+              ...variant.constants,
+              OWN_CHUNK: k,
+              OWN_CHUNK_BASE: k * 2 ** chunking.shift,
+              OWN_CHUNK_SIZE: 2 ** chunking.shift,
+            }),
+          )
+        : [];
   }
 
   /** Created synchronously: the caller's error scopes catch any failure. */
@@ -141,7 +170,10 @@ export class Kernel {
   /** Another entry point or constants of the same shader and bindings: its bind groups serve both. */
   variant(variant: KernelVariant): Kernel {
     const name = variant.name ?? `${this.name}(${variant.entryPoint ?? 'main'})`;
-    return new Kernel(this.device, name, this.module, this.pipelineLayout, this.layouts, this.particles, variant);
+    return new Kernel(this.device, name, this.module, this.pipelineLayout, this.layouts, this.particles, {
+      perChunk: this.perChunk,
+      ...variant,
+    });
   }
 
   /** A bind group for the kernel's own group `k` (0 = the first after the particle state). */
@@ -164,22 +196,37 @@ export class Kernel {
 
   /** Sets the pipeline and every group, then dispatches `repeat` times (ordered for storage writes). */
   record(pass: GPUComputePassEncoder, groups: readonly BoundGroup[], dispatch: Dispatch, repeat = 1): void {
-    pass.setPipeline(this.pipeline);
-    let index = 0;
-    if (this.particles) pass.setBindGroup(index++, this.particles.bindGroup);
-    for (const bound of groups) {
-      if ('offsets' in bound) pass.setBindGroup(index++, bound.group, bound.offsets);
-      else pass.setBindGroup(index++, bound);
-    }
+    const bind = (pipeline: GPUComputePipeline) => {
+      pass.setPipeline(pipeline);
+      let index = 0;
+      if (this.particles) pass.setBindGroup(index++, this.particles.bindGroup);
+      for (const bound of groups) {
+        if ('offsets' in bound) pass.setBindGroup(index++, bound.group, bound.offsets);
+        else pass.setBindGroup(index++, bound);
+      }
+    };
     if ('indirect' in dispatch) {
+      bind(this.pipeline);
       for (let r = 0; r < repeat; r++) pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
       return;
     }
-    const [x, y] = dispatchSize(
-      dispatch.count,
-      this.workgroupSize,
-      this.device.limits.maxComputeWorkgroupsPerDimension,
-    );
-    for (let r = 0; r < repeat; r++) pass.dispatchWorkgroups(x, y);
+    const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
+    if (this.chunkPipelines.length === 0 || !this.particles) {
+      bind(this.pipeline);
+      const [x, y] = dispatchSize(dispatch.count, this.workgroupSize, limit);
+      for (let r = 0; r < repeat; r++) pass.dispatchWorkgroups(x, y);
+      return;
+    }
+    // Chunk by chunk, each repeat over every chunk before the next (a step depends on the last).
+    const chunkParticles = this.particles.chunkParticles;
+    for (let r = 0; r < repeat; r++) {
+      this.chunkPipelines.forEach((pipeline, k) => {
+        const count = Math.min(dispatch.count - k * chunkParticles, chunkParticles);
+        if (count <= 0) return;
+        bind(pipeline);
+        const [x, y] = dispatchSize(count, this.workgroupSize, limit);
+        pass.dispatchWorkgroups(x, y);
+      });
+    }
   }
 }
