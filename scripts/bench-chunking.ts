@@ -17,7 +17,8 @@ const flags = scriptFlags(process.argv, (message) => {
   process.stderr.write(`bench:chunking: ${message}\n`);
   process.exit(1);
 });
-const sizes = flags.exponents('--sizes', CHUNKING_RATIO_SIZES);
+// Up to 2^28 (16 GiB of state): past one binding is the point.
+const sizes = flags.exponents('--sizes', CHUNKING_RATIO_SIZES, 28);
 const rounds = flags.integer('--rounds', 3, 1);
 
 const { device, adapterInfo } = await acquireDevice();

@@ -6,9 +6,11 @@
  * command buffer, alternating every round. Where one binding holds the size,
  * the chunked system is the same size forced into four chunks and the ratio
  * is of step times; beyond it (2^25 on SwiftShader), the chunked system is
- * the size as the device splits it and the reference the largest power of
- * two one binding holds, compared per particle-step. Sizes the device's
- * memory cannot back are skipped, saying so. Used by `npm run bench`, the
+ * the size as the device splits it (in smaller chunks where memory cannot
+ * back its largest) and the reference the largest power of two one binding
+ * holds, compared per particle-step (halved until memory
+ * backs it beside the chunked system). Sizes the device's memory cannot
+ * back are skipped, saying so. Used by `npm run bench`, the
  * bench page and `npm run bench:chunking`.
  */
 import { BYTES_PER_PARTICLE } from '../core/layout';
@@ -104,12 +106,33 @@ export async function measureChunkingRatio(
     }
     // Within one binding: the same size forced into four chunks. Beyond: as the device splits it.
     const forced = count <= perBinding ? Math.max(4, count / 4) : undefined;
-    const referenceCount = Math.min(count, largestChunk);
+    let referenceCount = Math.min(count, largestChunk);
     const systems: ParticleSystem[] = [];
     try {
-      const chunked = await benchSystem(device, count, forced);
+      // Where memory cannot back the device's largest chunks (SwiftShader's single allocations), smaller ones.
+      let chunkParticles = forced;
+      let chunked: ParticleSystem | null = null;
+      while (!chunked) {
+        try {
+          chunked = await benchSystem(device, count, chunkParticles);
+        } catch (error) {
+          const smaller = (chunkParticles ?? largestChunk) / 2;
+          const fits = Math.ceil(count / smaller) <= ParticleBuffer.maxChunks(device, STORAGE_BESIDE_PARTICLES.step);
+          if (!(error instanceof GpuOutOfMemoryError) || !fits || smaller < 2 ** 16) throw error;
+          chunkParticles = smaller;
+        }
+      }
       systems.push(chunked);
-      const reference = await benchSystem(device, referenceCount);
+      // Where memory cannot back both at once, a smaller reference (per particle-step, down to 2^20).
+      let reference: ParticleSystem | null = null;
+      while (!reference) {
+        try {
+          reference = await benchSystem(device, referenceCount);
+        } catch (error) {
+          if (!(error instanceof GpuOutOfMemoryError) || referenceCount <= 2 ** 20) throw error;
+          referenceCount /= 2;
+        }
+      }
       systems.push(reference);
       const steps: number[] = [];
       const references: number[] = [];
@@ -124,11 +147,10 @@ export async function measureChunkingRatio(
       }
       const perParticle = (ms: number, n: number) => ms / n;
       const ratios = steps.map((s, r) => perParticle(s, count) / perParticle(references[r] as number, referenceCount));
-      const chunkParticles = chunked.particles.chunkParticles;
       sizes.push({
         count,
         chunks: chunked.particleStore.buffers.length,
-        chunkParticles,
+        chunkParticles: chunked.particles.chunkParticles,
         referenceCount,
         stepMs: median(steps),
         referenceStepMs: median(references),

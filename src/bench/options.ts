@@ -80,13 +80,13 @@ export function scriptFlags(argv: readonly string[], fail: (message: string) => 
     return n;
   };
   return {
-    /** `--sizes 18,20` (or `18-20`): exponents of two in [1, 24], as sizesFromExponents reads them. */
-    exponents(name: string, fallback: readonly number[]): number[] {
+    /** `--sizes 18,20` (or `18-20`): exponents of two in [1, `most`] (default 24), as sizesFromExponents reads them. */
+    exponents(name: string, fallback: readonly number[], most = 24): number[] {
       const given = text(name);
       if (given === undefined) return [...fallback];
       const counts = sizesFromExponents(given);
-      if (!counts || counts.length === 0 || counts.some((c) => c < 2 || c > 2 ** 24))
-        fail(`${name} takes exponents of two in [1, 24], e.g. 18,20`);
+      if (!counts || counts.length === 0 || counts.some((c) => c < 2 || c > 2 ** most))
+        fail(`${name} takes exponents of two in [1, ${most}], e.g. 18,20`);
       return counts.map((c) => Math.log2(c));
     },
     /** An integer in [min, max]; `fallback` when the flag is absent. */
