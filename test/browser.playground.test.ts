@@ -97,6 +97,22 @@ async function waitForPreview(page: Page, steps: number, timeout = 90_000): Prom
   return now;
 }
 
+/** The panel's toggles of what is drawn besides particles. */
+const GIZMOS = ['colliders', 'links', 'emitter shapes', 'axes'];
+
+/** Sets a checkbox of the panel by its label, as a user would. */
+async function setChecked(page: Page, label: string, checked: boolean): Promise<void> {
+  const name = new RegExp(`^${label}$`);
+  const controller = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: name }) }).first();
+  await controller.locator('input[type=checkbox]').setChecked(checked);
+}
+
+/** Waits for `frames` more frames. */
+async function waitForFrames(page: Page, frames: number): Promise<void> {
+  const start = await page.evaluate(() => window.__sparkworks!.frames);
+  await page.waitForFunction((target) => window.__sparkworks!.frames >= target, start + frames, { timeout: 30_000 });
+}
+
 const canvasPicture = (page: Page) => page.evaluate(() => window.__sparkworks!.capture());
 
 function savePng(name: string, dataUrl: string): void {
@@ -141,7 +157,7 @@ describe('the playground in Chromium', () => {
       await withPage(site.browser, {}, async (tab, problems) => {
         await tab.goto(page(example.id));
         // Fireworks: until the first rockets have burst.
-        const state = await waitForPreview(tab, example.id === 'fireworks' ? 60 : 20);
+        const state = await waitForPreview(tab, example.id === 'fireworks' ? 120 : 20);
         expect(state.name).toBe(`${example.id}.json`);
         // The example as the site serves it (public/scenes, copied by the build).
         const served = await (await fetch(`${site.baseUrl}scenes/${example.id}.json`)).text();
@@ -149,7 +165,22 @@ describe('the playground in Chromium', () => {
         expect(state.last?.ok, state.status).toBe(true);
         const picture = await canvasPicture(tab);
         savePng(`playground-${example.id}.png`, picture);
-        expectNotBlank(await measure(tab, picture), example.id);
+        const all = await measure(tab, picture);
+        // The particles alone (the gizmos hidden through the panel, as a user would), paused so both pictures
+        // show one state: at least one particle's smallest disc drawn (radius minPixels = 3 px: 28 pixels).
+        await setChecked(tab, 'paused', true);
+        for (const label of GIZMOS) await setChecked(tab, label, false);
+        await waitForFrames(tab, 3);
+        const particles = await canvasPicture(tab);
+        savePng(`playground-${example.id}-particles.png`, particles);
+        const alone = await measure(tab, particles, picture);
+        expect(alone.drawn * alone.width * alone.height, `${example.id}: pixels of particles`).toBeGreaterThanOrEqual(
+          28,
+        );
+        expect(alone.distinct, `${example.id}: colours of particles`).toBeGreaterThan(2);
+        // What the file places besides particles is drawn too (every example has the axes at least).
+        expect(alone.changed, `${example.id}: pixels of gizmos`).toBeGreaterThan(0);
+        expect(all.distinct, `${example.id}: colours`).toBeGreaterThan(alone.distinct - 1);
         if (example.id === 'campfire') {
           // The whole page, editor and preview, for the gallery's card (public/images/playground.jpg).
           const page = `data:image/png;base64,${(await tab.screenshot()).toString('base64')}`;

@@ -13,6 +13,8 @@ type Vec3 = [number, number, number];
 export type Strip = number[];
 
 const CIRCLE_SEGMENTS = 48;
+/** Cyclone's gravity, m/s², which firework rules fall under by default. */
+const GRAVITY = 9.81;
 
 function vec(value: unknown, fallback: Vec3): Vec3 {
   if (!Array.isArray(value) || value.length < 3) return [...fallback];
@@ -153,17 +155,21 @@ export function sceneExtent(scene: Scene): SceneExtent {
   for (const link of (scene.links ?? []) as Record<string, unknown>[]) {
     if (link.anchor) include(vec(link.anchor, [0, 0, 0]));
   }
-  // Rockets climb out of their emitters' shapes: the highest launch, at its fastest for its longest fuse,
-  // somewhat less for gravity and drag, so their bursts are in view.
-  const reach = Math.max(
-    0,
-    ...((scene.fireworks ?? []) as Record<string, unknown>[]).map((rule) => {
-      const velocity = (rule.velocity ?? {}) as Record<string, unknown>;
+  // Rockets climb out of their emitters' shapes: frame the height the middle one of the launched rules bursts at,
+  // at its fastest, for its longest fuse, under Cyclone's gravity (a few long-fused rockets leave the view).
+  const rules = (scene.fireworks ?? []) as Record<string, unknown>[];
+  const heights = ((scene.emitters ?? []) as Record<string, unknown>[])
+    .map((emitter) => rules.find((rule) => rule.type === emitter.firework))
+    .filter((rule): rule is Record<string, unknown> => rule !== undefined)
+    .map((rule) => {
+      const speed = Math.max(0, vec(((rule.velocity ?? {}) as Record<string, unknown>).max, [0, 0, 0])[1]);
       const fuse = Array.isArray(rule.fuse) ? Number(rule.fuse[1]) : Number(rule.fuse ?? 0);
-      return Math.max(0, vec(velocity.max, [0, 0, 0])[1]) * (Number.isFinite(fuse) ? fuse : 0) * 0.6;
-    }),
-  );
-  if (reach > 0 && Number.isFinite(max[1])) include([min[0], max[1] + reach, min[2]]);
+      const t = Math.min(Number.isFinite(fuse) ? fuse : 0, speed / GRAVITY);
+      return speed * t - 0.5 * GRAVITY * t * t;
+    })
+    .sort((a, b) => a - b);
+  const climb = heights[Math.floor(heights.length / 2)] ?? 0;
+  if (climb > 0 && Number.isFinite(max[1])) include([min[0], max[1] + climb, min[2]]);
   if (!Number.isFinite(min[0])) return { centre: [0, 0, 0], radius: 1 };
   const centre: Vec3 = [0, 1, 2].map((c) => ((min[c] as number) + (max[c] as number)) / 2) as Vec3;
   const radius = Math.max(Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2, 0.5);
