@@ -266,6 +266,30 @@ describe('the playground in Chromium', () => {
     });
   });
 
+  it('reports a valid file the GPU refuses under the editor; the previous preview runs on', async () => {
+    await withPage(site.browser, {}, async (tab, problems) => {
+      await tab.goto(page('bouncing-ball'));
+      const before = await waitForPreview(tab, 5);
+      // Valid for parseScene; its trails' samples (64 x 5,000,000 x 16 bytes) exceed any adapter's buffer size.
+      const big = '"capacity": 5000000, "look": { "trails": { "length": 64, "width": 0.1 } }, "radius"';
+      await typeOver(tab, '"radius"', big);
+      await tab.waitForFunction(() => window.__playground!.status().includes('The preview could not be built'), null, {
+        timeout: 60_000,
+      });
+      const refused = await pageState(tab);
+      expect(refused.last?.ok).toBe(true);
+      expect(refused.status).toMatch(/The preview could not be built: .*(buffer|size)/i);
+      const steps = refused.steps;
+      await tab.waitForFunction((n) => window.__sparkworks!.steps >= n + 10, steps, { timeout: 60_000 });
+      const after = await pageState(tab);
+      expect(after.errors).toEqual([]);
+      expect(after.state).toBe('running');
+      expect(after.check?.shown).toBe(before.text);
+      // The GPU's refusal may be logged by the browser; nothing else is.
+      expect(problems.filter((p) => !/exceeds the max buffer size|previous error/i.test(p))).toEqual([]);
+    });
+  });
+
   it('completes keys and enum values from the scene format’s schema', async () => {
     await withPage(site.browser, {}, async (tab, problems) => {
       await tab.goto(page('bouncing-ball'));

@@ -10,6 +10,7 @@
  * built beside it and swapped in when ready, so an invalid or slow edit never
  * blanks the picture.
  */
+import { withErrorScopes } from '../../gpu/errors';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import type { OrbitCamera } from '../../render/camera';
 import type { GridBinding, GridSpec } from '../../render/gridPass';
@@ -61,6 +62,8 @@ const COLLIDER_STYLE: LineStyle = {
 const AXES_STYLE: LineStyle = { width: 1.5, alpha: 0.7, hueOffset: 0, hueSpan: 1, saturation: 0.75, brightness: 0.9 };
 /** Without trails in the file, a scene without emitters is drawn with these (its particles' paths). */
 const PATH_SAMPLES = 64;
+/** Paths are for a few particles' trajectories (and their samples take 16 bytes each a particle). */
+const PATHS_UP_TO = 4096;
 const GIZMO_STYLE: LineStyle = { width: 1.4, alpha: 0.8, hueOffset: 0.12, hueSpan: 0, saturation: 0.7, brightness: 1 };
 
 /** The look a scene's layers start from: a little larger than the gallery's least, so a sparse scene shows. */
@@ -75,7 +78,7 @@ function baseLook(scene: Scene, extent: SceneExtent): ParticleLook {
 /** The file's look; a scene without emitters and without trails also gets its particles' paths. */
 function previewLook(scene: Scene, base: ParticleLook): SceneLook {
   const look = sceneToLook(scene);
-  if (look.trails || scene.emitters || scene.fireworks) return look;
+  if (look.trails || scene.emitters || scene.fireworks || sceneCapacity(scene) > PATHS_UP_TO) return look;
   const paths = { length: PATH_SAMPLES, width: base.size, curves: DEFAULT_TRAIL_CURVES, blend: 'additive' as const };
   return { ...look, trails: { ...paths, intensity: 0.6 } };
 }
@@ -159,7 +162,19 @@ export class ScenePreview {
       const forces = sceneToForces(scene);
       for (const { generator, target } of forces.generators) system.forces.add(generator, target);
       if (forces.links.length > 0) system.springs.setLinks(forces.links);
-      return new ScenePreview(context, scene, system);
+      // The draws' buffers in error scopes: one the GPU refuses (too large) is this text's failure, reported
+      // under the editor while the previous preview runs on, not an uncaptured error that stops the page.
+      const made: { preview?: ScenePreview } = {};
+      try {
+        await withErrorScopes(context.device, "creating the playground's preview", () => {
+          made.preview = new ScenePreview(context, scene, system);
+          return made;
+        });
+      } catch (error) {
+        made.preview?.destroy();
+        throw error;
+      }
+      return made.preview as ScenePreview;
     } catch (error) {
       system.destroy();
       throw error;
