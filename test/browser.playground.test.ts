@@ -290,6 +290,23 @@ describe('the playground in Chromium', () => {
     });
   });
 
+  it('without WebGPU, says so over the preview and still checks the text', async () => {
+    await withPage(site.browser, {}, async (tab, problems, context) => {
+      await context.addInitScript(() => {
+        delete (Navigator.prototype as { gpu?: unknown }).gpu;
+      });
+      await tab.goto(page('drag'));
+      await tab.waitForFunction(() => window.__sparkworks?.state === 'no-webgpu', null, { timeout: 10_000 });
+      await expect.poll(() => tab.locator('.sw-message').isVisible()).toBe(true);
+      await typeOver(tab, '"damping": 0.5', '"damping": 1.5');
+      await tab.waitForFunction(() => window.__playground!.editor.last?.ok === false, null, { timeout: 10_000 });
+      const state = await pageState(tab);
+      expect(state.last).toMatchObject({ ok: false, path: '$.particles[2].damping' });
+      expect(state.status).toContain('$.particles[2].damping');
+      expect(problems).toEqual([]);
+    });
+  });
+
   it('completes keys and enum values from the scene format’s schema', async () => {
     await withPage(site.browser, {}, async (tab, problems) => {
       await tab.goto(page('bouncing-ball'));
