@@ -192,11 +192,15 @@ export function planeFrame(collider: Record<string, unknown>, towards: Vec3): { 
   return { centre: add(towards, scale(normal, -d)), normal };
 }
 
-/** The colliders as wireframes; planes as patches `halfSize` around the point nearest the scene's centre. */
-export function colliderStrips(scene: Scene, extent: SceneExtent): Strip[] {
+/**
+ * The colliders as wireframes, but for `except` (the plane a page draws as its ground grid instead); planes as
+ * patches around the point nearest the scene's centre.
+ */
+export function colliderStrips(scene: Scene, extent: SceneExtent, except?: unknown): Strip[] {
   const strips: Strip[] = [];
   const halfSize = extent.radius * 1.5;
   for (const collider of (scene.colliders ?? []) as Record<string, unknown>[]) {
+    if (collider === except) continue;
     const centre = vec(collider.center, [0, 0, 0]);
     switch (collider.type) {
       case 'plane': {

@@ -3,8 +3,8 @@
  * places, drawn — its particles with the file's look (LookDraws: over the
  * live list with emitters, the system's records otherwise), the links
  * between particles (LinkPass), the colliders as wireframes and the emitter
- * shapes and link anchors as gizmos (LinePass, vertices from gizmos.ts), an
- * upward plane also as the ground grid.
+ * shapes and link anchors as gizmos (LinePass, vertices from gizmos.ts), the
+ * first upward plane as the ground grid (GridPass) instead of a wireframe patch.
  *
  * The page's DemoScene keeps the preview of the last valid text: a new one is
  * built beside it and swapped in when ready, so an invalid or slow edit never
@@ -133,7 +133,8 @@ export class ScenePreview {
         });
         this.ground = { binding: passes.grid.bind('Playground.ground'), spec };
       }
-      const colliders = colliderStrips(scene, this.extent);
+      // The ground is that plane's grid patch; the other colliders are wireframes.
+      const colliders = colliderStrips(scene, this.extent, upward);
       if (colliders.length > 0) this.colliders = passes.lines.bind('Playground.colliders', colliders);
       const gizmos = emitterStrips(scene, this.extent);
       if (gizmos.length > 0) this.gizmos = passes.lines.bind('Playground.gizmos', gizmos);
