@@ -150,7 +150,16 @@ export function sceneExtent(scene: Scene): SceneExtent {
   for (const emitter of (scene.emitters ?? []) as Record<string, unknown>[]) {
     const shape = (emitter.shape ?? {}) as Record<string, unknown>;
     const size = Number(shape.radius ?? shape.height ?? 0) || Math.hypot(...vec(shape.halfExtents, [0, 0, 0]));
-    include(vec(shape.center, [0, 0, 0]), size);
+    const centre = vec(shape.center, [0, 0, 0]);
+    include(centre, size);
+    // As for particles, where a second of flight (or its whole life, if shorter) takes the fastest it makes.
+    const velocity = (emitter.velocity ?? {}) as Record<string, unknown>;
+    const speed = Array.isArray(velocity.speed) ? Number(velocity.speed[1]) : Number(velocity.speed ?? 0);
+    const life = Array.isArray(emitter.lifetime) ? Number(emitter.lifetime[1]) : Number(emitter.lifetime ?? 1);
+    const flight = speed * Math.min(1, life);
+    if (Number.isFinite(flight) && flight > 0) {
+      include(add(centre, scale(normalise(vec(velocity.direction, [0, 1, 0])), flight)));
+    }
   }
   for (const link of (scene.links ?? []) as Record<string, unknown>[]) {
     if (link.anchor) include(vec(link.anchor, [0, 0, 0]));
