@@ -97,6 +97,22 @@ async function waitForPreview(page: Page, steps: number, timeout = 90_000): Prom
   return now;
 }
 
+/** The panel's toggles of what is drawn besides particles. */
+const GIZMOS = ['colliders', 'links', 'emitter shapes', 'axes'];
+
+/** Sets a checkbox of the panel by its label, as a user would. */
+async function setChecked(page: Page, label: string, checked: boolean): Promise<void> {
+  const name = new RegExp(`^${label}$`);
+  const controller = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: name }) }).first();
+  await controller.locator('input[type=checkbox]').setChecked(checked);
+}
+
+/** Waits for `frames` more frames. */
+async function waitForFrames(page: Page, frames: number): Promise<void> {
+  const start = await page.evaluate(() => window.__sparkworks!.frames);
+  await page.waitForFunction((target) => window.__sparkworks!.frames >= target, start + frames, { timeout: 30_000 });
+}
+
 const canvasPicture = (page: Page) => page.evaluate(() => window.__sparkworks!.capture());
 
 function savePng(name: string, dataUrl: string): void {
@@ -141,21 +157,35 @@ describe('the playground in Chromium', () => {
       await withPage(site.browser, {}, async (tab, problems) => {
         await tab.goto(page(example.id));
         // Fireworks: until the first rockets have burst.
-        const state = await waitForPreview(tab, example.id === 'fireworks' ? 60 : 20);
+        const state = await waitForPreview(tab, example.id === 'fireworks' ? 120 : 20);
         expect(state.name).toBe(`${example.id}.json`);
         // The example as the site serves it (public/scenes, copied by the build).
         const served = await (await fetch(`${site.baseUrl}scenes/${example.id}.json`)).text();
         expect(state.text).toBe(served);
         expect(state.last?.ok, state.status).toBe(true);
+        // Paused, so the pictures show one state: everything, then the particles alone (the gizmos hidden through
+        // the panel, as a user would).
+        await setChecked(tab, 'paused', true);
+        await waitForFrames(tab, 3);
         const picture = await canvasPicture(tab);
         savePng(`playground-${example.id}.png`, picture);
-        expectNotBlank(await measure(tab, picture), example.id);
         if (example.id === 'campfire') {
           // The whole page, editor and preview, for the gallery's card (public/images/playground.jpg).
           const page = `data:image/png;base64,${(await tab.screenshot()).toString('base64')}`;
           savePng('playground-page.png', page);
           savePng('playground-thumb.jpg', await thumbnail(tab, page));
         }
+        for (const label of GIZMOS) await setChecked(tab, label, false);
+        await waitForFrames(tab, 3);
+        const particles = await canvasPicture(tab);
+        savePng(`playground-${example.id}-particles.png`, particles);
+        const alone = await measure(tab, particles, picture);
+        const pixels = (share: number) => share * alone.width * alone.height;
+        // At least one particle's smallest disc (radius minPixels = 3 px: 28 pixels) is drawn.
+        expect(pixels(alone.drawn), `${example.id}: pixels of particles`).toBeGreaterThanOrEqual(28);
+        expect(alone.distinct, `${example.id}: colours of particles`).toBeGreaterThan(2);
+        // What the file places besides particles is drawn too: the axes at least, 3 lines of tens of pixels.
+        expect(pixels(alone.changed), `${example.id}: pixels of gizmos`).toBeGreaterThanOrEqual(28);
         expect(problems).toEqual([]);
       });
     });
@@ -231,6 +261,47 @@ describe('the playground in Chromium', () => {
       const fixed = await waitForPreview(tab, 0);
       expect(fixed.last?.ok).toBe(true);
       expect(fixed.check?.shown).toBe(fixed.text);
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('reports a valid file the GPU refuses under the editor; the previous preview runs on', async () => {
+    await withPage(site.browser, {}, async (tab, problems) => {
+      await tab.goto(page('bouncing-ball'));
+      const before = await waitForPreview(tab, 5);
+      // Valid for parseScene; its trails' samples (64 x 5,000,000 x 16 bytes) exceed any adapter's buffer size.
+      const big = '"capacity": 5000000, "look": { "trails": { "length": 64, "width": 0.1 } }, "radius"';
+      await typeOver(tab, '"radius"', big);
+      await tab.waitForFunction(() => window.__playground!.status().includes('The preview could not be built'), null, {
+        timeout: 60_000,
+      });
+      const refused = await pageState(tab);
+      expect(refused.last?.ok).toBe(true);
+      expect(refused.status).toMatch(/The preview could not be built: .*(buffer|size)/i);
+      const steps = refused.steps;
+      await tab.waitForFunction((n) => window.__sparkworks!.steps >= n + 10, steps, { timeout: 60_000 });
+      const after = await pageState(tab);
+      expect(after.errors).toEqual([]);
+      expect(after.state).toBe('running');
+      expect(after.check?.shown).toBe(before.text);
+      // The GPU's refusal may be logged by the browser; nothing else is.
+      expect(problems.filter((p) => !/exceeds the max buffer size|previous error/i.test(p))).toEqual([]);
+    });
+  });
+
+  it('without WebGPU, says so over the preview and still checks the text', async () => {
+    await withPage(site.browser, {}, async (tab, problems, context) => {
+      await context.addInitScript(() => {
+        delete (Navigator.prototype as { gpu?: unknown }).gpu;
+      });
+      await tab.goto(page('drag'));
+      await tab.waitForFunction(() => window.__sparkworks?.state === 'no-webgpu', null, { timeout: 10_000 });
+      await expect.poll(() => tab.locator('.sw-message').isVisible()).toBe(true);
+      await typeOver(tab, '"damping": 0.5', '"damping": 1.5');
+      await tab.waitForFunction(() => window.__playground!.editor.last?.ok === false, null, { timeout: 10_000 });
+      const state = await pageState(tab);
+      expect(state.last).toMatchObject({ ok: false, path: '$.particles[2].damping' });
+      expect(state.status).toContain('$.particles[2].damping');
       expect(problems).toEqual([]);
     });
   });

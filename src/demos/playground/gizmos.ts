@@ -13,6 +13,8 @@ type Vec3 = [number, number, number];
 export type Strip = number[];
 
 const CIRCLE_SEGMENTS = 48;
+/** Cyclone's gravity, m/s², which firework rules fall under by default. */
+const GRAVITY = 9.81;
 
 function vec(value: unknown, fallback: Vec3): Vec3 {
   if (!Array.isArray(value) || value.length < 3) return [...fallback];
@@ -148,22 +150,35 @@ export function sceneExtent(scene: Scene): SceneExtent {
   for (const emitter of (scene.emitters ?? []) as Record<string, unknown>[]) {
     const shape = (emitter.shape ?? {}) as Record<string, unknown>;
     const size = Number(shape.radius ?? shape.height ?? 0) || Math.hypot(...vec(shape.halfExtents, [0, 0, 0]));
-    include(vec(shape.center, [0, 0, 0]), size);
+    const centre = vec(shape.center, [0, 0, 0]);
+    include(centre, size);
+    // As for particles, where a second of flight (or its whole life, if shorter) takes the fastest it makes.
+    const velocity = (emitter.velocity ?? {}) as Record<string, unknown>;
+    const speed = Array.isArray(velocity.speed) ? Number(velocity.speed[1]) : Number(velocity.speed ?? 0);
+    const life = Array.isArray(emitter.lifetime) ? Number(emitter.lifetime[1]) : Number(emitter.lifetime ?? 1);
+    const flight = speed * Math.min(1, life);
+    if (Number.isFinite(flight) && flight > 0) {
+      include(add(centre, scale(normalise(vec(velocity.direction, [0, 1, 0])), flight)));
+    }
   }
   for (const link of (scene.links ?? []) as Record<string, unknown>[]) {
     if (link.anchor) include(vec(link.anchor, [0, 0, 0]));
   }
-  // Rockets climb out of their emitters' shapes: the highest launch, at its fastest for its longest fuse,
-  // somewhat less for gravity and drag, so their bursts are in view.
-  const reach = Math.max(
-    0,
-    ...((scene.fireworks ?? []) as Record<string, unknown>[]).map((rule) => {
-      const velocity = (rule.velocity ?? {}) as Record<string, unknown>;
+  // Rockets climb out of their emitters' shapes: frame the height the middle one of the launched rules bursts at,
+  // at its fastest, for its longest fuse, under Cyclone's gravity (a few long-fused rockets leave the view).
+  const rules = (scene.fireworks ?? []) as Record<string, unknown>[];
+  const heights = ((scene.emitters ?? []) as Record<string, unknown>[])
+    .map((emitter) => rules.find((rule) => rule.type === emitter.firework))
+    .filter((rule): rule is Record<string, unknown> => rule !== undefined)
+    .map((rule) => {
+      const speed = Math.max(0, vec(((rule.velocity ?? {}) as Record<string, unknown>).max, [0, 0, 0])[1]);
       const fuse = Array.isArray(rule.fuse) ? Number(rule.fuse[1]) : Number(rule.fuse ?? 0);
-      return Math.max(0, vec(velocity.max, [0, 0, 0])[1]) * (Number.isFinite(fuse) ? fuse : 0) * 0.6;
-    }),
-  );
-  if (reach > 0 && Number.isFinite(max[1])) include([min[0], max[1] + reach, min[2]]);
+      const t = Math.min(Number.isFinite(fuse) ? fuse : 0, speed / GRAVITY);
+      return speed * t - 0.5 * GRAVITY * t * t;
+    })
+    .sort((a, b) => a - b);
+  const climb = heights[Math.floor(heights.length / 2)] ?? 0;
+  if (climb > 0 && Number.isFinite(max[1])) include([min[0], max[1] + climb, min[2]]);
   if (!Number.isFinite(min[0])) return { centre: [0, 0, 0], radius: 1 };
   const centre: Vec3 = [0, 1, 2].map((c) => ((min[c] as number) + (max[c] as number)) / 2) as Vec3;
   const radius = Math.max(Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2, 0.5);
@@ -186,11 +201,15 @@ export function planeFrame(collider: Record<string, unknown>, towards: Vec3): { 
   return { centre: add(towards, scale(normal, -d)), normal };
 }
 
-/** The colliders as wireframes; planes as patches `halfSize` around the point nearest the scene's centre. */
-export function colliderStrips(scene: Scene, extent: SceneExtent): Strip[] {
+/**
+ * The colliders as wireframes, but for `except` (the plane a page draws as its ground grid instead); planes as
+ * patches around the point nearest the scene's centre.
+ */
+export function colliderStrips(scene: Scene, extent: SceneExtent, except?: unknown): Strip[] {
   const strips: Strip[] = [];
   const halfSize = extent.radius * 1.5;
   for (const collider of (scene.colliders ?? []) as Record<string, unknown>[]) {
+    if (collider === except) continue;
     const centre = vec(collider.center, [0, 0, 0]);
     switch (collider.type) {
       case 'plane': {

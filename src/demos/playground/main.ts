@@ -72,6 +72,7 @@ function showStatus(): void {
     lines.push(check.message);
     lines.push('The preview shows the last valid text.');
   }
+  if (preview && 'building' in preview && preview.building === editor.text) lines.push('Building its preview…');
   if (preview && 'failed' in preview && preview.text === editor.text) {
     tone = 'error';
     lines.push(`The preview could not be built: ${preview.failed}`);

@@ -22,8 +22,8 @@ export interface PublishedScene {
   refit: boolean;
 }
 
-/** What a preview reports back: the text it shows, or why it could not be built. */
-export type PreviewReport = { shown: string } | { failed: string; text: string };
+/** What a preview reports back: the text it shows, the text it is building, or why it could not be built. */
+export type PreviewReport = { shown: string } | { building: string } | { failed: string; text: string };
 
 /** Between the editor and the preview: the last valid scene, and each new one as it comes. */
 export class SceneSource {
@@ -60,6 +60,7 @@ export async function createPlayground(context: DemoContext<Params>, source: Sce
 
   async function show(published: PublishedScene): Promise<void> {
     const token = ++latest;
+    source.report({ building: published.text });
     let next: ScenePreview;
     try {
       next = await ScenePreview.create(context, published.scene);
