@@ -15,8 +15,10 @@ export {
   BYTES_PER_PARTICLE,
   FLOATS_PER_PARTICLE,
   floatIndex,
+  wgslParticleStore,
   type AttributeName,
   type AttributeSpec,
+  type ParticleChunking,
 } from './core/layout';
 export {
   ALL_VARIANTS,

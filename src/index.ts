@@ -9,6 +9,7 @@
  */
 export * from './core';
 export { ParticleSystem, DEFAULT_WORKGROUP_SIZE, type GpuParticleSystemOptions } from './gpu/particleSystem';
+export { STORAGE_BESIDE_PARTICLES, type ParticleStore } from './gpu/particleBuffer';
 export {
   acquireDevice,
   isSoftwareAdapter,

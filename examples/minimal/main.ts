@@ -32,7 +32,7 @@ system.forces.add({ type: 'gravity', g: [0, -9.81, 0] });
 const camera = new OrbitCamera({ distance: 9, pitch: 0.35, target: [0, 2, 0] });
 new OrbitControls(canvas, camera);
 const particles = new ParticlePass(device, target.format, target.depthFormat);
-const binding = particles.bindLive('particles', system.buffer, system.liveBuffers!);
+const binding = particles.bindLive('particles', system.particleStore, system.liveBuffers!);
 const look = { ...DEFAULT_LOOK, colorMode: 'life' as const };
 const clock = new FixedStepClock({ dt: 1 / 60 });
 

@@ -92,7 +92,7 @@ export async function measureSortRatio(device: GPUDevice, options: SortRatioOpti
       system.particles.write(0, benchState(count));
       sort = new DepthSort(device, {
         label: 'bench.sort',
-        particles: system.particles.buffer,
+        particles: system.particleStore,
         count,
         chunkSize: options.chunkSize,
       });

@@ -339,7 +339,7 @@ export async function renderScene(options: RenderOptions, io: RenderIo): Promise
     if (forces.links.length > 0) system.springs.setLinks(forces.links);
 
     const live = system.lifecycle?.buffers;
-    const buffer = system.particles.buffer;
+    const buffer = system.particleStore;
     const particlePass = own(new ParticlePass(device, FORMAT, DEPTH_FORMAT));
     const look = sceneToLook(scene);
     const layers = look.layers.map((layer, k) => {

@@ -34,6 +34,7 @@ export {
   type DrawSource,
   type LiveSource,
   type ParticlePassOptions,
+  type ParticleSource,
   type QuadPath,
 } from './particlePass';
 export { GridPass, GridBinding, type GridSpec } from './gridPass';

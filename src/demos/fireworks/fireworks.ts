@@ -92,7 +92,7 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
     throw new Error('the fireworks system has no lifecycle');
   }
   const types = launchers.map((l) => l.firework as number);
-  const binding = passes.particles.bindLive('Fireworks.particles', system.particles.buffer, lifecycle.buffers);
+  const binding = passes.particles.bindLive('Fireworks.particles', system.particleStore, lifecycle.buffers);
   const ground = passes.grid.bind('Fireworks.ground');
 
   /** Fires one firework of each of `fire`'s types at the next step (a key press in Cyclone). */

@@ -147,7 +147,7 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
       };
   /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
   let failure: unknown = null;
-  const binding = passes.particles.bindLive('Fountain.particles', system.particles.buffer, lifecycle.buffers);
+  const binding = passes.particles.bindLive('Fountain.particles', system.particleStore, lifecycle.buffers);
   const ground = passes.grid.bind('Fountain.ground');
 
   /** Sends the panel's flow, drag, restitution and friction to the GPU when they changed. */

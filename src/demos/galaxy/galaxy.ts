@@ -164,7 +164,7 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
         integrator: params.integrator,
         damping: params.damping,
       });
-  const binding = passes.particles.bind('Galaxy.particles', system.particles.buffer);
+  const binding = passes.particles.bind('Galaxy.particles', system.particleStore);
   const grid = passes.grid.bind('Galaxy.grid');
   const coupling = params.coupling;
   const discs = makeDiscs(params, count);

@@ -180,16 +180,10 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         cpu,
         lines: passes.lines.bind(`Integrators.cpu(${name})`, strips),
         dots: passes.particles.bind(`Integrators.dots(${name})`, trail.buffer),
-        live: new LookDraws(
-          context as DemoContext<unknown>,
-          `Integrators.live(${name})`,
-          look,
-          system.particles.buffer,
-          {
-            count,
-            base: liveLook,
-          },
-        ),
+        live: new LookDraws(context as DemoContext<unknown>, `Integrators.live(${name})`, look, system.particleStore, {
+          count,
+          base: liveLook,
+        }),
         backdrop: passes.grid.bind(`Integrators.backdrop(${name})`),
         caption,
         worst: Number.NaN,

@@ -107,7 +107,7 @@ export class ScenePreview {
       context as DemoContext<unknown>,
       'Playground',
       previewLook(scene, base),
-      system.particles.buffer,
+      system.particleStore,
       {
         count: system.capacity,
         live,
@@ -140,7 +140,7 @@ export class ScenePreview {
       if (gizmos.length > 0) this.gizmos = passes.lines.bind('Playground.gizmos', gizmos);
       this.axes = passes.lines.bind('Playground.axes', axes(this.extent.radius * 0.25));
       const links = particleLinks(scene, sceneToForces(scene).links);
-      if (links.length > 0) this.links = passes.links.bind('Playground.links', system.particles.buffer, links);
+      if (links.length > 0) this.links = passes.links.bind('Playground.links', system.particleStore, links);
     } catch (error) {
       this.destroy();
       throw error;

@@ -14,7 +14,7 @@
 import { ParticleSystem } from '../../gpu/particleSystem';
 import type { GridSpec } from '../../render/gridPass';
 import { DEFAULT_LOOK, type DrawTime, type DrawView, type ParticleLook } from '../../render/particleLook';
-import type { DrawRange, ParticleBinding } from '../../render/particlePass';
+import type { DrawRange, ParticleBinding, ParticleSource } from '../../render/particlePass';
 import type { LiveSource } from '../../gpu/lifeBuffers';
 import { DepthSort } from '../../render/depthSort';
 import type { SpriteImage } from '../../render/spriteTextures';
@@ -71,7 +71,7 @@ export class LookDraws {
     private readonly context: DemoContext<unknown>,
     label: string,
     look: SceneLook,
-    particles: GPUBuffer,
+    particles: ParticleSource,
     options: { count: number; live?: LiveSource | null; base?: ParticleLook; spriteImage?: SpriteImage },
   ) {
     const { device, passes, target } = context;
@@ -172,7 +172,7 @@ export class SceneDrawing {
     this.capacity = sceneCapacity(scene);
     const live = system.lifecycle?.buffers;
     if (!live) throw new Error('a scene drawn with its look has emitters (its draws are of the live list)');
-    this.draws = new LookDraws(context, 'Scene', this.look, system.particles.buffer, {
+    this.draws = new LookDraws(context, 'Scene', this.look, system.particleStore, {
       count: this.capacity,
       live,
       spriteImage: extras.spriteImage,

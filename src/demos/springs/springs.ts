@@ -157,10 +157,10 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
     });
   }
 
-  const binding = passes.particles.bind('Springs.particles', system.particles.buffer);
+  const binding = passes.particles.bind('Springs.particles', system.particleStore);
   // The springs, drawn from the same buffer: their ends move with the particles on the GPU. Their
   // geometry changes only on a rebuild (a stiffness change rewrites the same pairs), so sent once.
-  const springLines = passes.links.bind('Springs.links', system.particles.buffer, links);
+  const springLines = passes.links.bind('Springs.links', system.particleStore, links);
   // Blue at rest length or shorter, turning orange as a spring stretches by 30%.
   const springStyle: LinkStyle = { ...DEFAULT_LINK_STYLE, stretchRange: 0.3 };
   const ground = passes.grid.bind('Springs.ground');

@@ -140,7 +140,7 @@ export class Sparks {
       if (!live) throw new Error('the sparks system has no emitters');
       const drag = system.forces.add({ type: 'drag', k1: params.k1, k2: 0 });
       pass = new ParticlePass(device, formats.color, formats.depth);
-      const binding = pass.bindLive('three demo: sparks', system.buffer, live);
+      const binding = pass.bindLive('three demo: sparks', system.particleStore, live);
       return new Sparks(system, pass, binding, drag, params);
     } catch (error) {
       pass?.destroy();
