@@ -219,7 +219,9 @@ export function wgslLifeStruct(): string {
 
 /** How the particle records are split across storage bindings: `chunks` bindings of 2^`shift` particles each. */
 export interface ParticleChunking {
+  /** Chunks (storage bindings), the last holding what is left of the capacity. */
   readonly chunks: number;
+  /** log2 of the particles a chunk holds: slot `i` is in chunk `i >> shift`, at `i & (2^shift - 1)`. */
   readonly shift: number;
 }
 

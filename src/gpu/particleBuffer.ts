@@ -22,7 +22,12 @@ export const WRITE_CHUNK = 1 << 16;
  * maxStorageBuffersPerShaderStage caps the chunks. src/gpu/kernel.ts checks
  * every kernel against it.
  */
-export const STORAGE_BESIDE_PARTICLES = { step: 3, lifecycleOrContacts: 7 } as const;
+export const STORAGE_BESIDE_PARTICLES = {
+  /** The step, field forces, pair springs, colliders. */
+  step: 3,
+  /** With emitters or fireworks, particle contacts or links. */
+  lifecycleOrContacts: 7,
+} as const;
 
 /** The fewest particles a forced chunk may hold: a chunk starts on a 256-byte binding offset in its own buffer anyway, this keeps tests meaningful. */
 const MIN_CHUNK_PARTICLES = 4;
@@ -80,7 +85,9 @@ export function particleChunking(
  * (`storeOf`).
  */
 export interface ParticleStore {
+  /** The buffers of records, one a chunk, in slot order (one buffer unchunked). */
   readonly buffers: readonly GPUBuffer[];
+  /** How the records are split across `buffers`; null: one buffer. */
   readonly chunking: ParticleChunking | null;
   /** Records the buffers hold in all. */
   readonly capacity: number;

@@ -111,7 +111,11 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
 
   private buildGui(): void {
     const { folders } = buildPanel(this.gui, this.definition.params, this.params, (_key, def) => {
-      history.replaceState(null, '', `${location.pathname}${queryFromValues(this.definition.params, this.params)}`);
+      history.replaceState(
+        null,
+        '',
+        `${location.pathname}${queryFromValues(this.definition.params, this.params)}${location.hash}`,
+      );
       if (def.rebuild) void this.rebuild();
     });
     const simulation = folders.get('Simulation') ?? this.gui;
