@@ -103,7 +103,12 @@ export interface SceneLook {
   /** The top level's trails (every spawn rule's particles), or null without. */
   trails: SceneTrails | null;
   /** Each spawn rule's own trails (its `look.trails`): drawn for that rule's particles only. */
-  ruleTrails: { rule: number; trails: SceneTrails }[];
+  ruleTrails: {
+    /** The spawn rule's index: emitters first, then firework rules. */
+    rule: number;
+    /** That rule's trails, checked. */
+    trails: SceneTrails;
+  }[];
 }
 
 /** Keys of a look: the top level's (with trails) and a rule's. */

@@ -35,31 +35,41 @@ const vec3 = z.tuple([finite, finite, finite], {
 });
 
 const particleFields = {
+  /** [x, y, z], m; the one field that is required. */
   position: vec3.describe('[x, y, z], m; the one field that is required.'),
+  /** [x, y, z], m/s. Default [0, 0, 0]. */
   velocity: vec3.optional().describe('[x, y, z], m/s. Default [0, 0, 0].'),
+  /** [x, y, z], m/s² (Cyclone keeps gravity per particle). Default [0, 0, 0]. */
   acceleration: vec3.optional().describe('[x, y, z], m/s² (Cyclone keeps gravity per particle). Default [0, 0, 0].'),
+  /** > 0; give `mass` or `inverseMass`, not both. Default 1. */
   mass: finite
     .refine(isValidMass, RULES.mass)
     .optional()
     .describe('> 0; give `mass` or `inverseMass`, not both. Default 1.'),
+  /** >= 0; 0 makes the particle immovable. */
   inverseMass: finite
     .refine(isValidInverseMass, RULES.inverseMass)
     .optional()
     .describe('>= 0; 0 makes the particle immovable.'),
+  /** In [0, 1]. Default 1. */
   damping: finite.refine(isValidDamping, RULES.damping).optional().describe('In [0, 1]. Default 1.'),
+  /** Collision radius >= 0; overrides the scene's `radius`. Default 0. */
   radius: finite
     .refine(isValidRadius, RULES.radius)
     .optional()
     .describe("Collision radius >= 0; overrides the scene's `radius`. Default 0."),
   // What `simulate` writes beside a particle of a scene with emitters: accepted so its output reads as a scene, not read.
+  /** From `simulate`'s output: the slot the particle lived in. Not read. */
   slot: z
     .number({ error: 'must be a number (a slot, as simulate writes it)' })
     .optional()
     .describe("From `simulate`'s output: the slot the particle lived in. Not read."),
+  /** From `simulate`'s output: the particle's age, s. Not read. */
   age: z
     .number({ error: 'must be a number (an age, as simulate writes it)' })
     .optional()
     .describe("From `simulate`'s output: the particle's age, s. Not read."),
+  /** From `simulate`'s output: the particle's lifetime, s. Not read. */
   lifetime: z
     .number({ error: 'must be a number (a lifetime, as simulate writes it)' })
     .optional()
@@ -82,25 +92,36 @@ const particleSchema = z.strictObject(particleFields).superRefine((particle, con
 
 /** The top-level fields of `simulate`'s output, accepted so the output reads as a scene; not read. */
 const simulateOutputFields = {
+  /** From `simulate`'s output: `gpu` or `cpu`. Not read. */
   backend: z.unknown().optional().describe("From `simulate`'s output: `gpu` or `cpu`. Not read."),
+  /** From `simulate`'s output: the adapter that ran it. Not read. */
   adapter: z.unknown().optional().describe("From `simulate`'s output: the adapter that ran it. Not read."),
+  /** From `simulate`'s output: the integrator and damping it ran with. Not read. */
   variant: z
     .unknown()
     .optional()
     .describe("From `simulate`'s output: the integrator and damping it ran with. Not read."),
+  /** From `simulate`'s output: the steps that run took. Not read. */
   steps: z.unknown().optional().describe("From `simulate`'s output: the steps that run took. Not read."),
+  /** From `simulate`'s output: its time step, s. Not read. */
   dt: z.unknown().optional().describe("From `simulate`'s output: its time step, s. Not read."),
+  /** From `simulate`'s output: seconds simulated since the scene's start. Not read. */
   time: z
     .unknown()
     .optional()
     .describe("From `simulate`'s output: seconds simulated since the scene's start. Not read."),
+  /** From `simulate`'s output: steps since the scene's start. Not read. */
   stepCount: z.unknown().optional().describe("From `simulate`'s output: steps since the scene's start. Not read."),
+  /** From `simulate`'s output: the lifecycle's counts. Not read. */
   stats: z.unknown().optional().describe("From `simulate`'s output: the lifecycle's counts. Not read."),
+  /** From `simulate`'s output: true when Ctrl-C stopped the run. Not read. */
   interrupted: z.unknown().optional().describe("From `simulate`'s output: true when Ctrl-C stopped the run. Not read."),
+  /** From `simulate`'s output: the steps asked for, when interrupted. Not read. */
   requestedSteps: z
     .unknown()
     .optional()
     .describe("From `simulate`'s output: the steps asked for, when interrupted. Not read."),
+  /** From `simulate`'s output: the snapshot a resumed run continued. Not read. */
   resumedFrom: z
     .unknown()
     .optional()
@@ -117,11 +138,14 @@ const hasLifecycle = (scene: object) => 'emitters' in scene || 'fireworks' in sc
  */
 export const sceneObject = z.strictObject(
   {
+    /** The JSON Schema a file names for its editor; not read. */
     $schema: z
       .string({ error: 'must be a string (the URL of a JSON Schema)' })
       .optional()
       .describe('The JSON Schema a file names for its editor; not read.'),
+    /** What the scene shows; not read. */
     description: z.string({ error: 'must be a string' }).optional().describe('What the scene shows; not read.'),
+    /** The particles, in slot order; may be left out with emitters or fireworks. */
     particles: z
       .array(particleSchema, {
         error: (issue) => (issue.input === undefined ? 'is required, as an array' : 'must be an array of particles'),
@@ -129,44 +153,55 @@ export const sceneObject = z.strictObject(
       .describe('The particles, in slot order; may be left out with emitters or fireworks.'),
     // Collisions: the structure is checked here, the values by the core
     // (src/core/collisions), whose refusals are reported with their JSON path.
+    /** Every particle's collision radius, unless the particle gives its own. */
     radius: finite
       .refine(isValidRadius, RULES.radius)
       .optional()
       .describe("Every particle's collision radius, unless the particle gives its own."),
+    /** Colliders, as the `collisions.colliders` option takes them. */
     colliders: z
       .array(z.unknown(), { error: 'must be an array of colliders' })
       .optional()
       .describe('Colliders, as the `collisions.colliders` option takes them.'),
+    /** Cables and rods, as the `collisions.links` option takes them. */
     links: z
       .array(z.unknown(), { error: 'must be an array of links' })
       .optional()
       .describe('Cables and rods, as the `collisions.links` option takes them.'),
+    /** The contact resolver's settings: `particleCollisions`, `restitution`, `iterations`, `skin`. */
     collisions: z
       .record(z.string(), z.unknown(), { error: 'must be an object' })
       .optional()
       .describe("The contact resolver's settings: `particleCollisions`, `restitution`, `iterations`, `skin`."),
     // Forces: likewise, values checked by the core (src/core/forces), see src/scene/forces.ts.
+    /** Force generators (each with an optional target) and `spring`/`bungee` pair springs. */
     forces: z
       .array(z.unknown(), { error: 'must be an array of forces' })
       .optional()
       .describe('Force generators (each with an optional target) and `spring`/`bungee` pair springs.'),
     // Emitters and firework rules: likewise, values checked by the core (src/core/emitters).
     // The scene's particles take slots [0, particles.length) and never die; the emitters recycle the rest.
+    /** Particle slots, an integer >= the particle count. Default: the particle count. */
     capacity: z
       .number({ error: 'must be an integer >= 1 (particle slots)' })
       .int('must be an integer >= 1 (particle slots)')
       .min(1, 'must be an integer >= 1 (particle slots)')
       .optional()
       .describe('Particle slots, an integer >= the particle count. Default: the particle count.'),
+    /** Emitters, as the `emitters` option takes them. */
     emitters: z
       .array(z.unknown(), { error: 'must be an array of emitters' })
       .optional()
       .describe('Emitters, as the `emitters` option takes them.'),
+    /** Firework rules, as the `fireworks` option takes them. */
     fireworks: z
       .array(z.unknown(), { error: 'must be an array of firework rules' })
       .optional()
       .describe('Firework rules, as the `fireworks` option takes them.'),
     // The look: likewise, values checked by the core (src/core/look), see src/scene/look.ts.
+    /**
+     * How the system is drawn: mode, blend, size, curves, sprite, sort, trails (emitters and firework rules may have their own `look`).
+     */
     look: z
       .unknown()
       .optional()
