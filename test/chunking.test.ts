@@ -24,6 +24,7 @@ import { OffscreenTarget } from './support/offscreen';
 import { BYTES_PER_PARTICLE } from '../src/core/layout';
 import { ALL_VARIANTS, DEFAULT_VARIANT } from '../src/core/variants';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/particleBuffer';
+import { contactSlotBytes } from '../src/gpu/contactPass';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { parseScene, sceneCapacity } from '../src/scene/scene';
 import { useDevice } from './support/gpu';
@@ -135,6 +136,19 @@ describe('chunking', () => {
         `capacity = ${4 * chunks + 1} .*exceeds ${4 * chunks} particles.*${chunks} chunks of chunkParticles = 4.*maxStorageBuffersPerShaderStage of ${device.limits.maxStorageBuffersPerShaderStage} less the 3`,
       ),
     );
+  });
+
+  it('refuses past what one binding holds of the per-slot records kept beside the particles, naming them', async () => {
+    const { device } = gpu.get();
+    const binding = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+    // The contact resolver keeps 44 bytes a slot in one binding with the grid: on SwiftShader's 1 GiB bindings,
+    // 24,403,223 slots, fewer than its chunks hold. (Emitters' 32-byte life records would allow 2^25, past
+    // the lifecycle's own cap of 2^24 slots, so that refusal is the lifecycle's.)
+    const contactLimit = Math.floor(binding / contactSlotBytes(true));
+    expect(contactLimit).toBeLessThan(ParticleBuffer.maxParticles(device));
+    await expect(
+      ParticleSystem.create(device, { capacity: contactLimit + 1, collisions: { particleCollisions: true } }),
+    ).rejects.toThrow(new RegExp(`exceeds ${contactLimit} particles.*contact resolver's records at 44 bytes a slot`));
   });
 
   it('a chunked system has no one buffer to bind: its buffer getter says why', async () => {

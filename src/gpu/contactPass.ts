@@ -31,6 +31,16 @@ export const NEAR_ROOM = 8;
 /** Words a particle of the active buffer holds besides its candidates: active counts, candidates found, near count and list. */
 const WORDS_BESIDE_CANDIDATES = 3 + NEAR_ROOM;
 
+/**
+ * The most bytes a slot takes in one of the resolver's buffers (each one
+ * binding): two vec4 of corrections, and with the grid the active buffer's
+ * words beside the candidates (the candidates shrink to fit, down to none)
+ * and the grid's 32-byte cell record.
+ */
+export function contactSlotBytes(grid: boolean): number {
+  return Math.max(32, grid ? 4 * (2 + 1 + NEAR_ROOM) : 4 * 2);
+}
+
 /** The candidates a particle has room for, with the active counts and near lists, in one buffer the device allows. */
 export function candidateRoom(capacity: number, limits: GPUSupportedLimits): number {
   const words = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / 4);

@@ -76,6 +76,9 @@ export function scanLevels(items: number): number[] {
   return counts;
 }
 
+/** The most bytes a slot takes in one lifecycle buffer (each one binding): its life record, or its two live-list entries. */
+export const LIFE_SLOT_BYTES = Math.max(BYTES_PER_LIFE, 2 * 4);
+
 export class LifeBuffers {
   readonly life: GPUBuffer;
   readonly lists: GPUBuffer;

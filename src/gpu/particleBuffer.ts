@@ -43,10 +43,25 @@ const MIN_CHUNK_PARTICLES = 4;
 export function particleChunking(
   device: GPUDevice,
   capacity: number,
-  { chunkParticles, besideParticles = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts }: ChunkingOptions = {},
+  {
+    chunkParticles,
+    besideParticles = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts,
+    slotBytes,
+    slotRecords = 'its per-slot records',
+  }: ChunkingOptions = {},
 ): ParticleChunking | null {
   const perBinding = ParticleBuffer.maxPerBinding(device);
   const allowed = ParticleBuffer.maxChunks(device, besideParticles);
+  const bindingBytes = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+  const slotLimit = slotBytes ? Math.floor(bindingBytes / slotBytes) : Infinity;
+  if (slotLimit < ParticleBuffer.maxParticles(device, besideParticles)) {
+    checkCapacity(
+      capacity,
+      slotLimit,
+      `one storage binding of ${bindingBytes} bytes (this device's maxStorageBufferBindingSize and maxBufferSize) for ${slotRecords} at ${slotBytes} bytes a slot`,
+      "; request the device with the adapter's limits (acquireDevice does), or lower the capacity",
+    );
+  }
   const most = ParticleBuffer.maxParticles(device, besideParticles);
   const limit = device.limits.maxStorageBuffersPerShaderStage;
   const limits = `this device's maxStorageBufferBindingSize of ${device.limits.maxStorageBufferBindingSize} bytes and maxBufferSize of ${device.limits.maxBufferSize} bytes (${perBinding} particles a storage binding at ${BYTES_PER_PARTICLE} bytes a particle), in at most ${allowed} chunk${allowed === 1 ? '' : 's'}: its maxStorageBuffersPerShaderStage of ${limit} less the ${besideParticles} storage buffers a pass of this system binds besides the particles`;
@@ -110,6 +125,14 @@ export interface ChunkingOptions {
   chunkParticles?: number;
   /** See STORAGE_BESIDE_PARTICLES; default the most. */
   besideParticles?: number;
+  /**
+   * The largest per-slot record the system keeps in one binding beside the
+   * particles (32-byte life records with emitters, the contact resolver's
+   * records), which caps the capacity at what one binding holds of it; and
+   * what it is, for the refusal.
+   */
+  slotBytes?: number;
+  slotRecords?: string;
 }
 
 /**

@@ -49,7 +49,9 @@ import type { FusedStep } from './fusedPipelines';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import type { LiveSource } from './lifeBuffers';
-import { ParticleBuffer, STORAGE_BESIDE_PARTICLES, type ParticleStore } from './particleBuffer';
+import { ParticleBuffer, STORAGE_BESIDE_PARTICLES, type ChunkingOptions, type ParticleStore } from './particleBuffer';
+import { contactSlotBytes } from './contactPass';
+import { LIFE_SLOT_BYTES } from './lifeBuffers';
 import { ScatterPass } from './scatterPass';
 import { StepPlan, type Stage } from './stepPlan';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
@@ -98,15 +100,26 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
 export const DEFAULT_WORKGROUP_SIZE = 256;
 
 /**
- * The storage buffers this system's passes bind besides the particles, at
- * most: the lifecycle's and the contact resolver's (particle contacts,
- * links), or the step's and its forces' and colliders'.
+ * What this system's passes need beside the particle records, which bounds
+ * its chunks and capacity (src/gpu/particleBuffer.ts): the storage buffers a
+ * pass binds beside them (the lifecycle's and the contact resolver's, or the
+ * step's and its forces' and colliders'), and the largest per-slot record kept
+ * in one binding (the life records; the contact resolver's corrections,
+ * candidates and grid cells).
  */
-function storageBeside(options: GpuParticleSystemOptions, lifecycle: boolean): number {
+function besideParticles(options: GpuParticleSystemOptions, lifecycle: boolean): ChunkingOptions {
   const collisions = options.collisions;
-  const contacts =
-    collisions !== undefined && (collisions.particleCollisions === true || (collisions.links?.length ?? 0) > 0);
-  return lifecycle || contacts ? STORAGE_BESIDE_PARTICLES.lifecycleOrContacts : STORAGE_BESIDE_PARTICLES.step;
+  const grid = collisions?.particleCollisions === true;
+  const contacts = collisions !== undefined && (grid || (collisions.links?.length ?? 0) > 0);
+  const slots = [
+    ...(lifecycle ? [{ bytes: LIFE_SLOT_BYTES, what: "its emitters' life records" }] : []),
+    ...(contacts ? [{ bytes: contactSlotBytes(grid), what: "its contact resolver's records" }] : []),
+  ].sort((a, b) => b.bytes - a.bytes);
+  return {
+    besideParticles:
+      lifecycle || contacts ? STORAGE_BESIDE_PARTICLES.lifecycleOrContacts : STORAGE_BESIDE_PARTICLES.step,
+    ...(slots[0] ? { slotBytes: slots[0].bytes, slotRecords: slots[0].what } : {}),
+  };
 }
 
 /** Whether packed records hold a force accumulator other than +0 (a -0 is kept too: it can change a sum's sign). */
@@ -233,7 +246,7 @@ export class ParticleSystem implements ParticleSystemApi {
         () => {
           particles = new ParticleBuffer(device, options.capacity, {
             chunkParticles: options.chunkParticles,
-            besideParticles: storageBeside(options, Boolean(lifecycleInputs)),
+            ...besideParticles(options, Boolean(lifecycleInputs)),
           });
           particles.health.write(nonFinite);
           collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
