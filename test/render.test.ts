@@ -256,6 +256,13 @@ describe('LinkPass', () => {
       ]);
       expect(binding.count).toBe(2);
       expectLink(await drawInto(), [0, 255, 0, 255], 'two links, the buffer replaced');
+      // An anchored link (a cable to a fixed point) from particle 0 to the second particle's place, as a point:
+      // the same segment. Its anchor is where it is, not extrapolated; from a rest length of 1 it is stretched.
+      binding.setLinks([{ a: 0, anchor: [0.5, 0.5, 0.5], restLength: 1 }]);
+      expectLink(await drawInto(1, 0.5), [255, 0, 0, 255], 'anchored to a point, stretched');
+      expect(() => binding.setLinks([{ a: 0, anchor: [0, Number.NaN, 0] }])).toThrow(
+        /links\[0\]\.anchor = \[0,null,0\]: not three finite numbers/,
+      );
       expect(() => binding.setLinks([0, 2])).toThrow(/links\[0\]\.b = 2: not a particle index below 2/);
       expect(() => binding.setLinks([0, 1, 1])).toThrow(/not a list of pairs/);
     } finally {

@@ -14,7 +14,7 @@ import { stepConstants } from '../src/gpu/stepParams';
 import { CONTACT_MODES } from '../src/gpu/contactPass';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
-import { LINK_PARAMS, LINK_RECORD } from '../src/render/linkPass';
+import { ANCHORED_END, LINK_PARAMS, LINK_RECORD } from '../src/render/linkPass';
 import { GROUP_LIFE } from '../src/render/groupTimeline';
 import { DRAW_PARAMS } from '../src/render/particleLook';
 import { DEPTH_SORT_PARAMS, SORT_DIGIT } from '../src/render/depthSort';
@@ -181,7 +181,7 @@ const COMPOSED: readonly Composed[] = [
   },
   { name: 'renderGrid', code: shaders.renderGrid(RENDER_GRID_PARAMS) },
   { name: 'renderLines', code: shaders.renderLines(LINE_PARAMS) },
-  { name: 'renderLinks', code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD) },
+  { name: 'renderLinks', code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD, ANCHORED_END) },
   {
     name: 'renderTrailsRecord',
     code: shaders.renderTrailsRecord(TRAIL_HEAD, TRAIL_RECORD_PARAMS),

@@ -1,6 +1,7 @@
 // Links between particles (springs, a cloth's threads) drawn straight from the
 // simulation's storage buffer of Particle records: no readback, no copy. A link
-// is a pair of particle indices and a rest length; each is a quad of constant
+// is a pair of particle indices (or a particle and a fixed anchor, b =
+// ANCHORED_END) and a rest length; each is a quad of constant
 // pixel width (6 vertices, one non-instanced draw: see particles.wgsl for why)
 // between the two particles' positions, which are read in the vertex shader.
 // Coloured by stretch: the link's colour at its rest length or shorter, turning
@@ -36,9 +37,11 @@ fn linkVertex(@builtin(vertex_index) index: u32) -> LinkOut {
   if (link >= params.count) { return out; }
   let ends = links[link];
   let particleCount = particleCount();
-  if (ends.a >= particleCount || ends.b >= particleCount) { return out; }
+  let anchored = ends.b == ANCHORED_END;
+  if (ends.a >= particleCount || (!anchored && ends.b >= particleCount)) { return out; }
   let a = drawnPosition(particleAt(ends.a));
-  let b = drawnPosition(particleAt(ends.b));
+  var b = ends.anchor;
+  if (!anchored) { b = drawnPosition(particleAt(ends.b)); }
   let clipA = params.viewProjection * vec4f(a, 1.0);
   let clipB = params.viewProjection * vec4f(b, 1.0);
   if (clipA.w <= 1e-5 || clipB.w <= 1e-5) { return out; }

@@ -44,6 +44,8 @@ export {
   LinkBinding,
   DEFAULT_LINK_STYLE,
   packLinks,
+  ANCHORED_END,
+  type AnchoredLinkEnds,
   type LinkEnds,
   type LinkList,
   type LinkStyle,

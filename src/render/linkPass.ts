@@ -37,11 +37,15 @@ export const LINK_PARAMS = defineStruct('LinkParams', {
 /** One link in the buffer links.wgsl reads (a storage array of them). */
 export const LINK_RECORD = defineStruct('DrawnLink', {
   a: 'u32',
-  b: 'u32',
+  b: { type: 'u32', doc: 'ANCHORED_END: the link ends at `anchor`, not at a particle' },
   restLength: { type: 'f32', doc: '0: no rest length known, the link keeps its colour' },
+  anchor: { type: 'vec3f', doc: "an anchored link's fixed end (a cable's or rod's anchor), world units" },
 });
 
-/** The words of one link in the buffer links.wgsl reads: a, b (u32) and restLength (f32). */
+/** `b` of a link whose other end is a fixed point (its `anchor`), not a particle. */
+export const ANCHORED_END = 0xffffffff;
+
+/** The words of one link in the buffer links.wgsl reads: a, b (u32), restLength (f32) and the anchor (vec3f). */
 export const WORDS_PER_LINK = LINK_RECORD.words;
 
 /** A link: two particle indices and, for the stretch colours, its rest length. A SpringLink is one. */
@@ -54,8 +58,18 @@ export interface LinkEnds {
   readonly restLength?: number;
 }
 
-/** Links as objects, or as flat index pairs [a0, b0, a1, b1, ...] (no rest lengths). */
-export type LinkList = readonly LinkEnds[] | ArrayLike<number>;
+/** A link from a particle to a fixed point: an anchored cable or rod, as the collisions' `links` option takes them. */
+export interface AnchoredLinkEnds {
+  /** The moving end: a particle index. */
+  readonly a: number;
+  /** The fixed end, world units. */
+  readonly anchor: readonly [number, number, number];
+  /** The length at which it has its rest colour; left out (or 0), it keeps that colour. */
+  readonly restLength?: number;
+}
+
+/** Links as objects (between two particles, or anchored), or as flat index pairs [a0, b0, a1, b1, ...] (no rest lengths). */
+export type LinkList = readonly (LinkEnds | AnchoredLinkEnds)[] | ArrayLike<number>;
 
 /** How LinkPass draws links: width, colours at rest and stretched, opacity. */
 export interface LinkStyle {
@@ -91,26 +105,32 @@ export function packLinks(links: LinkList, particles: number): Uint32Array<Array
   const records = LINK_RECORD.array(count);
   for (let i = 0; i < count; i++) {
     let a: number, b: number, restLength: number;
+    let anchor: readonly [number, number, number] | null = null;
     if (flat) {
       const pairs = links as ArrayLike<number>;
       a = pairs[2 * i] as number;
       b = pairs[2 * i + 1] as number;
       restLength = 0;
     } else {
-      const link = (links as readonly LinkEnds[])[i] as LinkEnds;
-      ({ a, b } = link);
+      const link = (links as readonly (LinkEnds | AnchoredLinkEnds)[])[i] as LinkEnds | AnchoredLinkEnds;
+      a = link.a;
+      b = 'anchor' in link ? ANCHORED_END : link.b;
+      if ('anchor' in link) {
+        anchor = link.anchor;
+        if (!Array.isArray(anchor) || anchor.length !== 3 || !anchor.every((c) => Number.isFinite(c))) {
+          throw new RangeError(`links[${i}].anchor = ${JSON.stringify(anchor)}: not three finite numbers`);
+        }
+      }
       restLength = link.restLength ?? 0;
     }
-    for (const [name, index] of [
-      ['a', a],
-      ['b', b],
-    ] as const) {
+    for (const [name, index] of [['a', a], ...(anchor ? [] : ([['b', b]] as const))] as const) {
       if (!Number.isInteger(index) || index < 0 || index >= particles) {
         throw new RangeError(`links[${i}].${name} = ${index}: not a particle index below ${particles}`);
       }
     }
     if (!(restLength >= 0)) throw new RangeError(`links[${i}].restLength = ${restLength}: not >= 0`);
     records.set(i, 'a', a).set(i, 'b', b).set(i, 'restLength', restLength);
+    if (anchor) records.set(i, 'anchor', anchor);
   }
   // (An array of none still holds one record.)
   return records.words.subarray(0, count * WORDS_PER_LINK);
@@ -217,7 +237,7 @@ export class LinkPass extends DrawPass {
     return {
       name: 'LinkPass',
       file: 'render/links.wgsl',
-      code: withParticleStore(shaders.renderLinks(LINK_PARAMS, LINK_RECORD), 'LinkPass', {
+      code: withParticleStore(shaders.renderLinks(LINK_PARAMS, LINK_RECORD, ANCHORED_END), 'LinkPass', {
         access: 'read',
         binding: RENDER_PARTICLES_BINDING,
         moreChunksAt: RENDER_PARTICLES_BINDING + storageBuffers,

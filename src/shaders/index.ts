@@ -302,9 +302,10 @@ export const shaders = {
     ),
   renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),
   renderLines: (params: Declared) => compose(params.wgsl(), s.renderColor, s.renderSegment, s.renderLines),
-  /** Links between particles, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record. */
-  renderLinks: (params: Declared, link: Declared) =>
+  /** Links between particles or to fixed anchors, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record; `anchoredEnd`: `b` of an anchored link. */
+  renderLinks: (params: Declared, link: Declared, anchoredEnd: number) =>
     compose(
+      `const ANCHORED_END: u32 = ${anchoredEnd}u;`,
       wgslParticleStruct(),
       wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
       link.wgsl(),
