@@ -19,28 +19,19 @@ import { PNG } from 'pngjs';
 import { SparkworksInputError } from '../core/errors';
 import { checkStepCount, checkTimeStep } from '../core/particles';
 import { DAMPING_MODES, DEFAULT_VARIANT, INTEGRATION_ORDERS, resolveVariant, type Variant } from '../core/variants';
-import { groundGrid } from '../demos/shared/ground';
 import { NoAdapterError } from '../gpu/device';
 import { DeviceLostError, GpuValidationError, withErrorScopes } from '../gpu/errors';
-import { ParticleSystem } from '../gpu/particleSystem';
 import { acquireDevice } from '../node/device';
 import { OrbitCamera } from '../render/camera';
-import { DepthSort } from '../render/depthSort';
+import { groundGrid, planeCentre } from '../render/ground';
 import { GridPass, type GridSpec } from '../render/gridPass';
 import { DEFAULT_LINK_STYLE, LinkPass, type LinkEnds } from '../render/linkPass';
-import { DEFAULT_LOOK, type DrawView, type ParticleLook, type Rgb } from '../render/particleLook';
-import { ParticlePass, type ParticleBinding } from '../render/particlePass';
-import { TrailPass } from '../render/trailPass';
-import {
-  parseScene,
-  sceneCapacity,
-  sceneToCollisions,
-  sceneToForces,
-  sceneToLifecycle,
-  sceneToLook,
-  sceneToParticles,
-  type Scene,
-} from '../scene/scene';
+import { LookDraws } from '../render/lookDraws';
+import type { DrawView, Rgb } from '../render/particleLook';
+import { ParticlePass } from '../render/particlePass';
+import type { SceneLook } from '../scene/look';
+import { parseScene, sceneCapacity, sceneToForces, sceneToLook, type Scene } from '../scene/scene';
+import { createSceneSystem } from '../scene/sceneSystem';
 
 /** The most frames one run draws, and the largest side of a frame (a common maxTextureDimension2D). */
 export const MAX_FRAMES = 100_000;
@@ -265,16 +256,24 @@ export function orbitCamera({ target, eye, fov }: RenderCamera, aspect: number):
   return camera;
 }
 
-/** The scene's first plane collider as the gallery's ground grid (SceneDrawing.groundGrid's rule), or null. */
+/** The scene's first plane collider as the gallery's ground grid, or null. */
 function sceneGrid(scene: Scene, halfSize: number): GridSpec | null {
-  const plane = (scene.colliders ?? []).find((c) => (c as { type?: unknown }).type === 'plane') as
-    { normal: number[]; offset?: number } | undefined;
-  if (!plane) return null;
-  const [nx = 0, ny = 1, nz = 0] = plane.normal;
-  const length = Math.hypot(nx, ny, nz) || 1;
-  const d = (plane.offset ?? 0) / length;
-  const centre = [(nx / length) * d, (ny / length) * d, (nz / length) * d] as const;
-  return groundGrid({ halfSize, ...GRID_COLORS, background: BACKGROUND, centre });
+  const centre = planeCentre(scene.colliders);
+  return centre && groundGrid({ halfSize, ...GRID_COLORS, background: BACKGROUND, centre });
+}
+
+/**
+ * The look with its `image` sprites drawn soft: the image comes from the page
+ * drawing the scene (the campfire page generates its flame atlas); none here.
+ */
+function withoutImageSprites(look: SceneLook, io: RenderIo): SceneLook {
+  const layers = look.layers.map((layer, k) => {
+    const sprite = layer.look.sprite;
+    if (sprite?.shape !== 'image') return layer;
+    io.err(`render: layer ${k}: a sprite of shape image needs the page's image; drawn as soft sprites\n`);
+    return { ...layer, look: { ...layer.look, sprite: { ...sprite, shape: 'soft' as const, flipbook: undefined } } };
+  });
+  return { ...look, layers };
 }
 
 /** The links drawn: the scene's springs and its particle-to-particle cables and rods (anchored ones have one end). */
@@ -324,51 +323,19 @@ export async function renderScene(options: RenderOptions, io: RenderIo): Promise
   let bar: SingleBar | null = null;
   try {
     const capacity = sceneCapacity(scene);
-    const system = own(
-      await ParticleSystem.create(device, {
-        capacity,
-        ...options.variant,
-        collisions: sceneToCollisions(scene),
-        ...sceneToLifecycle(scene),
-      }),
-    );
-    const particles = sceneToParticles(scene);
-    if (particles.length > 0) await system.writeParticles(0, particles);
-    const forces = sceneToForces(scene);
-    for (const { generator, target } of forces.generators) system.forces.add(generator, target);
-    if (forces.links.length > 0) system.springs.setLinks(forces.links);
-
+    const system = own(await createSceneSystem(device, scene, options.variant));
     const live = system.lifecycle?.buffers;
     const buffer = system.particleStore;
     const particlePass = own(new ParticlePass(device, FORMAT, DEPTH_FORMAT));
-    const look = sceneToLook(scene);
-    const layers = look.layers.map((layer, k) => {
-      let drawLook: ParticleLook = { ...DEFAULT_LOOK, ...layer.look };
-      if (drawLook.sprite?.shape === 'image') {
-        // The image comes from the page drawing the scene (the campfire page generates its flame atlas); none here.
-        io.err(`render: layer ${k}: a sprite of shape image needs the page's image; drawn as soft sprites\n`);
-        drawLook = { ...drawLook, sprite: { ...drawLook.sprite, shape: 'soft', flipbook: undefined } };
-      }
-      const label = `render.layer${k}`;
-      let binding: ParticleBinding;
-      if (drawLook.sort === 'back-to-front') {
-        const sort = own(new DepthSort(device, { label: `${label}.sort`, particles: buffer, count: capacity, live }));
-        binding = particlePass.bindSorted(label, buffer, sort);
-      } else {
-        binding = live ? particlePass.bindLive(label, buffer, live) : particlePass.bind(label, buffer);
-      }
-      return { binding: own(binding), look: drawLook, sorted: drawLook.sort === 'back-to-front' };
-    });
-    const trailPass = look.trails ? own(new TrailPass(device, FORMAT, DEPTH_FORMAT)) : null;
-    const trails =
-      look.trails && trailPass
-        ? {
-            binding: own(
-              trailPass.bind('render.trails', buffer, { count: capacity, length: look.trails.length, live }),
-            ),
-            look: look.trails,
-          }
-        : null;
+    const draws = own(
+      new LookDraws(
+        { device, passes: { particles: particlePass }, target: { format: FORMAT, depthFormat: DEPTH_FORMAT } },
+        'render',
+        withoutImageSprites(sceneToLook(scene), io),
+        buffer,
+        { count: capacity, live },
+      ),
+    );
     const links = sceneLinks(scene);
     const linkPass = links.length > 0 ? own(new LinkPass(device, FORMAT, DEPTH_FORMAT)) : null;
     const linkBinding = linkPass ? own(linkPass.bind('render.links', buffer, links)) : null;
@@ -419,10 +386,7 @@ export async function renderScene(options: RenderOptions, io: RenderIo): Promise
       await withErrorScopes(device, `render frame ${frame}`, () => {
         const encoder = device.createCommandEncoder({ label: `render.frame${frame}` });
         if (options.steps > 0) system.encodeSteps(encoder, options.dt, options.steps);
-        if (trails && trailPass) trailPass.record(encoder, trails.binding);
-        for (const layer of layers) {
-          if (layer.sorted) particlePass.sortFor(encoder, layer.binding, layer.look, drawView, drawTime);
-        }
+        draws.encode(encoder, drawView, drawTime);
         const pass = encoder.beginRenderPass({
           colorAttachments: [
             { view: color.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [...BACKGROUND, 1] },
@@ -436,13 +400,9 @@ export async function renderScene(options: RenderOptions, io: RenderIo): Promise
         });
         if (grid && gridPass && gridBinding) gridPass.draw(pass, gridBinding, grid, drawView);
         if (linkPass && linkBinding) linkPass.draw(pass, linkBinding, DEFAULT_LINK_STYLE, drawView, drawTime);
-        if (trails && trailPass) {
-          const { width: ribbon, curves, blend, intensity } = trails.look;
-          trailPass.draw(pass, trails.binding, { width: ribbon, curves, blend, intensity }, drawView);
-        }
         // Drawn by index (no emitters): every slot; with emitters, the live list's count (indirect).
         const range = live ? undefined : { count: capacity };
-        for (const layer of layers) particlePass.draw(pass, layer.binding, layer.look, drawView, drawTime, range);
+        draws.render(pass, drawView, drawTime, { intensity: 1, trails: true, range });
         pass.end();
         encoder.copyTextureToBuffer({ texture: color }, { buffer: read, bytesPerRow: paddedRowBytes }, [width, height]);
         device.queue.submit([encoder.finish()]);

@@ -35,7 +35,7 @@ import { LiveStatsPoller } from '../shared/liveStats';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FOUNTAIN_PARAMS } from './params';
-import { groundGrid } from '../shared/ground';
+import { groundGrid } from '../../render/ground';
 import { resumedSystem } from '../shared/recovery';
 
 type Params = ParamValues<typeof FOUNTAIN_PARAMS>;

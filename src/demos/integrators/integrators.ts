@@ -29,7 +29,8 @@ import { DEFAULT_LOOK, type DrawView, type ParticleLook } from '../../render/par
 import { TrailRecorder } from '../../render/trailRecorder';
 import { sceneToLook, sceneToParticles } from '../../scene/scene';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
-import { LookDraws, loadScene } from '../shared/sceneLook';
+import { LookDraws } from '../../render/lookDraws';
+import { loadScene } from '../shared/sceneLook';
 import type { ParamValues } from '../shared/params';
 import { INTEGRATORS_PARAMS } from './params';
 
@@ -180,7 +181,7 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         cpu,
         lines: passes.lines.bind(`Integrators.cpu(${name})`, strips),
         dots: passes.particles.bind(`Integrators.dots(${name})`, trail.buffer),
-        live: new LookDraws(context as DemoContext<unknown>, `Integrators.live(${name})`, look, system.particleStore, {
+        live: new LookDraws(context, `Integrators.live(${name})`, look, system.particleStore, {
           count,
           base: liveLook,
         }),

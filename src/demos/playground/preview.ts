@@ -11,29 +11,22 @@
  * blanks the picture.
  */
 import { withErrorScopes } from '../../gpu/errors';
-import { ParticleSystem } from '../../gpu/particleSystem';
+import type { ParticleSystem } from '../../gpu/particleSystem';
 import type { OrbitCamera } from '../../render/camera';
+import { groundGrid } from '../../render/ground';
 import type { GridBinding, GridSpec } from '../../render/gridPass';
 import type { LineBinding, LineStyle } from '../../render/linePass';
 import { DEFAULT_LINK_STYLE, type LinkBinding } from '../../render/linkPass';
+import { LookDraws } from '../../render/lookDraws';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { SceneLook } from '../../scene/look';
 import { DEFAULT_TRAIL_CURVES } from '../../core/look/trails';
-import {
-  sceneCapacity,
-  sceneToCollisions,
-  sceneToForces,
-  sceneToLifecycle,
-  sceneToLook,
-  sceneToParticles,
-  type Scene,
-} from '../../scene/scene';
+import { sceneCapacity, sceneToForces, sceneToLook, type Scene } from '../../scene/scene';
+import { createSceneSystem } from '../../scene/sceneSystem';
 import { flameAtlas } from '../campfire/flameAtlas';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
-import { groundGrid } from '../shared/ground';
 import { LiveStatsPoller } from '../shared/liveStats';
 import type { ParamValues } from '../shared/params';
-import { LookDraws } from '../shared/sceneLook';
 import {
   axes,
   colliderStrips,
@@ -103,19 +96,13 @@ export class ScenePreview {
     this.extent = sceneExtent(scene);
     const live = system.lifecycle?.buffers ?? null;
     const base = baseLook(scene, this.extent);
-    this.draws = new LookDraws(
-      context as DemoContext<unknown>,
-      'Playground',
-      previewLook(scene, base),
-      system.particleStore,
-      {
-        count: system.capacity,
-        live,
-        base,
-        // The campfire's `image` sprites are its page's flame atlas.
-        spriteImage: flameAtlas(),
-      },
-    );
+    this.draws = new LookDraws(context, 'Playground', previewLook(scene, base), system.particleStore, {
+      count: system.capacity,
+      live,
+      base,
+      // The campfire's `image` sprites are its page's flame atlas.
+      spriteImage: flameAtlas(),
+    });
     this.live = live ? new LiveStatsPoller(system) : null;
     try {
       const upward = ((scene.colliders ?? []) as Record<string, unknown>[]).find(
@@ -150,19 +137,8 @@ export class ScenePreview {
   /** The scene's system (particles written, forces registered) and its draws. */
   static async create(context: Context, scene: Scene): Promise<ScenePreview> {
     const { params } = context;
-    const system = await ParticleSystem.create(context.device, {
-      capacity: sceneCapacity(scene),
-      integrator: params.integrator,
-      damping: params.damping,
-      collisions: sceneToCollisions(scene),
-      ...sceneToLifecycle(scene),
-    });
+    const system = await createSceneSystem(context.device, scene, params);
     try {
-      const particles = sceneToParticles(scene);
-      if (particles.length > 0) await system.writeParticles(0, particles);
-      const forces = sceneToForces(scene);
-      for (const { generator, target } of forces.generators) system.forces.add(generator, target);
-      if (forces.links.length > 0) system.springs.setLinks(forces.links);
       // The draws' buffers in error scopes: one the GPU refuses (too large) is this text's failure, reported
       // under the editor while the previous preview runs on, not an uncaptured error that stops the page.
       const made: { preview?: ScenePreview } = {};

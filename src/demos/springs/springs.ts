@@ -33,7 +33,7 @@ import { ParticleRecords } from '../shared/packing';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { SPRINGS_PARAMS } from './params';
-import { groundGrid } from '../shared/ground';
+import { groundGrid } from '../../render/ground';
 import { resumedSystem } from '../shared/recovery';
 
 type Params = ParamValues<typeof SPRINGS_PARAMS>;
