@@ -14,13 +14,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { PNG } from 'pngjs';
-import { SparkworksInputError } from '../core/errors';
 import { checkStepCount, checkTimeStep } from '../core/particles';
 import { DAMPING_MODES, DEFAULT_VARIANT, INTEGRATION_ORDERS, resolveVariant, type Variant } from '../core/variants';
-import { NoAdapterError } from '../gpu/device';
-import { DeviceLostError, GpuValidationError, withErrorScopes } from '../gpu/errors';
+import { withErrorScopes } from '../gpu/errors';
 import { acquireDevice } from '../node/device';
 import { OrbitCamera } from '../render/camera';
 import { groundGrid, planeCentre } from '../render/ground';
@@ -32,6 +30,7 @@ import { ParticlePass } from '../render/particlePass';
 import type { SceneLook } from '../scene/look';
 import { parseScene, sceneCapacity, sceneToForces, sceneToLook, type Scene } from '../scene/scene';
 import { createSceneSystem } from '../scene/sceneSystem';
+import { checkFlag, failureExitCode, numberFlag, processIo, refuseFlag, type CliIo } from './flags';
 
 /** The most frames one run draws, and the largest side of a frame (a common maxTextureDimension2D). */
 export const MAX_FRAMES = 100_000;
@@ -77,43 +76,12 @@ export interface RenderResult {
 }
 
 /** Where the command writes; the tests pass their own to keep quiet. */
-export interface RenderIo {
-  out(text: string): void;
-  err(text: string): void;
-  /** Where the progress bar goes; none without. */
-  progress?: NodeJS.WritableStream;
-}
-
-const processIo: RenderIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  progress: process.stderr,
-};
-
-function refuse(flag: string, value: unknown, rule: string): never {
-  throw new SparkworksInputError(`${flag}: ${JSON.stringify(value)} ${rule}`, flag, value);
-}
-
-/** Runs a core check on a flag's value and names the flag in its error (as simulate does). */
-function checkFlag<T>(flag: string, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    if (!(error instanceof SparkworksInputError)) throw error;
-    throw new SparkworksInputError(`${flag}: ${error.message}`, flag, error.value);
-  }
-}
-
-function numberFlag(flag: string, text: string): number {
-  const value = text.trim() === '' ? Number.NaN : Number(text);
-  if (Number.isNaN(value)) refuse(flag, text, 'is not a number');
-  return value;
-}
+export type RenderIo = CliIo;
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
   const value = numberFlag(flag, text);
   if (!Number.isInteger(value) || value < min || value > max) {
-    refuse(flag, text, `must be an integer in [${min}, ${max.toLocaleString('en-US')}]`);
+    refuseFlag(flag, text, `must be an integer in [${min}, ${max.toLocaleString('en-US')}]`);
   }
   return value;
 }
@@ -121,10 +89,10 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
 /** `--size 960x540`: two integers in [1, MAX_SIDE]. */
 export function parseSize(text: string): { width: number; height: number } {
   const match = /^(\d+)x(\d+)$/.exec(text.trim());
-  if (!match) refuse('--size', text, 'must be WIDTHxHEIGHT, e.g. 960x540');
+  if (!match) refuseFlag('--size', text, 'must be WIDTHxHEIGHT, e.g. 960x540');
   const [width, height] = [Number(match[1]), Number(match[2])];
   for (const side of [width, height]) {
-    if (side < 1 || side > MAX_SIDE) refuse('--size', text, `must have each side in [1, ${MAX_SIDE}] pixels`);
+    if (side < 1 || side > MAX_SIDE) refuseFlag('--size', text, `must have each side in [1, ${MAX_SIDE}] pixels`);
   }
   return { width, height };
 }
@@ -137,19 +105,19 @@ export function parseCamera(settings: readonly string[]): Partial<RenderCamera> 
     if (key === 'target' || key === 'eye') {
       const xyz = value.split(',').map((x) => (x.trim() === '' ? Number.NaN : Number(x)));
       if (xyz.length !== 3 || !xyz.every(Number.isFinite)) {
-        refuse('--camera', setting, `${key} must be three finite numbers x,y,z`);
+        refuseFlag('--camera', setting, `${key} must be three finite numbers x,y,z`);
       }
       camera[key] = xyz as [number, number, number];
     } else if (key === 'fov') {
       const fov = value.trim() === '' ? Number.NaN : Number(value);
-      if (!(fov > 0 && fov < 180)) refuse('--camera', setting, 'fov must be in (0, 180) degrees');
+      if (!(fov > 0 && fov < 180)) refuseFlag('--camera', setting, 'fov must be in (0, 180) degrees');
       camera.fov = fov;
     } else {
-      refuse('--camera', setting, 'is not one of target=x,y,z, eye=x,y,z, fov=degrees');
+      refuseFlag('--camera', setting, 'is not one of target=x,y,z, eye=x,y,z, fov=degrees');
     }
   }
   if (camera.eye && camera.target && camera.eye.every((x, c) => x === camera.target![c])) {
-    refuse('--camera', settings.join(' '), 'eye and target must differ');
+    refuseFlag('--camera', settings.join(' '), 'eye and target must differ');
   }
   return camera;
 }
@@ -302,7 +270,7 @@ export function unpadRows(padded: Uint8Array, width: number, height: number, pad
 export async function renderScene(options: RenderOptions, io: RenderIo): Promise<RenderResult> {
   const started = performance.now();
   const text = await readFile(options.scene, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    refuse('--scene', options.scene, `cannot be read (${error.code ?? error.message})`),
+    refuseFlag('--scene', options.scene, `cannot be read (${error.code ?? error.message})`),
   );
   const scene = parseScene(text, options.scene);
   const camera = fitCamera(scene, options.camera);
@@ -444,15 +412,6 @@ export async function main(argv: string[], io: RenderIo = processIo): Promise<nu
     await runRender(argv, io);
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError && error.exitCode === 0) return 0;
-    const expected =
-      error instanceof CommanderError ||
-      error instanceof SparkworksInputError ||
-      error instanceof NoAdapterError ||
-      error instanceof GpuValidationError ||
-      error instanceof DeviceLostError;
-    if (!expected) throw error;
-    io.err(`render: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
-    return 1;
+    return failureExitCode('render', error, io);
   }
 }

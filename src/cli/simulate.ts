@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { access, constants, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import type { ParticleSystemApi } from '../core/api';
 import type { CollisionOptions } from '../core/collisions/world';
 import { CpuParticleSystem } from '../core/cpuParticleSystem';
@@ -32,9 +32,8 @@ import {
   variantName,
   type Variant,
 } from '../core/variants';
-import { NoAdapterError, type AdapterDescription } from '../gpu/device';
+import type { AdapterDescription } from '../gpu/device';
 import { acquireDevice } from '../node/device';
-import { DeviceLostError, GpuValidationError } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import {
   parseScene,
@@ -44,6 +43,7 @@ import {
   sceneToLifecycle,
   sceneToParticles,
 } from '../scene/scene';
+import { checkFlag, failureExitCode, numberFlag, processIo, type CliIo } from './flags';
 
 /** Steps per command buffer, so a huge --steps never records one giant command buffer. */
 const STEPS_PER_SUBMIT = 1000;
@@ -109,18 +109,7 @@ export interface SimulateResult {
 }
 
 /** Where the command writes; the tests pass their own to keep quiet. */
-export interface SimulateIo {
-  out(text: string): void;
-  err(text: string): void;
-  /** Where a long run's progress bar goes (a terminal redraws it in place; anything else gets a line now and then). */
-  progress?: NodeJS.WritableStream;
-}
-
-const processIo: SimulateIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  progress: process.stderr,
-};
+export type SimulateIo = CliIo;
 
 interface Options {
   /** Exactly one of scene and resume is set. */
@@ -135,25 +124,6 @@ interface Options {
   progress: boolean;
   /** Whether --integrator or --damping was given (a --resume run takes the snapshot's). */
   variantGiven: boolean;
-}
-
-/** Runs a core check on a flag's value and names the flag in its error. */
-function checkFlag<T>(flag: string, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    if (!(error instanceof SparkworksInputError)) throw error;
-    throw new SparkworksInputError(`${flag}: ${error.message}`, flag, error.value);
-  }
-}
-
-function numberFlag(flag: string, text: string): number {
-  // Number('') is 0; an empty flag is a mistake, not zero.
-  const value = text.trim() === '' ? Number.NaN : Number(text);
-  if (Number.isNaN(value)) {
-    throw new SparkworksInputError(`${flag}: ${JSON.stringify(text)} is not a number`, flag, text);
-  }
-  return value;
 }
 
 /** The flags as commander hands them over: strings, checked in parseOptions. */
@@ -676,18 +646,7 @@ export async function main(argv: string[], io: SimulateIo = processIo): Promise<
     const { output } = await runSimulate(argv, io, controller.signal);
     return output.interrupted ? INTERRUPTED_EXIT_CODE : 0;
   } catch (error) {
-    // --help and --version arrive as CommanderErrors with exit code 0.
-    if (error instanceof CommanderError && error.exitCode === 0) return 0;
-    // GPU failures too (out of memory for a capacity the limits allow, validation, a lost device): one line, not a trace.
-    const expected =
-      error instanceof CommanderError ||
-      error instanceof SparkworksInputError ||
-      error instanceof NoAdapterError ||
-      error instanceof GpuValidationError ||
-      error instanceof DeviceLostError;
-    if (!expected) throw error;
-    io.err(`simulate: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
-    return 1;
+    return failureExitCode('simulate', error, io);
   } finally {
     process.removeListener('SIGINT', interrupt);
   }
