@@ -9,7 +9,7 @@
  * exact text. A downloaded file equals the editor's text, opens again through
  * the file picker, and runs under `simulate`. Pictures go to test-out/.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +19,8 @@ import type { PlaygroundCheck } from '../src/demos/playground/playground';
 import type { Checked } from '../src/demos/playground/validate';
 import { parseScene } from '../src/scene/scene';
 import { capture as captureIo, useTempDir } from './support/cli';
-import { expectNotBlank, measure, openSite, withPage, type Site } from './support/site';
+import { OUT, expectNotBlank, measure, openSite, savePng, thumbnail, withPage, type Site } from './support/site';
 
-const OUT = 'test-out';
 /** A slower clock and few steps a frame: SwiftShader draws a frame in tens of milliseconds. */
 const QUERY = '?stepRate=30&maxSteps=4';
 
@@ -114,26 +113,6 @@ async function waitForFrames(page: Page, frames: number): Promise<void> {
 }
 
 const canvasPicture = (page: Page) => page.evaluate(() => window.__sparkworks!.capture());
-
-function savePng(name: string, dataUrl: string): void {
-  writeFileSync(join(OUT, name), Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
-}
-
-/** A 640-pixel-wide JPEG of a PNG data URL, encoded by the browser (as the gallery's thumbnails are). */
-async function thumbnail(page: Page, dataUrl: string): Promise<string> {
-  return page.evaluate(async (url) => {
-    const bitmap = await createImageBitmap(await (await fetch(url)).blob());
-    const width = 640;
-    const height = Math.round((bitmap.height * width) / bitmap.width);
-    const canvas = document.createElement('canvas');
-    canvas.width = width;
-    canvas.height = height;
-    const context = canvas.getContext('2d')!;
-    context.imageSmoothingQuality = 'high';
-    context.drawImage(bitmap, 0, 0, width, height);
-    return canvas.toDataURL('image/jpeg', 0.86);
-  }, dataUrl);
-}
 
 /** Replaces the first `find` in the editor by typing `replacement` over it, as a user would. */
 async function typeOver(page: Page, find: string, replacement: string): Promise<void> {

@@ -14,38 +14,24 @@
  * snapshot (Integrators) still offers the restart. Pictures after recovery go
  * to test-out/ (git-ignored).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SnapshotSummary } from '../src/demos/shared/recovery';
-import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
+import { OUT, openSite, savePng, type Site } from './support/site';
 
-let outDir: string;
-let server: PreviewServer;
+let site: Site;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'sparkworks-site-'));
-  await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  server = await preview({
-    logLevel: 'error',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: false },
-  });
-  const address = server.httpServer.address();
-  if (!address || typeof address === 'string') throw new Error('the preview server has no port');
-  baseUrl = `http://127.0.0.1:${address.port}/`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  site = await openSite();
+  ({ browser, baseUrl } = site);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => server?.httpServer.close(() => resolve()) ?? resolve());
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  await site?.close();
 });
 
 /** Runs `body` on a fresh page, closed afterwards; page errors and console errors are collected. */
@@ -169,8 +155,8 @@ describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () =
         expect(await page.textContent('.sw-notice')).toContain(
           `continued on a new device from the snapshot at t = ${kept.clock.time.toFixed(1)} s (step ${kept.clock.stepCount})`,
         );
-        mkdirSync('test-out', { recursive: true });
-        await page.screenshot({ path: join('test-out', `${demo.id}-recovered.png`) });
+        mkdirSync(OUT, { recursive: true });
+        await page.screenshot({ path: join(OUT, `${demo.id}-recovered.png`) });
         // Nothing stepped since the restore: the state is the snapshot's, every bit.
         expect(await readState(page)).toEqual(kept);
 
@@ -186,10 +172,7 @@ describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () =
         const resumed = await waitUntil(page, `h.steps >= ${kept.clock.stepCount + 10}`);
         // The canvas alone, read right after a frame (a page screenshot waits too long for a busy page).
         const picture = await page.evaluate(() => window.__sparkworks!.capture());
-        writeFileSync(
-          join('test-out', `${demo.id}-recovered-running.png`),
-          Buffer.from(picture.slice(picture.indexOf(',') + 1), 'base64'),
-        );
+        savePng(`${demo.id}-recovered-running.png`, picture);
         const state = (await readState(page)) as SnapshotSummary;
         expect(state.systems[0]!.stepCount).toBeGreaterThanOrEqual(resumed.steps);
         expect(state.systems[0]!.time).toBeGreaterThan(system.time);

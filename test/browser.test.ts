@@ -12,11 +12,9 @@
  * The bench page runs every case of the Node benchmark's harness.
  * Pictures of every demo go to test-out/ (git-ignored).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { floatIndex } from '../src/core/layout';
@@ -26,67 +24,42 @@ import type { DemoBrowserTest } from '../src/demos/shared/browserTest';
 import type { SparkworksHooks } from '../src/demos/shared/hooks';
 import type { IntegratorsCheck } from '../src/demos/integrators/integrators';
 import { StepErrorBound } from './support/errorBound';
-import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
+import {
+  OUT,
+  expectNotBlank,
+  measure,
+  openSite,
+  savePng,
+  setController,
+  thumbnail,
+  withPage as withSitePage,
+  type Site,
+} from './support/site';
 
-const OUT = 'test-out';
-const VIEWPORT = { width: 1024, height: 640 };
-
-let outDir: string;
-let server: PreviewServer;
+let site: Site;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'sparkworks-site-'));
-  await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  server = await preview({
-    logLevel: 'error',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: false },
-  });
-  const address = server.httpServer.address();
-  if (!address || typeof address === 'string') throw new Error('the preview server has no port');
-  baseUrl = `http://127.0.0.1:${address.port}/`;
   // playwright gives every launch a fresh temporary profile (--user-data-dir).
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  site = await openSite();
+  ({ browser, baseUrl } = site);
   mkdirSync(OUT, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => server?.httpServer.close(() => resolve()) ?? resolve());
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  await site?.close();
 });
 
 /**
  * Runs `body` on a fresh page in a fresh context, closed afterwards even when
  * the test fails: a page left drawing would slow every later test down.
  */
-async function withPage(
+function withPage(
   options: Parameters<Browser['newContext']>[0],
   body: (page: Page, problems: string[], context: BrowserContext) => Promise<void>,
 ): Promise<void> {
-  const context = await browser.newContext({ viewport: VIEWPORT, ...options });
-  try {
-    const page = await context.newPage();
-    await body(page, watch(page), context);
-  } finally {
-    await context.close();
-  }
-}
-
-/** Page errors, console errors, and console warnings from WebGPU, as they come. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('console', (message) => {
-    const text = message.text();
-    if (message.type() === 'error') problems.push(`console error: ${text}`);
-    else if (message.type() === 'warning' && /webgpu|validation|gpu(device|buffer|texture)|wgsl/i.test(text)) {
-      problems.push(`console warning: ${text}`);
-    }
-  });
-  return problems;
+  return withSitePage(browser, options, body);
 }
 
 type HookState = Omit<SparkworksHooks, 'loseDevice' | 'capture'>;
@@ -120,127 +93,6 @@ async function waitForFrames(page: Page, frames: number, steps = 0, timeout = 60
 /** The canvas alone, read in the page right after a frame was submitted. */
 async function capture(page: Page): Promise<string> {
   return page.evaluate(() => window.__sparkworks!.capture());
-}
-
-interface PictureStats {
-  width: number;
-  height: number;
-  /** Colours seen, quantised to 4 bits a channel. */
-  distinct: number;
-  /** Share of pixels that differ from the most common colour by more than 24 in a channel. */
-  drawn: number;
-  /** Standard deviation of luminance, 0..255. */
-  spread: number;
-}
-
-/** Decodes PNG data URLs with the browser's own decoder and measures them (or their difference). */
-async function measure(page: Page, a: string, b?: string): Promise<PictureStats & { changed: number }> {
-  return page.evaluate(
-    async ([a, b]) => {
-      const pixels = async (url: string) => {
-        const bitmap = await createImageBitmap(await (await fetch(url)).blob());
-        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-        const context = canvas.getContext('2d', { willReadFrequently: true })!;
-        context.drawImage(bitmap, 0, 0);
-        return {
-          width: bitmap.width,
-          height: bitmap.height,
-          data: context.getImageData(0, 0, bitmap.width, bitmap.height).data,
-        };
-      };
-      const first = await pixels(a);
-      const { data, width, height } = first;
-      const counts = new Map<number, number>();
-      let sum = 0;
-      let sumSquares = 0;
-      const n = width * height;
-      for (let i = 0; i < data.length; i += 4) {
-        const key = ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-        const luminance = 0.2126 * data[i]! + 0.7152 * data[i + 1]! + 0.0722 * data[i + 2]!;
-        sum += luminance;
-        sumSquares += luminance * luminance;
-      }
-      let mode = 0;
-      let modeCount = -1;
-      for (const [key, count] of counts) if (count > modeCount) [mode, modeCount] = [key, count];
-      const modeRgb = [((mode >> 8) & 15) * 16 + 8, ((mode >> 4) & 15) * 16 + 8, (mode & 15) * 16 + 8];
-      let drawn = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        const off = Math.max(
-          Math.abs(data[i]! - modeRgb[0]!),
-          Math.abs(data[i + 1]! - modeRgb[1]!),
-          Math.abs(data[i + 2]! - modeRgb[2]!),
-        );
-        if (off > 24) drawn++;
-      }
-      const mean = sum / n;
-      let changed = 0;
-      if (b) {
-        const other = (await pixels(b)).data;
-        for (let i = 0; i < data.length; i += 4) {
-          const off = Math.max(
-            Math.abs(data[i]! - other[i]!),
-            Math.abs(data[i + 1]! - other[i + 1]!),
-            Math.abs(data[i + 2]! - other[i + 2]!),
-          );
-          if (off > 24) changed++;
-        }
-      }
-      return {
-        width,
-        height,
-        distinct: counts.size,
-        drawn: drawn / n,
-        spread: Math.sqrt(Math.max(0, sumSquares / n - mean * mean)),
-        changed: changed / n,
-      };
-    },
-    [a, b] as const,
-  );
-}
-
-/** Fails on a black or uniform picture (or one with next to nothing drawn). */
-function expectNotBlank(stats: PictureStats, what: string): void {
-  expect(stats.distinct, `${what}: distinct colours`).toBeGreaterThan(12);
-  expect(stats.drawn, `${what}: share of pixels drawn`).toBeGreaterThan(0.003);
-  expect(stats.spread, `${what}: luminance spread`).toBeGreaterThan(1.5);
-}
-
-function savePng(name: string, dataUrl: string): void {
-  writeFileSync(join(OUT, name), Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
-}
-
-/** A 640-pixel-wide JPEG of a PNG data URL, encoded by the browser (the gallery's thumbnails). */
-async function thumbnail(page: Page, dataUrl: string): Promise<string> {
-  return page.evaluate(async (url) => {
-    const bitmap = await createImageBitmap(await (await fetch(url)).blob());
-    const width = 640;
-    const height = Math.round((bitmap.height * width) / bitmap.width);
-    const canvas = document.createElement('canvas');
-    canvas.width = width;
-    canvas.height = height;
-    const context = canvas.getContext('2d')!;
-    context.imageSmoothingQuality = 'high';
-    context.drawImage(bitmap, 0, 0, width, height);
-    return canvas.toDataURL('image/jpeg', 0.86);
-  }, dataUrl);
-}
-
-/** Sets a lil-gui controller by its label, through the page like a user. */
-async function setController(page: Page, label: string, value: string | number | boolean): Promise<void> {
-  const name = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const controller = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: name }) }).first();
-  if (typeof value === 'boolean') {
-    await controller.locator('input[type=checkbox]').setChecked(value);
-  } else if ((await controller.locator('select').count()) > 0) {
-    await controller.locator('select').selectOption(String(value));
-  } else {
-    const input = controller.locator('input').first();
-    await input.fill(String(value));
-    await input.press('Enter');
-    await input.blur();
-  }
 }
 
 async function controllerValue(page: Page, label: string): Promise<string> {

@@ -2,16 +2,20 @@
  * The built site in Chromium, for browser tests: the site built with Vite's
  * build API into a temporary folder, served by Vite's preview server on
  * 127.0.0.1, Debian's Chromium launched headless on SwiftShader
- * (chromium.ts), pages that collect their errors, and the measures of a
- * canvas picture that tell a blank one.
+ * (chromium.ts), pages that collect their errors, the measures of a
+ * canvas picture that tell a blank one, the pictures saved to test-out/, and
+ * lil-gui's controllers set as a user sets them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { expect } from 'vitest';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium';
+
+/** Where the browser tests' pictures go (git-ignored). */
+export const OUT = 'test-out';
 
 export interface Site {
   baseUrl: string;
@@ -154,9 +158,46 @@ export async function measure(page: Page, a: string, b?: string): Promise<Pictur
   );
 }
 
-/** Fails on a black or uniform picture (or one with next to nothing drawn), as test/browser.test.ts judges one. */
+/** Fails on a black or uniform picture (or one with next to nothing drawn). */
 export function expectNotBlank(stats: PictureStats, what: string): void {
   expect(stats.distinct, `${what}: distinct colours`).toBeGreaterThan(12);
   expect(stats.drawn, `${what}: share of pixels drawn`).toBeGreaterThan(0.003);
   expect(stats.spread, `${what}: luminance spread`).toBeGreaterThan(1.5);
+}
+
+/** Writes a PNG (or JPEG) data URL to OUT/name. */
+export function savePng(name: string, dataUrl: string): void {
+  writeFileSync(join(OUT, name), Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
+}
+
+/** A 640-pixel-wide JPEG of a PNG data URL, encoded by the browser (the gallery's thumbnails). */
+export async function thumbnail(page: Page, dataUrl: string): Promise<string> {
+  return page.evaluate(async (url) => {
+    const bitmap = await createImageBitmap(await (await fetch(url)).blob());
+    const width = 640;
+    const height = Math.round((bitmap.height * width) / bitmap.width);
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext('2d')!;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(bitmap, 0, 0, width, height);
+    return canvas.toDataURL('image/jpeg', 0.86);
+  }, dataUrl);
+}
+
+/** Sets a lil-gui controller by its label, through the page like a user. */
+export async function setController(page: Page, label: string, value: string | number | boolean): Promise<void> {
+  const name = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const controller = page.locator('.lil-controller', { has: page.locator('.lil-name', { hasText: name }) }).first();
+  if (typeof value === 'boolean') {
+    await controller.locator('input[type=checkbox]').setChecked(value);
+  } else if ((await controller.locator('select').count()) > 0) {
+    await controller.locator('select').selectOption(String(value));
+  } else {
+    const input = controller.locator('input').first();
+    await input.fill(String(value));
+    await input.press('Enter');
+    await input.blur();
+  }
 }
