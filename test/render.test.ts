@@ -15,7 +15,7 @@ import { OrbitCamera } from '../src/render/camera';
 import { FixedStepClock } from '../src/render/fixedStep';
 import { GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
-import { DEFAULT_LINK_STYLE, LINK_PARAMS, LinkPass, type LinkStyle } from '../src/render/linkPass';
+import { DEFAULT_LINK_STYLE, LINK_PARAMS, LinkPass, sceneLinkEnds, type LinkStyle } from '../src/render/linkPass';
 import { ParticleRecords } from '../src/demos/shared/packing';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
@@ -171,6 +171,29 @@ describe('demo parameters in the URL', () => {
       '?grid=maybe: not true or false; using true',
       '?what: no such parameter',
     ]);
+  });
+});
+
+describe('sceneLinkEnds', () => {
+  it("draws a scene's cables and rods, anchored or between particles, and its pair springs, with rest lengths", () => {
+    const links = [
+      { type: 'cable', a: 0, b: 2, maxLength: 1.9, restitution: 0.3 },
+      { type: 'rod', a: 1, anchor: [0, 4, 0], length: 2 },
+      { type: 'cable', a: 3, anchor: [1, 2, 3], maxLength: 0.5 },
+    ];
+    expect(
+      sceneLinkEnds(links, [
+        { a: 4, b: 5, restLength: 0.25 },
+        { a: 5, b: 6 },
+      ]),
+    ).toEqual([
+      { a: 0, b: 2, restLength: 1.9 },
+      { a: 1, anchor: [0, 4, 0], restLength: 2 },
+      { a: 3, anchor: [1, 2, 3], restLength: 0.5 },
+      { a: 4, b: 5, restLength: 0.25 },
+      { a: 5, b: 6, restLength: 0 },
+    ]);
+    expect(sceneLinkEnds(undefined, [])).toEqual([]);
   });
 });
 

@@ -23,7 +23,7 @@ import { acquireDevice } from '../node/device';
 import { OrbitCamera } from '../render/camera';
 import { groundGrid, planeCentre } from '../render/ground';
 import { GridPass, type GridSpec } from '../render/gridPass';
-import { DEFAULT_LINK_STYLE, LinkPass, type LinkEnds } from '../render/linkPass';
+import { DEFAULT_LINK_STYLE, LinkPass, sceneLinkEnds } from '../render/linkPass';
 import { LookDraws } from '../render/lookDraws';
 import type { DrawView, Rgb } from '../render/particleLook';
 import { ParticlePass } from '../render/particlePass';
@@ -244,16 +244,6 @@ function withoutImageSprites(look: SceneLook, io: RenderIo): SceneLook {
   return { ...look, layers };
 }
 
-/** The links drawn: the scene's springs and its particle-to-particle cables and rods (anchored ones have one end). */
-function sceneLinks(scene: Scene): LinkEnds[] {
-  const springs = sceneToForces(scene).links.map(({ a, b, restLength }) => ({ a, b, restLength }));
-  const links = (scene.links ?? []) as { a: number; b?: number; length?: number; maxLength?: number }[];
-  const joined = links
-    .filter((l) => l.b !== undefined)
-    .map((l) => ({ a: l.a, b: l.b as number, restLength: l.length ?? l.maxLength ?? 0 }));
-  return [...springs, ...joined];
-}
-
 /** rgba rows read back with copyTextureToBuffer's 256-byte row padding dropped, alpha set opaque. */
 export function unpadRows(padded: Uint8Array, width: number, height: number, paddedRowBytes: number): Uint8Array {
   const rowBytes = width * 4;
@@ -304,7 +294,7 @@ export async function renderScene(options: RenderOptions, io: RenderIo): Promise
         { count: capacity, live },
       ),
     );
-    const links = sceneLinks(scene);
+    const links = sceneLinkEnds(scene.links, sceneToForces(scene).links);
     const linkPass = links.length > 0 ? own(new LinkPass(device, FORMAT, DEPTH_FORMAT)) : null;
     const linkBinding = linkPass ? own(linkPass.bind('render.links', buffer, links)) : null;
     const grid = sceneGrid(scene, Math.max(8, Math.hypot(...camera.eye.map((x, c) => x - camera.target[c]!))));

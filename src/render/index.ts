@@ -44,6 +44,7 @@ export {
   LinkBinding,
   DEFAULT_LINK_STYLE,
   packLinks,
+  sceneLinkEnds,
   ANCHORED_END,
   type AnchoredLinkEnds,
   type LinkEnds,

@@ -95,6 +95,35 @@ export const DEFAULT_LINK_STYLE: Readonly<LinkStyle> = {
 };
 
 /**
+ * What a scene draws as links: its cables and rods (between two particles,
+ * or from a particle to its anchor; rest length the rod's length or the
+ * cable's maximum) and its pair springs (their rest lengths).
+ */
+export function sceneLinkEnds(
+  links: readonly unknown[] | undefined,
+  springs: readonly { a: number; b: number; restLength?: number }[],
+): (LinkEnds | AnchoredLinkEnds)[] {
+  const drawn: (LinkEnds | AnchoredLinkEnds)[] = [];
+  for (const link of (links ?? []) as {
+    type?: string;
+    a: number;
+    b?: number;
+    anchor?: ArrayLike<number>;
+    length?: number;
+    maxLength?: number;
+  }[]) {
+    const restLength = Number((link.type === 'rod' ? link.length : link.maxLength) ?? 0);
+    if (typeof link.b === 'number') drawn.push({ a: link.a, b: link.b, restLength });
+    else if (link.anchor) {
+      const [x, y, z] = Array.from(link.anchor);
+      drawn.push({ a: link.a, anchor: [x ?? 0, y ?? 0, z ?? 0], restLength });
+    }
+  }
+  for (const spring of springs) drawn.push({ a: spring.a, b: spring.b, restLength: spring.restLength ?? 0 });
+  return drawn;
+}
+
+/**
  * Packs `links` into the buffer layout links.wgsl reads, checking each index
  * against `particles` (the records in the bound buffer).
  */

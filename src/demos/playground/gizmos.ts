@@ -285,15 +285,3 @@ export function axes(length: number): Strip[] {
     return [0, 0, 0, ...end];
   });
 }
-
-/** The links between two particles (cables, rods, pair springs), as index pairs for the link pass. */
-export function particleLinks(scene: Scene, springs: readonly { a: number; b: number; restLength?: number }[]) {
-  const links: { a: number; b: number; restLength: number }[] = [];
-  for (const link of (scene.links ?? []) as Record<string, unknown>[]) {
-    if (typeof link.b !== 'number') continue;
-    const rest = Number(link.type === 'rod' ? link.length : link.maxLength);
-    links.push({ a: Number(link.a), b: link.b, restLength: rest });
-  }
-  for (const spring of springs) links.push({ a: spring.a, b: spring.b, restLength: spring.restLength ?? 0 });
-  return links;
-}

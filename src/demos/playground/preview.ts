@@ -16,7 +16,7 @@ import type { OrbitCamera } from '../../render/camera';
 import { groundGrid } from '../../render/ground';
 import type { GridBinding, GridSpec } from '../../render/gridPass';
 import type { LineBinding, LineStyle } from '../../render/linePass';
-import { DEFAULT_LINK_STYLE, type LinkBinding } from '../../render/linkPass';
+import { DEFAULT_LINK_STYLE, sceneLinkEnds, type LinkBinding } from '../../render/linkPass';
 import { LookDraws } from '../../render/lookDraws';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import type { SceneLook } from '../../scene/look';
@@ -27,16 +27,7 @@ import { flameAtlas } from '../campfire/flameAtlas';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
 import { LiveStatsPoller } from '../shared/liveStats';
 import type { ParamValues } from '../shared/params';
-import {
-  axes,
-  colliderStrips,
-  emitterStrips,
-  niceSpacing,
-  particleLinks,
-  planeFrame,
-  sceneExtent,
-  type SceneExtent,
-} from './gizmos';
+import { axes, colliderStrips, emitterStrips, niceSpacing, planeFrame, sceneExtent, type SceneExtent } from './gizmos';
 import { PLAYGROUND_PARAMS } from './params';
 
 type Params = ParamValues<typeof PLAYGROUND_PARAMS>;
@@ -126,7 +117,7 @@ export class ScenePreview {
       const gizmos = emitterStrips(scene, this.extent);
       if (gizmos.length > 0) this.gizmos = passes.lines.bind('Playground.gizmos', gizmos);
       this.axes = passes.lines.bind('Playground.axes', axes(this.extent.radius * 0.25));
-      const links = particleLinks(scene, sceneToForces(scene).links);
+      const links = sceneLinkEnds(scene.links, sceneToForces(scene).links);
       if (links.length > 0) this.links = passes.links.bind('Playground.links', system.particleStore, links);
     } catch (error) {
       this.destroy();
