@@ -23,6 +23,7 @@ import {
 import type { ColliderRatioResult } from '../src/bench/colliderRatio';
 import type { ForceRatioResult } from '../src/bench/forceRatio';
 import type { SortRatioResult } from '../src/bench/sortRatio';
+import type { ChunkingRatioResult } from '../src/bench/chunkingRatio';
 import { quickOptions, runBench, type Progress } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
 import { buildReport, reportJson, summaryLines, type BenchReport } from '../src/bench/report';
@@ -81,6 +82,7 @@ interface ReportJson {
   forceRatio: ForceRatioResult;
   colliderRatio: ColliderRatioResult;
   sortRatio: SortRatioResult;
+  chunkingRatio: ChunkingRatioResult;
 }
 
 /** The targets the report states, each found by how its wording starts. */
@@ -295,6 +297,23 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     ).toHaveLength(1);
   });
 
+  it('times chunked particle state against one chunk in alternating rounds, at the run’s largest size in four chunks', () => {
+    const { steps, rounds, sizes, skipped } = json.chunkingRatio;
+    expect([steps, rounds, skipped]).toEqual([2, 3, []]);
+    expect(sizes.map((s) => [s.count, s.chunks, s.chunkParticles, s.referenceCount])).toEqual([
+      [COUNT, 4, COUNT / 4, COUNT],
+    ]);
+    const [size] = sizes;
+    expect(size!.ratios).toHaveLength(rounds);
+    for (const value of [size!.stepMs, size!.referenceStepMs, size!.ratio, size!.fastestRatio, ...size!.ratios])
+      expect(value).toBeGreaterThan(0);
+    expect(
+      summaryLines(report).filter((line) =>
+        line.startsWith('chunked vs one chunk @ 2^12 (4 chunks of 2^10; reference 2^12 in one)'),
+      ),
+    ).toHaveLength(1);
+  });
+
   it('reports progress run by run, each warm-up and repeat once, then done', () => {
     const last = progress.at(-1);
     const total = json.cases.length * (1 + OPTIONS.repeats);
@@ -302,9 +321,13 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     const runs = progress.filter(
       (p) =>
         p.current !== '' &&
-        !['forces vs step', 'colliders vs step', 'particle contacts vs step', 'depth sort vs step'].some((other) =>
-          p.current.startsWith(other),
-        ),
+        ![
+          'forces vs step',
+          'colliders vs step',
+          'particle contacts vs step',
+          'depth sort vs step',
+          'chunked state vs one chunk',
+        ].some((other) => p.current.startsWith(other)),
     );
     expect(runs.map((p) => p.done)).toEqual(Array.from({ length: total }, (_, i) => i));
   });
