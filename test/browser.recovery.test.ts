@@ -124,6 +124,9 @@ const CASES: RecoveryCase[] = [
   { id: 'fireworks', query: '?count=16384&maxSteps=12', steps: 120, emitters: true },
   { id: 'galaxy', query: '?count=16384&maxSteps=16', steps: 60, emitters: false },
   { id: 'springs', query: '?maxSteps=16', steps: 60, emitters: false },
+  // The scene-file pages (src/demos/shared/sceneLook.ts): their system is the scene's, restored as it was.
+  { id: 'campfire', query: '?maxSteps=12', steps: 60, emitters: true },
+  { id: 'rain', query: '?maxSteps=12', steps: 60, emitters: true },
 ];
 
 describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () => {

@@ -12,7 +12,7 @@
  * encodeSteps), seen through the camera as it is then: a paused page records
  * neither, so its picture holds still.
  */
-import type { ParticleSystem } from '../../gpu/particleSystem';
+import { ParticleSystem } from '../../gpu/particleSystem';
 import { groundGrid, planeCentre } from '../../render/ground';
 import type { GridSpec } from '../../render/gridPass';
 import { LookDraws } from '../../render/lookDraws';
@@ -22,6 +22,7 @@ import { parseScene, sceneCapacity, sceneToLook, type Scene } from '../../scene/
 import { createSceneSystem } from '../../scene/sceneSystem';
 import type { DemoContext, DemoScene, SceneFrame } from './demo';
 import { LiveStatsPoller } from './liveStats';
+import { resumedSystem } from './recovery';
 import type { DampingMode, IntegrationOrder } from '../../core/variants';
 
 /** Fetches public/scenes/<name>.json (served beside the demo pages' folder) and parses it. */
@@ -60,14 +61,20 @@ export class SceneDrawing {
     });
   }
 
-  /** The scene's system (its particles written, its forces registered) and its draws. */
+  /**
+   * The scene's system (its particles written, its forces registered) and its
+   * draws; on a new device after a loss (`context.resume`), the system
+   * restored from the kept snapshot instead (its trails start empty).
+   */
   static async create(
     context: DemoContext<unknown>,
     scene: Scene,
     variant: { integrator: IntegrationOrder; damping: DampingMode },
     extras: SceneLookExtras = {},
   ): Promise<SceneDrawing> {
-    const system = await createSceneSystem(context.device, scene, variant);
+    const system = context.resume
+      ? await ParticleSystem.restore(context.device, resumedSystem(context.resume, 0))
+      : await createSceneSystem(context.device, scene, variant);
     try {
       return new SceneDrawing(context, scene, system, extras);
     } catch (error) {
@@ -153,6 +160,10 @@ export function sceneLookDemo(
     check() {
       const s = live.stats;
       return s && { live: s.live, emitted: s.emitted, killed: s.killed, shortfall: s.shortfall };
+    },
+    // Everything the page runs is the system's: the scene file and the panel rebuild the rest.
+    snapshot() {
+      return drawing.system.snapshot().then((bytes) => ({ systems: [bytes], host: null }));
     },
     dispose() {
       live.stop();
