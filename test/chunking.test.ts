@@ -12,7 +12,6 @@
  * No tolerance: chunking changes where a record is stored, not one
  * operation on it, so the two systems' snapshots must be equal byte for byte.
  */
-import { readFileSync } from 'node:fs';
 import { mat4, vec3 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
 import { DepthSort } from '../src/render/depthSort';
@@ -26,28 +25,19 @@ import { ALL_VARIANTS, DEFAULT_VARIANT } from '../src/core/variants';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/particleBuffer';
 import { contactSlotBytes } from '../src/gpu/contactPass';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { parseScene, sceneCapacity } from '../src/scene/scene';
+import { sceneCapacity } from '../src/scene/scene';
 import { useDevice } from './support/gpu';
+import { expectSameBytes, GALLERY_SCENES, GALLERY_STEPS, galleryScene } from './support/galleryScenes';
 import { gpuSystemFor } from './support/sceneSystems';
 
 const gpu = useDevice();
 const DT = 1 / 60;
-/** Long enough for fireworks to burst and emitters to recycle slots (as test/snapshots.test.ts). */
-const STEPS = 90;
-const SCENES = ['ballistic', 'drag', 'forces', 'bouncing-ball', 'bridge', 'cradle', 'emitters', 'fireworks'];
-const scene = (name: string) => {
-  const parsed = parseScene(readFileSync(`public/scenes/${name}.json`, 'utf8'), `${name}.json`);
-  return name === 'emitters' ? { ...parsed, capacity: 8192 } : parsed;
-};
+const STEPS = GALLERY_STEPS;
+const SCENES = GALLERY_SCENES;
+const scene = galleryScene;
 
 /** The chunk that splits `capacity` slots into four or more chunks (at least 4 particles a chunk). */
 const smallChunk = (capacity: number) => Math.max(4, 2 ** Math.floor(Math.log2(Math.max(1, capacity / 4))));
-
-function expectSameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
-  expect(actual.byteLength, `${what}: length`).toBe(expected.byteLength);
-  const first = actual.findIndex((x, i) => x !== expected[i]);
-  expect(first, `${what}: first differing byte`).toBe(-1);
-}
 
 /** Both systems stepped alike, snapshots compared after every phase. */
 async function expectSameRun(

@@ -19,30 +19,15 @@ import { decodeSnapshot, type SystemState } from '../src/core/snapshot/systemSna
 import { DEFAULT_VARIANT } from '../src/core/variants';
 import { ARGS } from '../src/gpu/indirectArgs';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { parseScene } from '../src/scene/scene';
 import { useDevice } from './support/gpu';
+import { expectSameBytes, GALLERY_SCENES, GALLERY_STEPS, galleryScene } from './support/galleryScenes';
 import { cpuSystemFor, gpuSystemFor } from './support/sceneSystems';
 
 const gpu = useDevice();
 const DT = 1 / 60;
-/** Long enough for fireworks to burst into payloads (fuses from 0.25 s) and emitters to recycle slots. */
-const STEPS = 90;
-
-const SCENES = ['ballistic', 'drag', 'forces', 'bouncing-ball', 'bridge', 'cradle', 'emitters', 'fireworks'];
-/** The gallery's scene; the emitters' 100,000-slot pool cut to 8,192 (its live count stays under 3,000) to keep SwiftShader quick. */
-const scene = (name: string) => {
-  const parsed = parseScene(readFileSync(`public/scenes/${name}.json`, 'utf8'), `${name}.json`);
-  return name === 'emitters' ? { ...parsed, capacity: 8192 } : parsed;
-};
-
-/** Bytes equal, naming the first byte that is not (toEqual on megabytes prints too much). */
-function expectSameBytes(actual: ArrayBufferView, expected: ArrayBufferView, what: string): void {
-  const a = new Uint8Array(actual.buffer, actual.byteOffset, actual.byteLength);
-  const b = new Uint8Array(expected.buffer, expected.byteOffset, expected.byteLength);
-  expect(a.byteLength, `${what}: length`).toBe(b.byteLength);
-  const first = a.findIndex((x, i) => x !== b[i]);
-  expect(first, `${what}: first differing byte`).toBe(-1);
-}
+const STEPS = GALLERY_STEPS;
+const SCENES = GALLERY_SCENES;
+const scene = galleryScene;
 
 /** Two decoded states equal in every word, and in configuration but for which backend took them. */
 function expectSameState(actual: SystemState, expected: SystemState): void {

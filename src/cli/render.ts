@@ -25,7 +25,7 @@ import { groundGrid, planeCentre } from '../render/ground';
 import { GridPass, type GridSpec } from '../render/gridPass';
 import { DEFAULT_LINK_STYLE, LinkPass, sceneLinkEnds } from '../render/linkPass';
 import { LookDraws } from '../render/lookDraws';
-import type { DrawView, Rgb } from '../render/particleLook';
+import type { Rgb } from '../render/particleLook';
 import { ParticlePass } from '../render/particlePass';
 import type { SceneLook } from '../scene/look';
 import { parseScene, sceneCapacity, sceneToForces, sceneToLook, type Scene } from '../scene/scene';
@@ -266,12 +266,7 @@ export async function renderScene(options: RenderOptions, io: RenderIo): Promise
   const camera = fitCamera(scene, options.camera);
   const { width, height } = options;
   const view = orbitCamera(camera, width / height);
-  const drawView: DrawView = {
-    viewProjection: view.viewProjection,
-    width,
-    height,
-    focalPixels: view.focalPixels(height),
-  };
+  const drawView = view.drawView(width, height);
   const outDir = resolve(options.out);
   await mkdir(outDir, { recursive: true });
 

@@ -5,6 +5,7 @@
  * refilled by `update`, nothing allocates per frame.
  */
 import { mat4, vec3 } from 'gl-matrix';
+import type { DrawView } from './particleLook';
 
 /** How the camera projects: with perspective, or orthographically (the visible height at the target kept). */
 export type Projection = 'perspective' | 'orthographic';
@@ -152,6 +153,11 @@ export class OrbitCamera {
    */
   focalPixels(heightPx: number): number {
     return ((this.projectionMatrix[5] as number) * heightPx) / 2;
+  }
+
+  /** What a pass draws through this camera into a `width` x `height` target (device pixels). */
+  drawView(width: number, height: number): DrawView {
+    return { viewProjection: this.viewProjection, width, height, focalPixels: this.focalPixels(height) };
   }
 
   private clamp(): void {

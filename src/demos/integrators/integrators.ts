@@ -25,7 +25,7 @@ import type { OrbitCamera } from '../../render/camera';
 import type { GridBinding, GridSpec } from '../../render/gridPass';
 import type { LineBinding, LineStyle } from '../../render/linePass';
 import type { ParticleBinding } from '../../render/particlePass';
-import { DEFAULT_LOOK, type DrawView, type ParticleLook } from '../../render/particleLook';
+import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import { TrailRecorder } from '../../render/trailRecorder';
 import { sceneToLook, sceneToParticles } from '../../scene/scene';
 import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
@@ -283,12 +283,7 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
       // The scene look's trails and sorts follow the steps (none without a look).
       if (n > 0) {
         const { camera, target } = context;
-        const view = {
-          viewProjection: camera.viewProjection,
-          width: target.width,
-          height: target.height,
-          focalPixels: camera.focalPixels(target.height),
-        };
+        const view = camera.drawView(target.width, target.height);
         for (const lane of lanes) lane.live.encode(encoder, view);
       }
       // The last step is submitted with this frame; the comparison reads back after it.
@@ -333,12 +328,7 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         pass.setViewport(rect.x, rect.y, rect.width, rect.height, 0, 1);
         pass.setScissorRect(rect.x, rect.y, rect.width, rect.height);
         camera.update(rect.width / rect.height);
-        const view: DrawView = {
-          viewProjection: camera.viewProjection,
-          width: rect.width,
-          height: rect.height,
-          focalPixels: camera.focalPixels(rect.height),
-        };
+        const view = camera.drawView(rect.width, rect.height);
         passes.grid.draw(pass, lane.backdrop, framing.backdrop, view);
         const recorded = lane.trail.recorded;
         const stride = Math.max(1, Math.round(params.dotEvery));

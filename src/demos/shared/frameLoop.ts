@@ -82,12 +82,7 @@ export function recordFrame(gpu: GpuState, scene: DemoScene, frame: FrameRecordi
   const extrapolate = frame.interpolate ? plan.alpha * clock.dt : 0;
   const pass = target.beginPass(encoder, [...frame.background]);
   scene.render(pass, {
-    view: {
-      viewProjection: camera.viewProjection,
-      width: target.width,
-      height: target.height,
-      focalPixels: camera.focalPixels(target.height),
-    },
+    view: camera.drawView(target.width, target.height),
     free,
     time: { extrapolate, time: clock.time + extrapolate },
     alpha: plan.alpha,

@@ -93,12 +93,7 @@ export class SceneDrawing {
   encodeSteps(encoder: GPUCommandEncoder, dt: number, steps: number): void {
     this.system.encodeSteps(encoder, dt, steps);
     const { camera, target } = this.context;
-    this.draws.encode(encoder, {
-      viewProjection: camera.viewProjection,
-      width: target.width,
-      height: target.height,
-      focalPixels: camera.focalPixels(target.height),
-    });
+    this.draws.encode(encoder, camera.drawView(target.width, target.height));
   }
 
   /** The trails, then each layer in order, `intensity` times the look's. */
