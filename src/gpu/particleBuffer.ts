@@ -29,7 +29,7 @@ export const STORAGE_BESIDE_PARTICLES = {
   lifecycleOrContacts: 7,
 } as const;
 
-/** The fewest particles a forced chunk may hold: a chunk starts on a 256-byte binding offset in its own buffer anyway, this keeps tests meaningful. */
+/** The fewest particles a forced chunk may hold (256 bytes of records): small enough to test many chunks. */
 const MIN_CHUNK_PARTICLES = 4;
 
 /**
@@ -133,14 +133,6 @@ export interface ChunkingOptions {
    */
   slotBytes?: number;
   slotRecords?: string;
-}
-
-/**
- * Refuses a capacity this device cannot hold (see particleChunking): more
- * chunks than its storage bindings allow.
- */
-export function checkDeviceCapacity(device: GPUDevice, capacity: number, options: ChunkingOptions = {}): void {
-  particleChunking(device, capacity, options);
 }
 
 /**
