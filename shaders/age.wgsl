@@ -28,6 +28,8 @@ fn main(invocation: Invocation) {
   let k = particleIndex(invocation);
   if (k >= counters.live) { return; }
   let slot = liveLists[counters.parity * CAPACITY + k];
+  // Run once per chunk over chunked state (src/gpu/kernel.ts, 'owner'): each run ages its chunk's particles.
+  if (!ownsParticle(slot)) { return; }
   var age = life[slot].age;
   if (!RECHECK) {
     age += frame.dt;

@@ -46,8 +46,12 @@ fn main(invocation: Invocation) {
   let hits = dead[EVENT_BITS_AT + w];
   var bits = deathBits | hits;
   if (bits == 0u) { return; }
-  dead[w] = 0u;
-  dead[EVENT_BITS_AT + w] = 0u;
+  // Run once per chunk over chunked state (src/gpu/kernel.ts, 'owner'): every run walks every record of
+  // the word, to number them, and writes those of its chunk's slots; the last run clears the word.
+  if (finalChunkRun()) {
+    dead[w] = 0u;
+    dead[EVENT_BITS_AT + w] = 0u;
+  }
   var before = scanned[w];
   if (LEVEL1_AT != 0u) { before += scanned[LEVEL1_AT + w / SCAN_BLOCK]; }
   var d = before.x;
@@ -63,26 +67,32 @@ fn main(invocation: Invocation) {
     let hit = (hits & bit) != 0u;
     let slot = liveLists[list + k];
     let rule = life[slot].rule;
-    var p = particleAt(slot);
+    let mine = ownsParticle(slot);
+    var p: Particle;
+    if (mine) { p = particleAt(slot); }
     if (HAS_PAYLOADS) {
-      var death: Death;
-      death.position = getPosition(p);
-      death.childStart = childStart;
-      death.velocity = getVelocity(p);
-      death.rule = rule | select(0u, RECORD_DIED, died) | select(0u, RECORD_HIT, hit);
-      deaths[r] = death;
+      if (mine) {
+        var death: Death;
+        death.position = getPosition(p);
+        death.childStart = childStart;
+        death.velocity = getVelocity(p);
+        death.rule = rule | select(0u, RECORD_DIED, died) | select(0u, RECORD_HIT, hit);
+        deaths[r] = death;
+      }
       if (died) { childStart += childrenOf(rule); }
       if (hit) { childStart += hitChildrenOf(rule); }
       r += 1u;
     }
     if (died) {
-      dead[DEAD_INDEX_AT + d] = k;
-      freeList[free + d] = slot;
-      setInverseMass(&p, 0.0);
-      setVelocity(&p, vec3f(0.0));
-      setRadius(&p, DEAD_RADIUS);
-      setForceAccum(&p, vec3f(0.0));
-      storeParticle(slot, p);
+      if (mine) {
+        dead[DEAD_INDEX_AT + d] = k;
+        freeList[free + d] = slot;
+        setInverseMass(&p, 0.0);
+        setVelocity(&p, vec3f(0.0));
+        setRadius(&p, DEAD_RADIUS);
+        setForceAccum(&p, vec3f(0.0));
+        storeParticle(slot, p);
+      }
       d += 1u;
     }
   }

@@ -47,6 +47,8 @@ fn main(invocation: Invocation) {
   let j = particleIndex(invocation);
   if (j >= counters.granted) { return; }
   let slot = freeList[counters.freeTop - 1u - j];
+  // Run once per chunk over chunked state (src/gpu/kernel.ts, 'owner'): each run makes its chunk's births.
+  if (!ownsParticle(slot)) { return; }
   // After the survivors (planEmit's liveBase), in the list the fill closed.
   liveLists[counters.parity * CAPACITY + counters.liveBase + j] = slot;
 

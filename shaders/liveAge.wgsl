@@ -20,6 +20,7 @@ fn main(invocation: Invocation) {
   let k = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
   if (k >= liveCounters.live) { return; }
   let slot = liveLists[liveCounters.parity * CAPACITY + k];
+  if (!ownsParticle(slot)) { return; }
   // The step's dt: the frame's, both the same float32.
   let age = life[slot].age + params.dt;
   life[slot].age = age;

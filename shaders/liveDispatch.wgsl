@@ -23,5 +23,7 @@ struct Invocation {
 fn particleIndex(invocation: Invocation) -> u32 {
   let k = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
   if (k >= liveCounters.live) { return NO_PARTICLE; }
-  return liveLists[liveCounters.parity * CAPACITY + k];
+  let slot = liveLists[liveCounters.parity * CAPACITY + k];
+  // Over chunked state the pass runs once per chunk (src/gpu/kernel.ts, 'owner'): another chunk's slot is skipped.
+  return select(NO_PARTICLE, slot, ownsParticle(slot));
 }

@@ -10,7 +10,6 @@
  * path), so the backends must agree exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { create } from 'webgpu';
 import type { ParticleSystemApi } from '../src/core/api';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SparkworksInputError } from '../src/core/errors';
@@ -29,8 +28,7 @@ import {
 } from '../src/core/particles';
 import { WRITE_CHUNK } from '../src/gpu/particleBuffer';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { SWIFTSHADER_ICD } from '../src/node/device';
-import { useDevice } from './support/gpu';
+import { freshAdapter, useDevice, withFreshDevice } from './support/gpu';
 import { seededRandom } from './support/random';
 import { mixedScene } from './support/scenes';
 
@@ -485,51 +483,12 @@ describe('the fast loops apply writeParticles’ predicates', () => {
   });
 });
 
-/**
- * A second adapter like the one the shared device came from (an adapter makes
- * one device): Dawn's hardware adapter, or SwiftShader where acquireDevice
- * fell back to it. Its Dawn instance is kept for the process, as
- * src/node/device.ts keeps its own.
- */
-const instances: GPU[] = [];
-async function freshAdapter(): Promise<GPUAdapter> {
-  const swiftShader = gpu.get().adapterInfo.source.includes('SwiftShader fallback');
-  const previous = process.env.VK_ICD_FILENAMES;
-  if (swiftShader) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-  try {
-    const instance = create([]);
-    instances.push(instance);
-    const adapter = await instance.requestAdapter({ powerPreference: 'high-performance' });
-    if (!adapter) throw new Error('no second adapter');
-    return adapter;
-  } finally {
-    if (previous === undefined) delete process.env.VK_ICD_FILENAMES;
-    else process.env.VK_ICD_FILENAMES = previous;
-  }
-}
-
-/** Runs `use` on a device requested with `descriptor`, failing on any uncaptured error, then destroys it. */
-async function withDevice(descriptor: GPUDeviceDescriptor, use: (device: GPUDevice) => Promise<void>): Promise<void> {
-  const device = await (await freshAdapter()).requestDevice(descriptor);
-  const uncaptured: string[] = [];
-  device.addEventListener('uncapturederror', (event) =>
-    uncaptured.push((event as GPUUncapturedErrorEvent).error.message),
-  );
-  try {
-    await use(device);
-    await device.queue.onSubmittedWorkDone();
-    expect(uncaptured).toEqual([]);
-  } finally {
-    device.destroy();
-  }
-}
-
 describe('bring your own device: a capacity its limits cannot hold', () => {
   it('holds more than one binding in chunks; past what its storage bindings allow, names the limits and requiredLimits', async () => {
     // adapter.requestDevice() with no requiredLimits: WebGPU's defaults, 128 MiB a storage binding, 256 MiB
     // a buffer, 8 storage buffers a shader stage. One binding holds 2^21 particles; a system without emitters
     // or contacts binds up to 3 other storage buffers a pass, leaving 5 chunks of 2^21.
-    await withDevice({}, async (device) => {
+    await withFreshDevice(gpu, {}, async (device) => {
       const binding = device.limits.maxStorageBufferBindingSize;
       expect(binding).toBe(128 * 2 ** 20);
       expect(device.limits.maxStorageBuffersPerShaderStage).toBe(8);
@@ -564,12 +523,30 @@ describe('bring your own device: a capacity its limits cannot hold', () => {
           'maxBufferSize: adapter.limits.maxBufferSize, maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage }',
       );
       expect(message).toContain("the adapter's limits are the most a device can be given");
-      // A system with emitters binds up to 7 beside the particles in a pass: one chunk, one binding's worth.
+      // A system with emitters chunks as a plain one: the lifecycle's passes bind only the chunk they run for.
+      const emitting = await ParticleSystem.create(device, {
+        capacity: oneBinding + 1,
+        emitters: [{ rate: 600, lifetime: [1, 1] as [number, number] }],
+      });
+      try {
+        expect(emitting.particleStore.buffers.length).toBe(2);
+        await emitting.stepMany(1 / 60, 3);
+        // 600 a second for three steps of float32(1/60) (a hair above 1/60): 10 a step, all alive after 0.05 s.
+        const stats = await emitting.readStats();
+        expect([stats.emitted, stats.live]).toEqual([30, 30]);
+      } finally {
+        emitting.destroy();
+      }
+      // Its 32-byte life records stay in one binding: 4,194,304 slots on this device, refused past that.
       await expect(
         ParticleSystem.create(device, {
-          capacity: oneBinding + 1,
+          capacity: 2 * oneBinding + 1,
           emitters: [{ rate: 10, lifetime: [1, 1] as [number, number] }],
         }),
+      ).rejects.toThrow(/exceeds 4194304 particles.*emitters' life records at 32 bytes a slot/);
+      // The contact resolver binds up to 7 beside the particles in a pass: one chunk, one binding's worth.
+      await expect(
+        ParticleSystem.create(device, { capacity: oneBinding + 1, collisions: { particleCollisions: true } }),
       ).rejects.toThrow(
         /exceeds 2097152 particles.*in at most 1 chunk: its maxStorageBuffersPerShaderStage of 8 less the 7/,
       );
@@ -577,14 +554,15 @@ describe('bring your own device: a capacity its limits cannot hold', () => {
   });
 
   it('takes that capacity on a device requested as the message says, where the adapter allows it', async () => {
-    const adapter = await freshAdapter();
+    const adapter = await freshAdapter(gpu);
     const capacity = Math.floor((128 * 2 ** 20) / BYTES_PER_PARTICLE) + 1;
     const limits = adapter.limits;
     // The adapter's own limits are the most a device can be given; SwiftShader and real GPUs give more than 128 MiB.
     expect(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize)).toBeGreaterThanOrEqual(
       capacity * BYTES_PER_PARTICLE,
     );
-    await withDevice(
+    await withFreshDevice(
+      gpu,
       {
         requiredLimits: {
           maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,

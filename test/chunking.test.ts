@@ -26,7 +26,7 @@ import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/particleBuf
 import { contactSlotBytes } from '../src/gpu/contactPass';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { sceneCapacity } from '../src/scene/scene';
-import { useDevice } from './support/gpu';
+import { useDevice, withFreshDevice } from './support/gpu';
 import { expectSameBytes, GALLERY_SCENES, GALLERY_STEPS, galleryScene } from './support/galleryScenes';
 import { gpuSystemFor } from './support/sceneSystems';
 
@@ -44,15 +44,16 @@ async function expectSameRun(
   name: string,
   gpuOptions: { fuseForces?: boolean; fuseColliders?: boolean },
   variant = DEFAULT_VARIANT,
+  device = gpu.get().device,
+  chunkParticles = smallChunk(sceneCapacity(scene(name))),
 ) {
-  const { device } = gpu.get();
   const parsed = scene(name);
-  const chunkParticles = smallChunk(sceneCapacity(parsed));
   const one = await gpuSystemFor(device, parsed, variant, gpuOptions);
   const chunked = await gpuSystemFor(device, parsed, variant, { ...gpuOptions, chunkParticles });
   try {
     const chunks = Math.ceil(chunked.capacity / chunkParticles);
-    expect(chunks, 'chunks').toBeGreaterThanOrEqual(Math.min(4, Math.ceil(chunked.capacity / 4)));
+    expect(chunked.particleStore.buffers.length, 'chunks').toBe(chunks);
+    expect(chunks, 'chunks').toBeGreaterThanOrEqual(Math.min(3, Math.ceil(chunked.capacity / 4)));
     for (const system of [one, chunked]) {
       await system.stepMany(DT, STEPS / 2);
       // A bulk add across a chunk boundary (the scatter pass), then more steps; with emitters
@@ -76,6 +77,37 @@ async function expectSameRun(
 describe.each(SCENES)('scene %s in chunks equals one buffer, bit for bit', (name) => {
   it('fused passes (the default)', () => expectSameRun(name, {}));
   it('separate force and collider passes', () => expectSameRun(name, { fuseForces: false, fuseColliders: false }));
+});
+
+/** Whether a scene runs the contact resolver (particle contacts or links), whose passes bind every chunk and 7 more buffers. */
+function hasContacts(name: string): boolean {
+  const parsed = scene(name);
+  return parsed.collisions?.particleCollisions === true || (parsed.links?.length ?? 0) > 0;
+}
+
+describe('on a device with WebGPU default limits (8 storage buffers a pass, as a three.js renderer has)', () => {
+  // The lifecycle's passes, the step, forces and colliders bind only the chunk they run for, springs and the
+  // render passes every chunk and up to 3 more: 5 chunks. Chunks of a quarter of the capacity, rounded up to a
+  // power of two: 3 or 4 of them.
+  const quarterChunk = (name: string) => 2 ** Math.ceil(Math.log2(Math.max(4, sceneCapacity(scene(name)) / 4)));
+  it.each(SCENES.filter((name) => !hasContacts(name)))('%s in chunks equals one buffer, bit for bit', (name) =>
+    withFreshDevice(gpu, {}, async (device) => {
+      expect(device.limits.maxStorageBuffersPerShaderStage).toBe(8);
+      await expectSameRun(name, {}, DEFAULT_VARIANT, device, quarterChunk(name));
+    }),
+  );
+  it.each(SCENES.filter(hasContacts))(
+    '%s (the contact resolver) is refused in chunks, naming the limit; in one chunk it runs',
+    (name) =>
+      withFreshDevice(gpu, {}, async (device) => {
+        await expect(
+          gpuSystemFor(device, scene(name), DEFAULT_VARIANT, { chunkParticles: quarterChunk(name) }),
+        ).rejects.toThrow(/in at most 1 chunk: its maxStorageBuffersPerShaderStage of 8 less the 7/);
+        const one = await gpuSystemFor(device, scene(name), DEFAULT_VARIANT);
+        await one.stepMany(DT, 2);
+        one.destroy();
+      }),
+  );
 });
 
 describe('integrator variants in chunks', () => {

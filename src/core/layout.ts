@@ -235,8 +235,13 @@ const ANY_CHUNK = 0xffffffff;
  * chunks, in a switch over the chunk with the slot inside it (every case
  * returns or falls out, so a getter still ends in a return on every path).
  */
-function onChunk(chunking: ParticleChunking | null, statement: (array: string, index: string) => string): string {
+function onChunk(
+  chunking: ParticleChunking | null,
+  statement: (array: string, index: string) => string,
+  ownChunk = false,
+): string {
   if (!chunking) return statement('particles', 'i');
+  if (ownChunk) return statement('particles', `i & 0x${((2 ** chunking.shift - 1) >>> 0).toString(16)}u`);
   const cases = Array.from({ length: chunking.chunks }, (_, k) => {
     const label = k === chunking.chunks - 1 ? 'default' : `case ${k}u`;
     return `    ${label}: { ${statement(`particles${k}`, 'local')} }`;
@@ -262,27 +267,51 @@ export function wgslParticleStore(
     binding = 0,
     moreChunksAt = binding + 1,
     chunking = null,
+    ownChunk = false,
   }: {
     group?: number;
     binding?: number;
     /** The binding of chunk 1 (chunks 2, 3, ... follow it): after a render pass's other storage buffers. */
     moreChunksAt?: number;
     chunking?: ParticleChunking | null;
+    /**
+     * With `chunking`: one chunk bound (chunk OWN_CHUNK, an override the
+     * kernel sets) rather than all, for a kernel run chunk by chunk
+     * (src/gpu/kernel.ts, perChunk) whose invocations touch only slots of
+     * that chunk (`ownsParticle`). Its pass then binds one storage buffer
+     * for the particles however many chunks there are.
+     */
+    ownChunk?: boolean;
   } = {},
 ): string {
-  const names = chunking ? Array.from({ length: chunking.chunks }, (_, k) => `particles${k}`) : ['particles'];
+  const own = ownChunk && chunking !== null;
+  const names = chunking && !own ? Array.from({ length: chunking.chunks }, (_, k) => `particles${k}`) : ['particles'];
   const last = names[names.length - 1] as string;
-  const count = chunking
-    ? `return ${chunking.chunks - 1}u * ${2 ** chunking.shift}u + arrayLength(&${last});`
-    : 'return arrayLength(&particles);';
+  const count = !chunking
+    ? 'return arrayLength(&particles);'
+    : own
+      ? // The slots up to the end of the bound chunk: what a bounds check on an own slot needs.
+        `return OWN_CHUNK * ${2 ** chunking.shift}u + arrayLength(&particles);`
+      : `return ${chunking.chunks - 1}u * ${2 ** chunking.shift}u + arrayLength(&${last});`;
   const lines = [
-    `// The particle store (src/core/layout.ts, wgslParticleStore): ${chunking ? `${chunking.chunks} chunks of 2^${chunking.shift} particles` : 'one binding'}.`,
+    `// The particle store (src/core/layout.ts, wgslParticleStore): ${chunking ? `${chunking.chunks} chunks of 2^${chunking.shift} particles${own ? ', chunk OWN_CHUNK bound' : ''}` : 'one binding'}.`,
     ...names.map(
       (name, k) =>
         `@group(${group}) @binding(${k === 0 ? binding : moreChunksAt + k - 1}) var<storage, ${access}> ${name}: array<Particle>;`,
     ),
     `fn particleCount() -> u32 { ${count} }`,
-    ...(chunking
+    ...(own && chunking
+      ? [
+          `override OWN_CHUNK: u32 = 0u;`,
+          `fn ownsParticle(i: u32) -> bool { return (i >> ${chunking.shift}u) == OWN_CHUNK; }`,
+          `fn finalChunkRun() -> bool { return OWN_CHUNK == ${chunking.chunks - 1}u; }`,
+        ]
+      : [
+          // Every slot is reachable, and a kernel runs once: see ownChunk.
+          'fn ownsParticle(i: u32) -> bool { return true; }',
+          'fn finalChunkRun() -> bool { return true; }',
+        ]),
+    ...(chunking && !own
       ? [
           // A kernel dispatched chunk by chunk (src/gpu/kernel.ts, perChunk) touches only its own chunk: with
           // OWN_CHUNK set the switch below is on a constant, which the compiler folds to one binding.
@@ -290,17 +319,17 @@ export function wgslParticleStore(
           `fn chunkOf(i: u32) -> u32 { return select(i >> ${chunking.shift}u, OWN_CHUNK, OWN_CHUNK != ${ANY_CHUNK}u); }`,
         ]
       : []),
-    `fn particleAt(i: u32) -> Particle {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}];`)}\n}`,
+    `fn particleAt(i: u32) -> Particle {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}];`, own)}\n}`,
   ];
   for (const lane of LANES) {
     lines.push(
-      `fn particle${capitalized(lane)}(i: u32) -> vec4f {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}].${lane};`)}\n}`,
+      `fn particle${capitalized(lane)}(i: u32) -> vec4f {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}].${lane};`, own)}\n}`,
     );
     // Component getters: the software adapter loads every scalar separately, so reading one costs a quarter of the lane.
     LANE_COMPONENTS.forEach((component) => {
       const swizzle = component.toLowerCase();
       lines.push(
-        `fn particle${capitalized(lane)}${component}(i: u32) -> f32 {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}].${lane}.${swizzle};`)}\n}`,
+        `fn particle${capitalized(lane)}${component}(i: u32) -> f32 {\n  ${onChunk(chunking, (a, j) => `return ${a}[${j}].${lane}.${swizzle};`, own)}\n}`,
       );
     });
   }
@@ -310,15 +339,15 @@ export function wgslParticleStore(
     `fn particleLane(i: u32, lane: u32) -> vec4f {\n  ${laneSwitch((lane) => `return particle${capitalized(lane)}(i);`)}\n}`,
   );
   if (access === 'read_write') {
-    lines.push(`fn storeParticle(i: u32, p: Particle) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}] = p;`)}\n}`);
+    lines.push(`fn storeParticle(i: u32, p: Particle) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}] = p;`, own)}\n}`);
     for (const lane of LANES) {
       lines.push(
-        `fn store${capitalized(lane)}(i: u32, value: vec4f) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}].${lane} = value;`)}\n}`,
+        `fn store${capitalized(lane)}(i: u32, value: vec4f) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}].${lane} = value;`, own)}\n}`,
       );
       LANE_COMPONENTS.forEach((component) => {
         const swizzle = component.toLowerCase();
         lines.push(
-          `fn store${capitalized(lane)}${component}(i: u32, value: f32) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}].${lane}.${swizzle} = value;`)}\n}`,
+          `fn store${capitalized(lane)}${component}(i: u32, value: f32) {\n  ${onChunk(chunking, (a, j) => `${a}[${j}].${lane}.${swizzle} = value;`, own)}\n}`,
         );
       });
     }

@@ -96,7 +96,8 @@ export class ForcesPass {
           ? { WORKGROUP_SIZE: this.workgroupSize, CAPACITY: live.capacity }
           : { WORKGROUP_SIZE: this.workgroupSize },
         groups: live ? [this.layout, live.layout] : [this.layout],
-        perChunk: !live,
+        // Over the live list each chunk's run keeps its own chunk's slots (shaders/liveDispatch.wgsl).
+        perChunk: live ? 'owner' : true,
       }),
     );
   }

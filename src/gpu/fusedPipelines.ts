@@ -8,7 +8,7 @@
  */
 import type { FusedColliders } from './collisions';
 import type { FusedForces } from './forcesPass';
-import { Kernel, KernelCache, type BoundGroup } from './kernel';
+import { Kernel, KernelCache, type BoundGroup, type PerChunk } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import type { StepFusion } from '../shaders';
 
@@ -21,6 +21,12 @@ export interface FusedStep {
   readonly colliders: FusedColliders | null;
   /** False when nothing wrote the force accumulator since the last step cleared it: neither read nor cleared (StepParams.forceAccumulator, not a pipeline). */
   readonly accumulator: boolean;
+  /**
+   * False when every movable particle's acceleration|radius lane holds what
+   * the step would use as +0 (ACCELERATION_LANE of shaders/integrate.wgsl):
+   * the lane is not read. A pipeline of its own; read when left out.
+   */
+  readonly accelerationLane?: boolean;
 }
 
 /** The key of `fusion`'s pipeline. */
@@ -28,6 +34,7 @@ export function fusedStepKey(fusion: FusedStep): string {
   return [
     fusion.forces ? `forces(${fusion.forces.key})` : '',
     fusion.colliders ? `colliders(${fusion.colliders.key})` : '',
+    fusion.accelerationLane === false ? 'no acceleration lane' : '',
   ]
     .filter((part) => part !== '')
     .join(' + ');
@@ -48,8 +55,8 @@ export class FusedPipelineCache {
     private readonly groups: readonly GPUBindGroupLayout[],
     private readonly code: (fusion: StepFusion) => string,
     private readonly constants: Record<string, number>,
-    /** Whether the step runs over every slot by a count (not the live list): chunk by chunk over a chunked system. */
-    private readonly perChunk = false,
+    /** How the step runs over a chunked system (src/gpu/kernel.ts, PerChunk): over every slot by a count, chunk by chunk; over the live list, once per chunk. */
+    private readonly perChunk: PerChunk = false,
   ) {}
 
   /** The bind group index of the forces' table and masks (when fused). */
@@ -77,6 +84,7 @@ export class FusedPipelineCache {
         constants: {
           ...this.constants,
           ...(colliders ? { SKIN: colliders.skin } : {}),
+          ...(fusion.accelerationLane === false ? { ACCELERATION_LANE: 0 } : {}),
         },
         groups: [...this.groups, ...(forces ? [forces.layout] : []), ...(colliders ? [colliders.layout] : [])],
         perChunk: this.perChunk,

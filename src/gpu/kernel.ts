@@ -40,23 +40,40 @@ export interface KernelSpec {
   /** False for kernels that do not touch the particle state: then the kernel's groups start at 0. */
   readonly particles?: boolean;
   /**
-   * True for a kernel whose invocation touches only its own slot
-   * (particleIndex) of the particle state, dispatched by a count: over a
-   * chunked system it then runs chunk by chunk, each chunk's pipeline with
-   * OWN_CHUNK and OWN_CHUNK_BASE set, so its accessors read one binding
-   * without choosing at run time (which costs a software adapter every
-   * chunk's branch).
+   * How the kernel runs over a chunked system (see PerChunk); default
+   * false: once, every chunk bound, its accessors choosing the chunk at run
+   * time.
    */
-  readonly perChunk?: boolean;
+  readonly perChunk?: PerChunk;
 }
+
+/**
+ * How a kernel runs over chunked particle state, where binding every chunk
+ * would cost a storage binding a chunk and choosing one at run time costs a
+ * software adapter every chunk's branch:
+ * - false: once, every chunk bound (a kernel that reads any slot: springs,
+ *   contacts, the step over the live list);
+ * - true: invocation i touches only slot i (particleIndex), dispatched by a
+ *   count: chunk by chunk, over that chunk's slots, binding only that chunk
+ *   (OWN_CHUNK, OWN_CHUNK_BASE and OWN_CHUNK_SIZE set);
+ * - 'owner': an invocation touches the slots it names (a free slot, a slot
+ *   from the live list): the whole dispatch once per chunk, binding only that
+ *   chunk, and the shader skips the slots `ownsParticle` says are another
+ *   chunk's and does what must happen once where `finalChunkRun` says;
+ * - 'unread': the shader declares the store but its entry point never reads
+ *   it: once, chunk 0 bound.
+ * Each bound chunk is one of the device's maxStorageBuffersPerShaderStage,
+ * so only `false` kernels limit how many chunks a system may have.
+ */
+export type PerChunk = boolean | 'owner' | 'unread';
 
 /** What differs between kernels of one shader: the entry point, the override constants, the label. */
 export interface KernelVariant {
   readonly name?: string;
   readonly entryPoint?: string;
   readonly constants?: Record<string, number>;
-  /** See KernelSpec.perChunk; variants inherit the kernel's. */
-  readonly perChunk?: boolean;
+  /** See KernelSpec.perChunk; variants inherit the kernel's (it decides the bindings: a variant cannot change it). */
+  readonly perChunk?: PerChunk;
 }
 
 /** A bind group, with its dynamic offsets where it has any. */
@@ -103,7 +120,7 @@ export class Kernel {
   /** Over a chunked system, a perChunk kernel's pipeline per chunk (see KernelSpec.perChunk); else empty. */
   private readonly chunkPipelines: readonly GPUComputePipeline[];
   private readonly workgroupSize: number;
-  private readonly perChunk: boolean;
+  private readonly perChunk: PerChunk;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -125,17 +142,23 @@ export class Kernel {
       });
     this.pipeline = pipeline(`${name}.pipeline`, variant.constants ?? {});
     const chunking = particles?.chunking;
+    const slots = (k: number): Record<string, number> =>
+      this.perChunk === true && chunking
+        ? { OWN_CHUNK_BASE: k * 2 ** chunking.shift, OWN_CHUNK_SIZE: 2 ** chunking.shift }
+        : {};
     this.chunkPipelines =
-      this.perChunk && chunking
+      (this.perChunk === true || this.perChunk === 'owner') && chunking
         ? Array.from({ length: chunking.chunks }, (_, k) =>
-            pipeline(`${name}.pipeline[chunk ${k}]`, {
-              ...variant.constants,
-              OWN_CHUNK: k,
-              OWN_CHUNK_BASE: k * 2 ** chunking.shift,
-              OWN_CHUNK_SIZE: 2 ** chunking.shift,
-            }),
+            pipeline(`${name}.pipeline[chunk ${k}]`, { ...variant.constants, OWN_CHUNK: k, ...slots(k) }),
           )
         : [];
+  }
+
+  /** Group 0 over the particles: every chunk, or (perChunk) chunk `k` alone. */
+  private particleGroup(k: number): GPUBindGroup | null {
+    if (!this.particles) return null;
+    if (!this.particles.chunking || this.perChunk === false) return this.particles.bindGroup;
+    return this.particles.chunkBindGroups[k] as GPUBindGroup;
   }
 
   /** Created synchronously: the caller's error scopes catch any failure. */
@@ -148,21 +171,23 @@ export class Kernel {
     const usesParticles = spec.particles ?? true;
     if (usesParticles && !particles)
       throw new Error(`${spec.name}: a kernel over the particles needs the ParticleBuffer`);
+    const ownChunk = (spec.perChunk ?? false) !== false && Boolean(particles?.chunkBindGroupLayout);
+    const particleLayout = ownChunk ? particles?.chunkBindGroupLayout : particles?.bindGroupLayout;
     const pipelineLayout = device.createPipelineLayout({
       label: `${spec.name}.pipelineLayout`,
-      bindGroupLayouts: [...(usesParticles && particles ? [particles.bindGroupLayout] : []), ...layouts],
+      bindGroupLayouts: [...(usesParticles && particleLayout ? [particleLayout] : []), ...layouts],
     });
-    const chunks = usesParticles ? (particles?.chunking?.chunks ?? 1) : 0;
+    const chunks = usesParticles && !ownChunk ? (particles?.chunking?.chunks ?? 1) : 0;
     const beside = storageBindings(spec.code);
     const limit = device.limits.maxStorageBuffersPerShaderStage;
     if (chunks > 1 && beside + chunks > limit)
       throw new RangeError(
         `${spec.name} binds ${beside} storage buffers besides the particles' ${chunks} chunks, more than this device's maxStorageBuffersPerShaderStage of ${limit}: ` +
-          'a system that needs this pass (emitters, particle contacts, links) holds fewer chunks; lower its capacity or request a device with more storage buffers per stage',
+          'a system that needs this pass (particle contacts, links) holds fewer chunks; lower its capacity or request a device with more storage buffers per stage',
       );
     // Over chunked particles, the store composed on one binding is swapped for the chunks'.
     const chunking = usesParticles ? (particles?.chunking ?? null) : null;
-    const code = withParticleStore(spec.code, spec.name, { access: 'read_write', binding: 0, chunking });
+    const code = withParticleStore(spec.code, spec.name, { access: 'read_write', binding: 0, chunking, ownChunk });
     const module = device.createShaderModule({ label: spec.file, code });
     return new Kernel(device, spec.name, module, pipelineLayout, layouts, usesParticles ? particles : null, spec);
   }
@@ -196,21 +221,38 @@ export class Kernel {
 
   /** Sets the pipeline and every group, then dispatches `repeat` times (ordered for storage writes). */
   record(pass: GPUComputePassEncoder, groups: readonly BoundGroup[], dispatch: Dispatch, repeat = 1): void {
-    const bind = (pipeline: GPUComputePipeline) => {
+    const bind = (pipeline: GPUComputePipeline, chunk = 0) => {
       pass.setPipeline(pipeline);
       let index = 0;
-      if (this.particles) pass.setBindGroup(index++, this.particles.bindGroup);
+      const particles = this.particleGroup(chunk);
+      if (particles) pass.setBindGroup(index++, particles);
       for (const bound of groups) {
         if ('offsets' in bound) pass.setBindGroup(index++, bound.group, bound.offsets);
         else pass.setBindGroup(index++, bound);
       }
     };
+    const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
+    if (this.perChunk === 'owner' && this.chunkPipelines.length > 0) {
+      // The whole dispatch for each chunk in turn; the shader keeps its own chunk's slots.
+      for (let r = 0; r < repeat; r++) {
+        this.chunkPipelines.forEach((pipeline, k) => {
+          bind(pipeline, k);
+          if ('indirect' in dispatch) pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
+          else {
+            const [x, y] = dispatchSize(dispatch.count, this.workgroupSize, limit);
+            pass.dispatchWorkgroups(x, y);
+          }
+        });
+      }
+      return;
+    }
     if ('indirect' in dispatch) {
+      if (this.perChunk === true && this.chunkPipelines.length > 0)
+        throw new Error(`${this.name}: a kernel run chunk by chunk over its own slots is dispatched by a count`);
       bind(this.pipeline);
       for (let r = 0; r < repeat; r++) pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
       return;
     }
-    const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
     if (this.chunkPipelines.length === 0 || !this.particles) {
       bind(this.pipeline);
       const [x, y] = dispatchSize(dispatch.count, this.workgroupSize, limit);
@@ -223,7 +265,7 @@ export class Kernel {
       this.chunkPipelines.forEach((pipeline, k) => {
         const count = Math.min(dispatch.count - k * chunkParticles, chunkParticles);
         if (count <= 0) return;
-        bind(pipeline);
+        bind(pipeline, k);
         const [x, y] = dispatchSize(count, this.workgroupSize, limit);
         pass.dispatchWorkgroups(x, y);
       });

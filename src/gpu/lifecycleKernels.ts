@@ -58,6 +58,7 @@ export function createLifecycleKernels(
       ],
       frame: buffers.frameBinding,
       argsOffset: INDIRECT_ARGS.offsets.live,
+      perChunk: 'owner',
     });
   return {
     age: age(false),
@@ -77,6 +78,7 @@ export function createLifecycleKernels(
         ['storage', buffers.ruleStats],
       ],
       argsOffset: INDIRECT_ARGS.offsets.words,
+      perChunk: 'unread',
     }),
     compact: kernel({
       name: 'CompactPass',
@@ -100,6 +102,7 @@ export function createLifecycleKernels(
         ['uniform', buffers.rules],
       ],
       argsOffset: INDIRECT_ARGS.offsets.words,
+      perChunk: 'owner',
     }),
     fill: kernel({
       name: 'FillPass',
@@ -112,6 +115,7 @@ export function createLifecycleKernels(
         ['read-only-storage', buffers.counters],
       ],
       argsOffset: INDIRECT_ARGS.offsets.fill,
+      perChunk: 'unread',
     }),
     emit: kernel({
       name: 'EmitPass',
@@ -131,6 +135,7 @@ export function createLifecycleKernels(
       ],
       frame: buffers.frameBinding,
       argsOffset: INDIRECT_ARGS.offsets.emit,
+      perChunk: 'owner',
     }),
   };
 }

@@ -39,6 +39,7 @@ export class LiveIntegratePass {
       [params.layout, buffers.stepLayout],
       shaders.integrateLiveFused,
       constants,
+      'owner',
     );
     this.dispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.live };
   }
@@ -63,6 +64,8 @@ export class LiveIntegratePass {
       code: shaders.integrateLive(),
       constants,
       groups: [params.layout, buffers.stepLayout],
+      // Over chunked state, once per chunk, each run stepping its chunk's live particles (shaders/liveDispatch.wgsl).
+      perChunk: 'owner',
     });
     return new LiveIntegratePass(device, particles, buffers, kernel, params, constants);
   }

@@ -7,7 +7,7 @@
  * GPU. src/gpu/lifecycleKernels.ts declares each: its WGSL, its buffers and
  * its count.
  */
-import { Kernel } from './kernel';
+import { Kernel, type PerChunk } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 export interface LiveKernelSpec {
@@ -24,6 +24,8 @@ export interface LiveKernelSpec {
   /** The indirect dispatch: the arguments buffer and the byte offset of this kernel's count. */
   args: GPUBuffer;
   argsOffset: number;
+  /** Over chunked particle state (see PerChunk): 'owner' for a kernel that skips other chunks' slots, 'unread' for one that never reads the particles. */
+  perChunk: PerChunk;
 }
 
 export class LiveKernel {
@@ -42,6 +44,7 @@ export class LiveKernel {
       code: spec.code,
       constants: spec.constants,
       groups: [spec.bindings.map(([type]) => type), ...(spec.frame ? [['uniform-dynamic' as const]] : [])],
+      perChunk: spec.perChunk,
     });
     const buffers = kernel.bindGroup(
       0,

@@ -13,19 +13,26 @@ import { SubmitWindow } from './uniformRing';
 export const WRITE_CHUNK = 1 << 16;
 
 /**
- * Storage buffers a pass binds besides the particle store's chunks, at
- * most, by what a system runs: the step, field forces, pair springs and
- * colliders bind up to 3 (health, force masks, spring tables, collider
- * deltas); the lifecycle (emission, compaction) and the contact resolver
- * (particle contacts, links) up to 7 (lists, life records, counters,
- * candidates ...). What is left of the device's
- * maxStorageBuffersPerShaderStage caps the chunks. src/gpu/kernel.ts checks
- * every kernel against it.
+ * Storage buffers a pass that binds every chunk binds besides them, at
+ * most, by what a system runs. Pair springs and the render passes bind up
+ * to 3 (spring tables; look, sort and trail buffers); the contact resolver
+ * (particle contacts, links) up to 7 (candidates, cells, corrections ...).
+ * Passes that touch only slots of one chunk at a time (the step, forces and
+ * colliders over every slot or the live list, and the lifecycle's ageing,
+ * compaction and emission) run chunk by chunk and bind one
+ * (src/gpu/kernel.ts, PerChunk), so emitters add nothing here. What is left
+ * of the device's maxStorageBuffersPerShaderStage caps the chunks;
+ * src/gpu/kernel.ts checks every kernel against it.
  */
 export const STORAGE_BESIDE_PARTICLES = {
-  /** The step, field forces, pair springs, colliders. */
+  /** Without particle contacts or links: the step, forces, springs, colliders, emitters, the render passes. */
   step: 3,
-  /** With emitters or fireworks, particle contacts or links. */
+  /** With particle contacts or links (the contact resolver). */
+  contacts: 7,
+  /**
+   * Kept for code written against it: what `contacts` says. Emitters and
+   * fireworks used to need it too; they now need no more than `step`.
+   */
   lifecycleOrContacts: 7,
 } as const;
 
@@ -45,7 +52,7 @@ export function particleChunking(
   capacity: number,
   {
     chunkParticles,
-    besideParticles = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts,
+    besideParticles = STORAGE_BESIDE_PARTICLES.contacts,
     slotBytes,
     slotRecords = 'its per-slot records',
   }: ChunkingOptions = {},
@@ -152,6 +159,13 @@ export class ParticleBuffer implements ParticleStore {
   /** Group 0 of every per-particle pass: the state, read-write. */
   readonly bindGroupLayout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
+  /**
+   * Chunked: group 0 of a kernel run chunk by chunk that binds only the
+   * chunk it runs for (src/gpu/kernel.ts, perChunk), and each chunk's bind
+   * group; null and empty unchunked.
+   */
+  readonly chunkBindGroupLayout: GPUBindGroupLayout | null;
+  readonly chunkBindGroups: readonly GPUBindGroup[];
   /** Particles gone non-finite and the policy for them: bound by the step and the colliders pass. */
   readonly health: GpuHealth;
   /** The submits of the system that owns this state: every pass's uniform ring reclaims slots by it. */
@@ -165,7 +179,7 @@ export class ParticleBuffer implements ParticleStore {
   }
 
   /** The most chunks a pass that binds `besideParticles` other storage buffers can bind on `device`. */
-  static maxChunks(device: GPUDevice, besideParticles: number = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts): number {
+  static maxChunks(device: GPUDevice, besideParticles: number = STORAGE_BESIDE_PARTICLES.contacts): number {
     return Math.max(1, device.limits.maxStorageBuffersPerShaderStage - besideParticles);
   }
 
@@ -174,10 +188,7 @@ export class ParticleBuffer implements ParticleStore {
    * or every chunk its passes' storage bindings allow (see
    * STORAGE_BESIDE_PARTICLES), each the largest power of two one binding holds.
    */
-  static maxParticles(
-    device: GPUDevice,
-    besideParticles: number = STORAGE_BESIDE_PARTICLES.lifecycleOrContacts,
-  ): number {
+  static maxParticles(device: GPUDevice, besideParticles: number = STORAGE_BESIDE_PARTICLES.contacts): number {
     const perBinding = ParticleBuffer.maxPerBinding(device);
     const chunks = ParticleBuffer.maxChunks(device, besideParticles);
     return Math.max(perBinding, chunks * 2 ** Math.floor(Math.log2(perBinding)));
@@ -212,6 +223,22 @@ export class ParticleBuffer implements ParticleStore {
       layout: this.bindGroupLayout,
       entries: this.buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
+    const chunkLayout = this.chunking
+      ? device.createBindGroupLayout({
+          label: 'ParticleBuffer.chunkLayout',
+          entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' as const } }],
+        })
+      : null;
+    this.chunkBindGroupLayout = chunkLayout;
+    this.chunkBindGroups = chunkLayout
+      ? this.buffers.map((buffer, k) =>
+          device.createBindGroup({
+            label: `ParticleBuffer.chunkBindGroup[${k}]`,
+            layout: chunkLayout,
+            entries: [{ binding: 0, resource: { buffer } }],
+          }),
+        )
+      : [];
   }
 
   /** Particles chunk `k` holds: whole chunks, and the rest of the capacity in the last. */

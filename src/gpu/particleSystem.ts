@@ -116,8 +116,7 @@ function besideParticles(options: GpuParticleSystemOptions, lifecycle: boolean):
     ...(contacts ? [{ bytes: contactSlotBytes(grid), what: "its contact resolver's records" }] : []),
   ].sort((a, b) => b.bytes - a.bytes);
   return {
-    besideParticles:
-      lifecycle || contacts ? STORAGE_BESIDE_PARTICLES.lifecycleOrContacts : STORAGE_BESIDE_PARTICLES.step,
+    besideParticles: contacts ? STORAGE_BESIDE_PARTICLES.contacts : STORAGE_BESIDE_PARTICLES.step,
     ...(slots[0] ? { slotBytes: slots[0].bytes, slotRecords: slots[0].what } : {}),
   };
 }
@@ -130,6 +129,35 @@ function holdsForces(records: Float32Array): boolean {
       return true;
   }
   return false;
+}
+
+/**
+ * Whether packed records' movable particles (inverse mass not <= 0: the
+ * step returns before reading an immovable one's lane) hold an acceleration
+ * or a radius other than +0 (a -0 is kept too: it can change a sum's sign).
+ */
+function laneHolds(records: Float32Array): LaneHolds {
+  const words = new Uint32Array(records.buffer, records.byteOffset, records.length);
+  const holds = { acceleration: false, radius: false };
+  for (let base = 0; base < records.length; base += FLOATS_PER_PARTICLE) {
+    if ((records[base + OFFSET.INVERSE_MASS] as number) <= 0) continue;
+    const a = base + OFFSET.ACCELERATION;
+    if ((words[a] as number) !== 0 || (words[a + 1] as number) !== 0 || (words[a + 2] as number) !== 0)
+      holds.acceleration = true;
+    if ((words[base + OFFSET.RADIUS] as number) !== 0) holds.radius = true;
+  }
+  return holds;
+}
+
+/** What the acceleration|radius lanes of movable particles may hold other than +0. */
+interface LaneHolds {
+  acceleration: boolean;
+  radius: boolean;
+}
+
+/** Whether `values` hold anything other than +0. */
+function holdsNonZero(values: ArrayLike<number> | undefined): boolean {
+  return values !== undefined && Array.prototype.some.call(values, (v: number) => !Object.is(v, 0));
 }
 
 export class ParticleSystem implements ParticleSystemApi {
@@ -160,6 +188,18 @@ export class ParticleSystem implements ParticleSystemApi {
    * none (Cyclone's default particle, or a parked one).
    */
   private accumulatorsMayHoldForces = false;
+  /**
+   * Whether a movable particle's acceleration, or radius, may hold anything
+   * but +0: when neither can that the step uses (the radius only with the
+   * colliders fused in), the step does not read the acceleration|radius lane
+   * (ACCELERATION_LANE of shaders/integrate.wgsl). Set by every write that
+   * may put one there (and by those that may make a particle movable again:
+   * a mass, a restore, the internal buffer getter); recomputed by a write of
+   * every slot. No pass of the step writes either to a movable particle (a
+   * kill or a park makes it immovable); with emitters the step always reads
+   * the lane (a spawn writes the rule's). Every slot starts with +0.
+   */
+  private laneMayHold: LaneHolds = { acceleration: false, radius: false };
   /** The passes of one step for the current configuration (src/gpu/stepPlan.ts). */
   private plan: StepPlan | null = null;
   /** Set by encodeSteps/encodeForces until `submitted()`: a caller's encoder may still hold uniform slots. */
@@ -207,8 +247,9 @@ export class ParticleSystem implements ParticleSystemApi {
    */
   get particles(): ParticleBuffer {
     this.settle();
-    // Whoever holds the buffer may write the accumulators.
+    // Whoever holds the buffer may write the accumulators, the accelerations and the radii.
     this.accumulatorsMayHoldForces = true;
+    this.laneMayHold = { acceleration: true, radius: true };
     return this.state;
   }
 
@@ -375,6 +416,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.radii.note(largestRadius(packed));
     this.cover(start, particles.length);
     if (holdsForces(packed)) this.accumulatorsMayHoldForces = true;
+    this.noteLanes(start, particles.length, laneHolds(packed));
     await this.submit('writeParticles', () => this.state.write(start, packed));
   }
 
@@ -388,6 +430,11 @@ export class ParticleSystem implements ParticleSystemApi {
     this.cover(start, prepared.count);
     if (attributes.forceAccum && Array.prototype.some.call(attributes.forceAccum, (f: number) => !Object.is(f, 0)))
       this.accumulatorsMayHoldForces = true;
+    // Missing attributes are written as the default particle's: +0.
+    this.noteLanes(start, prepared.count, {
+      acceleration: holdsNonZero(attributes.acceleration),
+      radius: holdsNonZero(attributes.radius),
+    });
     await this.submit('writeAttributes', () =>
       this.state.writeChunked(start, prepared.count, (chunk, first, n) => prepared.pack(chunk, 0, first, n)),
     );
@@ -402,6 +449,7 @@ export class ParticleSystem implements ParticleSystemApi {
     this.radii.note(largestRadius);
     this.cover(start, count);
     if (holdsForces(records)) this.accumulatorsMayHoldForces = true;
+    this.noteLanes(start, count, laneHolds(records));
     await this.submit('writePacked', () => this.state.write(start, records));
   }
 
@@ -413,6 +461,10 @@ export class ParticleSystem implements ParticleSystemApi {
     if (prepared.attribute === 'radius') this.radii.noteAll(prepared.values);
     // A mass given to an immovable particle brings back the accumulator its steps skipped.
     if (prepared.attribute === 'inverseMass') this.accumulatorsMayHoldForces = true;
+    // And the acceleration and radius an immovable particle's steps never read (a killed one's radius).
+    if (prepared.attribute === 'inverseMass') this.laneMayHold = { acceleration: true, radius: true };
+    if (prepared.attribute === 'acceleration' && holdsNonZero(prepared.values)) this.laneMayHold.acceleration = true;
+    if (prepared.attribute === 'radius' && holdsNonZero(prepared.values)) this.laneMayHold.radius = true;
     await this.submit(`setField(${field})`, (encoder) =>
       this.scatterPass.encode(encoder, prepared.attribute, start, prepared.count, prepared.values, false),
     );
@@ -475,6 +527,39 @@ export class ParticleSystem implements ParticleSystemApi {
     this.state.submissions.submitted();
   }
 
+  /**
+   * Slots [start, start + count) are written with records whose lanes hold
+   * `holds`: a write of every slot says what they all hold, any other adds to it.
+   */
+  private noteLanes(start: number, count: number, holds: LaneHolds): void {
+    if (start === 0 && count === this.capacity) this.laneMayHold = { ...holds };
+    else
+      this.laneMayHold = {
+        acceleration: this.laneMayHold.acceleration || holds.acceleration,
+        radius: this.laneMayHold.radius || holds.radius,
+      };
+  }
+
+  /**
+   * Whether the step reads the acceleration|radius lane as the system stands
+   * now (the bench counts its bytes from this): with emitters always, else
+   * unless every movable particle's acceleration is +0, and its radius too
+   * when the colliders are fused in.
+   * @internal
+   */
+  get stepReadsAccelerationLane(): boolean {
+    this.stepPlan();
+    return this.readsAccelerationLane;
+  }
+
+  /** Set by the plan (stepPlan) for its configuration: whether the colliders are fused into the step. */
+  private collidersFused = false;
+
+  private get readsAccelerationLane(): boolean {
+    if (this.lifecyclePasses) return true;
+    return this.laneMayHold.acceleration || (this.collidersFused && this.laneMayHold.radius);
+  }
+
   /** The passes of one step, in order (a new plan is built when the configuration changes). */
   get stepPasses(): string[] {
     return this.stepPlan().passes;
@@ -502,6 +587,7 @@ export class ParticleSystem implements ParticleSystemApi {
       fusedColliders ? 'fused colliders' : collisions ? 'collisions' : 'no collisions',
     ].join(', ');
     if (this.plan?.key !== key) this.plan = this.buildStepPlan(key, fused, collisions, fusedColliders);
+    this.collidersFused = fusedColliders;
     return this.plan;
   }
 
@@ -556,6 +642,7 @@ export class ParticleSystem implements ParticleSystemApi {
           colliders: fusedColliders ? (collisions?.fused ?? null) : null,
           // A force pass before the step fills the accumulators every step.
           accumulator: forcePass || this.accumulatorsMayHoldForces,
+          accelerationLane: this.readsAccelerationLane,
         };
       },
       record: (pass, dt, repeat) => {
@@ -848,6 +935,8 @@ export class ParticleSystem implements ParticleSystemApi {
           lifecycle: decoded.lifecycle,
         });
       });
+      // Every slot was written with the snapshot's records.
+      system.laneMayHold = laneHolds(particles);
       system.colliderRecords = decoded.colliders;
       system.linkRecords = decoded.links;
     } catch (error) {

@@ -58,6 +58,8 @@ export function withParticleStore(
     binding: number;
     moreChunksAt?: number;
     chunking: ParticleChunking | null;
+    /** One chunk bound, chosen by the OWN_CHUNK override (wgslParticleStore's ownChunk). */
+    ownChunk?: boolean;
   },
 ): string {
   if (!store.chunking) return code;

@@ -10,9 +10,10 @@
  * either catches them in error scopes of its own or says so with
  * expectUncapturedErrors.
  */
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { create } from 'webgpu';
 import type { AcquiredDevice } from '../../src/gpu/device';
-import { acquireDevice } from '../../src/node/device';
+import { acquireDevice, SWIFTSHADER_ICD } from '../../src/node/device';
 import { setAcquisitionWatcher } from './acquired';
 
 export interface TestDevice {
@@ -149,4 +150,51 @@ export function useAcquiredDevices(): Pick<TestDevice, 'uncaptured' | 'expectUnc
   beforeAll(() => setAcquisitionWatcher(check.watch));
   afterAll(() => setAcquisitionWatcher(null));
   return { uncaptured: check.uncaptured, expectUncapturedErrors: check.expectUncapturedErrors };
+}
+
+/**
+ * A second adapter like the one `shared`'s device came from (an adapter makes
+ * one device): Dawn's hardware adapter, or SwiftShader where acquireDevice
+ * fell back to it. Its Dawn instance is kept for the process, as
+ * src/node/device.ts keeps its own.
+ */
+const instances: GPU[] = [];
+export async function freshAdapter(shared: TestDevice): Promise<GPUAdapter> {
+  const swiftShader = shared.get().adapterInfo.source.includes('SwiftShader fallback');
+  const previous = process.env.VK_ICD_FILENAMES;
+  if (swiftShader) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+  try {
+    const instance = create([]);
+    instances.push(instance);
+    const adapter = await instance.requestAdapter({ powerPreference: 'high-performance' });
+    if (!adapter) throw new Error('no second adapter');
+    return adapter;
+  } finally {
+    if (previous === undefined) delete process.env.VK_ICD_FILENAMES;
+    else process.env.VK_ICD_FILENAMES = previous;
+  }
+}
+
+/**
+ * Runs `use` on a device of a fresh adapter (see freshAdapter) requested with
+ * `descriptor` (`{}`: WebGPU's default limits, as a three.js renderer's
+ * device has), failing on any uncaptured error, then destroys it.
+ */
+export async function withFreshDevice(
+  shared: TestDevice,
+  descriptor: GPUDeviceDescriptor,
+  use: (device: GPUDevice) => Promise<void>,
+): Promise<void> {
+  const device = await (await freshAdapter(shared)).requestDevice(descriptor);
+  const uncaptured: string[] = [];
+  device.addEventListener('uncapturederror', (event) =>
+    uncaptured.push((event as GPUUncapturedErrorEvent).error.message),
+  );
+  try {
+    await use(device);
+    await device.queue.onSubmittedWorkDone();
+    expect(uncaptured).toEqual([]);
+  } finally {
+    device.destroy();
+  }
 }
