@@ -13,6 +13,12 @@ override SEMI_IMPLICIT: bool = false;
 // v d + a t (docs/step.md).
 // 2: off
 override DAMPING_MODE: u32 = 0u;
+// False when every movable particle's acceleration holds +0 (gravity from
+// the registry), and its radius too when colliders are fused in: the
+// acceleration|radius lane is not read and the +0 it holds is used instead
+// (ParticleSystem knows from what it wrote). A pipeline, not a uniform: it
+// changes only with writes.
+override ACCELERATION_LANE: bool = true;
 
 // StepParams: generated from src/gpu/passParams.ts (the schema) and prepended;
 // so is shaders/health.wgsl, whose counters are `health`.
@@ -40,7 +46,8 @@ fn main(invocation: Invocation) {
   let inverseMass = positionInverseMass.w;
   if (inverseMass <= 0.0) { return; }
   let velocityDamping = particleVelocityDamping(index);
-  let accelerationRadius = particleAccelerationRadius(index);
+  var accelerationRadius = vec4f(0.0);
+  if (ACCELERATION_LANE) { accelerationRadius = particleAccelerationRadius(index); }
   // With params.forceAccumulator 0 nothing wrote an accumulator since the last
   // step cleared them (src/gpu/particleSystem.ts knows): it holds zeros, so it
   // is neither read nor cleared, and the step adds the same zero it would have

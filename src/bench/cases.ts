@@ -160,6 +160,17 @@ export function casesAt(
     for (const generator of TYPICAL_EFFECT) system.forces.add(generator);
   };
   const variantTail = variantName(DEFAULT_VARIANT);
+  /**
+   * Writes the bench state with its acceleration lane zeroed through the
+   * public write, so the system knows every acceleration is +0 and steps
+   * without the lane (gravity from the registry instead): what its bytes
+   * count, checked here rather than assumed.
+   */
+  const underRegistryGravity = async (system: ParticleSystem, name: string) => {
+    await system.writePacked(0, withoutAcceleration(state()));
+    if (system.stepReadsAccelerationLane)
+      throw new Error(`${name}: the step still reads the acceleration|radius lane; its bytes would not be ${name}'s`);
+  };
 
   const cases: CaseSpec[] = [copyCase('copy', true), copyCase('buffer-copy', false)];
   for (const variant of ALL_VARIANTS) {
@@ -178,6 +189,30 @@ export function casesAt(
         memoryBytes: particles * BYTES_PER_PARTICLE,
       },
       { ...DEFAULT_VARIANT, workgroupSize: DEFAULT_WORKGROUP_SIZE, nonFinite: 'off' },
+    ),
+  );
+  // The plain step under registry gravity: the same motion as `step/` (gravity BENCH_ACCELERATION), from the
+  // registry, fused into the step, instead of each particle's acceleration lane, which the step then skips.
+  const registryGravityName = `step-registry-gravity/${variantTail}`;
+  cases.push(
+    steppedCase(
+      {
+        name: registryGravityName,
+        group: 'force',
+        variant: DEFAULT_VARIANT,
+        layout: `${PACKED}, no acceleration lane read`,
+        workgroupSize: DEFAULT_WORKGROUP_SIZE,
+        bytes: BYTES.stepWithoutAccelerationLane,
+        memoryBytes: particles * BYTES_PER_PARTICLE,
+        note:
+          "the default step with gravity from the registry (fused in) and every particle's own acceleration +0: " +
+          'the step reads neither the acceleration|radius lane nor the accumulator',
+      },
+      DEFAULT_VARIANT,
+      async (system) => {
+        system.forces.add({ type: 'gravity', g: [...BENCH_ACCELERATION] });
+        await underRegistryGravity(system, registryGravityName);
+      },
     ),
   );
   for (const size of WORKGROUP_SIZES) {
@@ -304,17 +339,17 @@ export function casesAt(
         variant: DEFAULT_VARIANT,
         layout: PACKED,
         workgroupSize: DEFAULT_WORKGROUP_SIZE,
-        bytes: BYTES.stepPlane,
+        bytes: BYTES.stepPlaneWithoutAccelerationLane,
         memoryBytes: particles * BYTES_PER_PARTICLE,
         note:
           "a spark shower's step: gravity (the registry's) and drag fused into the step with the plane " +
-          '(collisions-plane), one dispatch a step; the acceleration lane holds 0',
+          '(collisions-plane), one dispatch a step; every acceleration and radius +0, so the step skips their lane',
       },
       DEFAULT_VARIANT,
       async (system) => {
-        system.particles.write(0, withoutAcceleration(state()));
         for (const generator of SHOWER_FORCES) system.forces.add(generator);
         await system.setColliders([BENCH_PLANE]);
+        await underRegistryGravity(system, 'collisions-plane-typical');
       },
     ),
   );

@@ -22,6 +22,13 @@ export const BYTES = {
    * stores the first two; the accumulator lane is neither read nor cleared.
    */
   step: { read: 3 * LANE_BYTES, written: 2 * LANE_BYTES },
+  /**
+   * integrate.wgsl under registry gravity (every movable particle's own
+   * acceleration +0: ACCELERATION_LANE false, the system's choice, which the
+   * case checks): loads position|inverseMass and velocity|damping, stores
+   * both; neither the acceleration|radius lane nor the accumulator is read.
+   */
+  stepWithoutAccelerationLane: { read: 2 * LANE_BYTES, written: 2 * LANE_BYTES },
   /** integrate.wgsl with the accumulator lane (after addForces, a write, a force pass): the whole record in, three lanes out. */
   stepWithAccumulator: { read: BYTES_PER_PARTICLE, written: 3 * LANE_BYTES },
   /** integrateUniformAcceleration.wgsl: loads and stores three lanes; acceleration comes from the uniform. */
@@ -35,6 +42,13 @@ export const BYTES = {
    * particle would also write its radius; none is here).
    */
   stepPlane: { read: 3 * LANE_BYTES, written: 2 * LANE_BYTES },
+  /**
+   * The same under registry gravity with every radius +0 (ACCELERATION_LANE
+   * false, checked by the case): the step's two lanes in and out, the
+   * colliders' records from a uniform (a killed particle would also write its
+   * radius; none is here).
+   */
+  stepPlaneWithoutAccelerationLane: { read: 2 * LANE_BYTES, written: 2 * LANE_BYTES },
   /**
    * The step then collide.wgsl as a pass of its own (with links or contacts,
    * or `fuseColliders: false`): position|inverseMass, velocity|damping and

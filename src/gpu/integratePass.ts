@@ -2,8 +2,9 @@
  * Owns the integration step's pipelines: shaders/integrate.wgsl specialised
  * for one variant through override constants, plain, and with the field
  * forces of a registry composition, the colliders of a collider composition
- * or both fused in, with or without the force accumulator (one pipeline per
- * combination, made on first use and cached: src/gpu/fusedPipelines.ts).
+ * or both fused in, with or without the force accumulator, with or without
+ * the acceleration|radius lane (one pipeline per combination, made on first
+ * use and cached: src/gpu/fusedPipelines.ts).
  */
 import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
@@ -16,13 +17,15 @@ import { shaders } from '../shaders';
 export class IntegratePass {
   private destroyed = false;
   private readonly fused: FusedPipelineCache;
+  /** The plain step without the acceleration|radius lane, made on first use. */
+  private withoutAccelerationLane: Kernel | null = null;
 
   private constructor(
     device: GPUDevice,
     particles: ParticleBuffer,
     private readonly kernel: Kernel,
     private readonly params: StepParams,
-    constants: Record<string, number>,
+    private readonly constants: Record<string, number>,
     readonly workgroupSize: number,
   ) {
     this.fused = new FusedPipelineCache(
@@ -88,11 +91,21 @@ export class IntegratePass {
     const params = { group: this.params.bindGroup, offsets: [offset] };
     // One dispatch per step; dispatches in one pass are ordered for storage writes.
     if (!fusion.forces && !fusion.colliders) {
-      this.kernel.record(pass, [params], { count }, steps);
+      const kernel = fusion.accelerationLane === false ? this.plainWithoutAccelerationLane() : this.kernel;
+      kernel.record(pass, [params], { count }, steps);
       return;
     }
     const groups = [params, ...FusedPipelineCache.bindings(fusion)];
     this.fused.get(fusion).record(pass, groups, { count }, steps);
+  }
+
+  /** Created synchronously on first use: the caller's error scopes catch any failure. */
+  private plainWithoutAccelerationLane(): Kernel {
+    this.withoutAccelerationLane ??= this.kernel.variant({
+      name: `${this.kernel.name}(no acceleration lane)`,
+      constants: { ...this.constants, ACCELERATION_LANE: 0 },
+    });
+    return this.withoutAccelerationLane;
   }
 
   destroy(): void {
