@@ -53,7 +53,7 @@ fn main(invocation: Invocation) {
     dead[EVENT_BITS_AT + w] = 0u;
   }
   var before = scanned[w];
-  if (LEVEL1_AT != 0u) { before += scanned[LEVEL1_AT + w / SCAN_BLOCK]; }
+  if (LEVEL1_AT != 0u) { before = addCounts(before, scanned[LEVEL1_AT + w / SCAN_BLOCK]); }
   var d = before.x;
   var childStart = before.y;
   var r = before.z;
@@ -79,8 +79,8 @@ fn main(invocation: Invocation) {
         death.rule = rule | select(0u, RECORD_DIED, died) | select(0u, RECORD_HIT, hit);
         deaths[r] = death;
       }
-      if (died) { childStart += childrenOf(rule); }
-      if (hit) { childStart += hitChildrenOf(rule); }
+      if (died) { childStart = addCount(childStart, childrenOf(rule)); }
+      if (hit) { childStart = addCount(childStart, hitChildrenOf(rule)); }
       r += 1u;
     }
     if (died) {

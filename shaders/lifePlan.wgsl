@@ -84,8 +84,9 @@ fn planEmit() {
     state.carry = carried;
     count += f.burstTotal - state.burstServed;
     state.burstServed = f.burstTotal;
-    // More than the capacity can never fit: counted short here, so the sums stay in u32.
-    let requests = min(count, CAPACITY);
+    // Past the capacity in all, a request can never be served (the first `free` are): counted short here,
+    // so the emitters' requests sum to at most the capacity and every sum stays in u32.
+    let requests = min(count, CAPACITY - hostRequests);
     shortfall += count - requests;
     state.requests = requests;
     state.start = hostRequests;

@@ -47,7 +47,7 @@ fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
   for (var k = 0u; k < ITEMS; k++) {
     let at = first + k;
     items[k] = select(vec4u(0u), input[min(at, count - 1u)], at < count);
-    sum += items[k];
+    sum = addCounts(sum, items[k]);
   }
   partial[localIndex] = sum;
   workgroupBarrier();
@@ -57,7 +57,7 @@ fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
     for (var t = 0u; t < THREADS; t++) {
       let own = partial[t];
       partial[t] = running;
-      running += own;
+      running = addCounts(running, own);
     }
     sums[block] = running;
   }
@@ -66,7 +66,7 @@ fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
   for (var k = 0u; k < ITEMS; k++) {
     let at = first + k;
     if (at < count) { output[at] = running; }
-    running += items[k];
+    running = addCounts(running, items[k]);
   }
 }
 
@@ -78,6 +78,6 @@ fn addOffsets(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
   let first = block * BLOCK + localIndex * ITEMS;
   for (var k = 0u; k < ITEMS; k++) {
     let at = first + k;
-    if (at < count) { output[at] += offset; }
+    if (at < count) { output[at] = addCounts(output[at], offset); }
   }
 }

@@ -164,13 +164,38 @@ describe('chunking', () => {
     const { device } = gpu.get();
     const binding = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
     // The contact resolver keeps 44 bytes a slot in one binding with the grid: on SwiftShader's 1 GiB bindings,
-    // 24,403,223 slots, fewer than its chunks hold. (Emitters' 32-byte life records would allow 2^25, past
-    // the lifecycle's own cap of 2^24 slots, so that refusal is the lifecycle's.)
+    // 24,403,223 slots, fewer than its chunks hold. Emitters' 32-byte life records: 2^25 slots.
     const contactLimit = Math.floor(binding / contactSlotBytes(true));
     expect(contactLimit).toBeLessThan(ParticleBuffer.maxParticles(device));
     await expect(
       ParticleSystem.create(device, { capacity: contactLimit + 1, collisions: { particleCollisions: true } }),
     ).rejects.toThrow(new RegExp(`exceeds ${contactLimit} particles.*contact resolver's records at 44 bytes a slot`));
+    const lifeLimit = Math.floor(binding / 32);
+    expect(lifeLimit).toBeLessThan(ParticleBuffer.maxParticles(device, STORAGE_BESIDE_PARTICLES.step));
+    await expect(
+      ParticleSystem.create(device, { capacity: lifeLimit + 1, emitters: [{ rate: 10 }] }),
+    ).rejects.toThrow(new RegExp(`exceeds ${lifeLimit} particles.*emitters' life records at 32 bytes a slot`));
+  });
+
+  it('runs emitters past 2^24 slots (the lifecycle cap before its sums saturated)', async () => {
+    const { device } = gpu.get();
+    // 2^24 + 1 slots in chunks of 2^22 (SwiftShader backs 256 MiB allocations more readily than 1 GiB), a
+    // 512 MiB binding of life records.
+    const capacity = 2 ** 24 + 1;
+    const system = await ParticleSystem.create(device, {
+      capacity,
+      chunkParticles: 2 ** 22,
+      emitters: [{ rate: 600, lifetime: [1, 1] }],
+    });
+    try {
+      expect(system.particleStore.buffers.length).toBe(5);
+      await system.stepMany(DT, 3);
+      // 600 a second for three steps of float32(1/60) (a hair above 1/60): 10 a step.
+      const stats = await system.readStats();
+      expect([stats.emitted, stats.live, stats.free]).toEqual([30, 30, capacity - 30]);
+    } finally {
+      system.destroy();
+    }
   });
 
   it('a chunked system has no one buffer to bind: its buffer getter says why', async () => {

@@ -206,10 +206,10 @@ describe('firework rules', () => {
 });
 
 describe('lifecycle options and runtime changes', () => {
-  it('refuses a capacity past 2^24 with emitters, and a permanent count past the capacity', () => {
+  it('refuses a capacity past 2^31 - 1 with emitters, and a permanent count past the capacity', () => {
     let error = refusal(() => prepareLifecycle({ emitters: [{}] }, MAX_LIFECYCLE_CAPACITY + 1));
     expect(error.what).toBe('capacity');
-    expect(error.message).toMatch(/at most 16777216 slots/);
+    expect(error.message).toMatch(/at most 2147483647 slots \(its live lists are indexed in u32\)/);
     error = refusal(() => prepareLifecycle({ emitters: [{}], permanent: 11 }, 10));
     expect(error.what).toBe('permanent');
     error = refusal(() => prepareLifecycle({ permanent: 1 }, 10));

@@ -8,7 +8,7 @@
  */
 import { arrayOf, defineStruct } from '../core/schema';
 
-/** Levels of the deaths' scan at most: 2^24 slots are 2^19 words, in blocks of 1,024 two levels (lifeBuffers checks). */
+/** Levels of the deaths' scan at most: 2^31 slots are 2^26 words, in blocks of 1,024 three levels (lifeBuffers checks). */
 export const MAX_SCAN_LEVELS = 3;
 
 export const INDIRECT_ARGS = defineStruct('IndirectArgs', {

@@ -16,12 +16,17 @@ export const MAX_SPAWN_RULES = MAX_EMITTERS + MAX_FIREWORK_RULES;
 /** Payload entries of one firework rule (Cyclone's rules have at most 2). */
 export const MAX_PAYLOADS = 4;
 /**
- * Children one dying particle may spawn in all. With at most 2^24 slots, the
- * children of one step sum below 2^32, so the u32 prefix sums cannot wrap.
+ * Children one dying particle may spawn in all. A large pool's step may ask
+ * for more than 2^32 children: their sums saturate (addCount below) rather
+ * than wrap, past anything the pool can grant.
  */
 export const MAX_PAYLOAD_TOTAL = 255;
-/** Slots a system with emitters may have (see MAX_PAYLOAD_TOTAL). */
-export const MAX_LIFECYCLE_CAPACITY = 1 << 24;
+/**
+ * Slots a system with emitters may have: the live list's two halves are
+ * indexed in u32 (parity * capacity + live index), and the requests of a step,
+ * children and emitters' each capped at the capacity, sum in u32.
+ */
+export const MAX_LIFECYCLE_CAPACITY = 2 ** 31 - 1;
 
 export const SHAPE = { point: 0, sphere: 1, sphereSurface: 2, box: 3, disc: 4, cone: 5 } as const;
 export const VELOCITY_MODE = { cone: 0, box: 1 } as const;
@@ -201,6 +206,12 @@ export function wgslLifecycleRecords(): string {
     `const RECORD_HIT: u32 = ${RECORD_HIT}u;`,
     `const RECORD_RULE_MASK: u32 = ${RECORD_RULE_MASK}u;`,
     `const CONTACT_TRACKED: f32 = ${CONTACT_TRACKED.toFixed(1)};`,
+    // A step's children (up to MAX_PAYLOAD_TOTAL a death) may pass 2^32 in a large pool: their sums stop at
+    // 2^32 - 1 (MAX_COUNT), past anything the pool can grant, instead of wrapping. Saturating addition of
+    // non-negative counts is associative, so the scan's blocks give the serial sums.
+    'const MAX_COUNT: u32 = 0xffffffffu;',
+    'fn addCount(a: u32, b: u32) -> u32 { return select(a + b, MAX_COUNT, a + b < a); }',
+    'fn addCounts(a: vec4u, b: vec4u) -> vec4u { return select(a + b, vec4u(MAX_COUNT), a + b < a); }',
     ...Object.entries(SHAPE).map(([name, value]) => `const SHAPE_${name.toUpperCase()}: u32 = ${value}u;`),
     ...Object.entries(VELOCITY_MODE).map(([name, value]) => `const VELOCITY_${name.toUpperCase()}: u32 = ${value}u;`),
   ].join('\n');

@@ -44,6 +44,11 @@ const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, RADIUS, FORCE_A
 
 const TWO_TO_32 = 2 ** 32;
 
+/** The lifecycle shaders' addCount (src/core/emitters/gpuRecords.ts): a u32 sum that stops at 2^32 - 1. */
+export function addCount(a: number, b: number): number {
+  return Math.min(a + b, TWO_TO_32 - 1);
+}
+
 /** The lists and records both backends start from: slots [0, permanent) live forever, the rest free. */
 export function initialLifecycle(
   capacity: number,
@@ -287,8 +292,8 @@ export class CpuLifecycle {
         const hit = (hits & bit) !== 0;
         const rule = this.life.get(this.lists[list + k] as number, 'rule');
         if (this.rules.hasPayloads) {
-          if (died) children = (children + this.childrenOf(rule)) >>> 0;
-          if (hit) children = (children + this.hitChildrenOf(rule)) >>> 0;
+          if (died) children = addCount(children, this.childrenOf(rule));
+          if (hit) children = addCount(children, this.hitChildrenOf(rule));
         }
         if (rule !== NO_RULE) {
           const diedAt = MAX_SPAWN_RULES + rule;
@@ -338,8 +343,8 @@ export class CpuLifecycle {
             .set(r, 'childStart', childStart)
             .set(r, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
             .set(r, 'rule', (rule | (died ? RECORD_DIED : 0) | (hit ? RECORD_HIT : 0)) >>> 0);
-          if (died) childStart = (childStart + this.childrenOf(rule)) >>> 0;
-          if (hit) childStart = (childStart + this.hitChildrenOf(rule)) >>> 0;
+          if (died) childStart = addCount(childStart, this.childrenOf(rule));
+          if (hit) childStart = addCount(childStart, this.hitChildrenOf(rule));
           r += 1;
         }
         if (died) {
@@ -408,7 +413,7 @@ export class CpuLifecycle {
       states.set(e, 'carry', carried);
       requested = (requested + ((burstTotal - states.get(e, 'burstServed')) >>> 0)) >>> 0;
       states.set(e, 'burstServed', burstTotal);
-      const requests = Math.min(requested, this.capacity);
+      const requests = Math.min(requested, this.capacity - hostRequests);
       shortfall += requested - requests;
       states.set(e, 'requests', requests);
       states.set(e, 'start', hostRequests);

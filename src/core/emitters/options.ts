@@ -43,7 +43,7 @@ export function prepareLifecycle(options: LifecycleOptions, capacity: number): P
     check.refuse(
       'capacity',
       capacity,
-      `a system with emitters has at most ${MAX_LIFECYCLE_CAPACITY} slots (the children of one step must sum below 2^32)`,
+      `a system with emitters has at most ${MAX_LIFECYCLE_CAPACITY} slots (its live lists are indexed in u32)`,
     );
   }
   const permanent = options.permanent ?? 0;
