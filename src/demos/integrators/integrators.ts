@@ -15,9 +15,14 @@
  * The GPU's current state is drawn with the scene file's `look` where it has
  * one (src/demos/shared/sceneLook.ts: its draws, sorts and trails over each
  * variant's system), over the page's bright dots.
+ *
+ * Its snapshot (kept for a lost device, src/demos/shared/recovery.ts) is
+ * every variant's system, the run's progress and each trail's samples so far:
+ * continued on a new device, the run goes on from that step and its
+ * comparison still covers every step (the look's trails start empty).
  */
 import { CpuParticleSystem } from '../../core/cpuParticleSystem';
-import { floatIndex } from '../../core/layout';
+import { floatIndex, FLOATS_PER_PARTICLE } from '../../core/layout';
 import { packParticles, type ParticleInit } from '../../core/particles';
 import { ALL_VARIANTS, variantName, type Variant } from '../../core/variants';
 import { ParticleSystem } from '../../gpu/particleSystem';
@@ -28,10 +33,11 @@ import type { ParticleBinding } from '../../render/particlePass';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import { TrailRecorder } from '../../render/trailRecorder';
 import { sceneToLook, sceneToParticles } from '../../scene/scene';
-import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
+import type { DemoContext, DemoDefinition, DemoScene, DemoSnapshot, SceneFrame } from '../shared/demo';
 import { LookDraws } from '../../render/lookDraws';
 import { loadScene } from '../shared/sceneLook';
 import type { ParamValues } from '../shared/params';
+import { resumedSystem } from '../shared/recovery';
 import { INTEGRATORS_PARAMS } from './params';
 
 type Params = ParamValues<typeof INTEGRATORS_PARAMS>;
@@ -56,6 +62,19 @@ export interface IntegratorsCheck {
     /** GPU positions, xyz per particle per step (steps + 1 samples, the initial state first). */
     gpu: number[];
   }[];
+}
+
+/** The page's state outside its systems, in a snapshot (DemoSnapshot.host). */
+interface IntegratorsHost {
+  stepsDone: number;
+  finishedAt: number;
+  restartPending: boolean;
+  /** Whether the finished run was compared (its comparison reads the trails back). */
+  compared: boolean;
+  runs: number;
+  variants: IntegratorsCheck['variants'];
+  /** Each lane's trail: its samples so far, as packed Particle records. */
+  trails: Float32Array[];
 }
 
 interface Lane {
@@ -148,9 +167,10 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
   const liveLook: ParticleLook = { ...DEFAULT_LOOK, blend: 'additive', saturation: 0.2, intensity: 1.6 };
   const lanes: Lane[] = [];
   const check: IntegratorsCheck = { scene: params.scene, steps, dt, runs: 0, variants: [] };
+  const resumed = context.resume ? (context.resume.host as IntegratorsHost) : null;
 
   try {
-    for (const variant of ALL_VARIANTS) {
+    for (const [k, variant] of ALL_VARIANTS.entries()) {
       const name = variantName(variant);
       // The CPU reference: float32, the same steps, every position kept.
       const reference = new CpuParticleSystem({ capacity: count, ...variant });
@@ -163,9 +183,26 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
             cpu[(s * count + i) * 3 + c] = reference.state[floatIndex(i, 'position', c)] as number;
         }
       }
-      const system = await ParticleSystem.create(device, { capacity: count, ...variant });
-      await system.writeParticles(0, particles);
-      const trail = new TrailRecorder(device, system.particles.buffer, count, steps + 1, `Integrators.trail(${name})`);
+      let system: ParticleSystem;
+      if (context.resume) {
+        system = await ParticleSystem.restore(device, resumedSystem(context.resume, k));
+      } else {
+        system = await ParticleSystem.create(device, { capacity: count, ...variant });
+        await system.writeParticles(0, particles);
+      }
+      let trail: TrailRecorder;
+      try {
+        trail = new TrailRecorder(device, system.particles.buffer, count, steps + 1, `Integrators.trail(${name})`);
+        const samples = resumed?.trails[k];
+        if (samples) {
+          // The samples recorded before the snapshot, so the run's comparison still covers every step.
+          device.queue.writeBuffer(trail.buffer, 0, samples.buffer, samples.byteOffset, samples.byteLength);
+          trail.recorded = samples.length / (count * FLOATS_PER_PARTICLE);
+        }
+      } catch (error) {
+        system.destroy();
+        throw error;
+      }
       const strips = Array.from({ length: count }, (_, i) => {
         const strip = new Float32Array((steps + 1) * 3);
         for (let s = 0; s <= steps; s++) strip.set(cpu.subarray((s * count + i) * 3, (s * count + i) * 3 + 3), s * 3);
@@ -196,10 +233,16 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
   }
 
   const framing = frame(lanes.map((lane) => lane.cpu));
-  let stepsDone = 0;
-  let finishedAt = Number.NaN;
+  let stepsDone = resumed?.stepsDone ?? 0;
+  let finishedAt = resumed?.finishedAt ?? Number.NaN;
   let checking = false;
-  let restartPending = true;
+  let restartPending = resumed?.restartPending ?? true;
+  let compared = resumed?.compared ?? false;
+  if (resumed) {
+    check.runs = resumed.runs;
+    check.variants = resumed.variants;
+    lanes.forEach((lane, k) => (lane.worst = resumed.variants[k]?.worst ?? Number.NaN));
+  }
   /** The camera is fitted again once the viewports' real aspect is known. */
   let fitPending = true;
   let viewportAspect = 2;
@@ -229,6 +272,7 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         return { ...lane.variant, worst, gpu: Array.from(gpu) };
       });
       check.runs++;
+      compared = true;
     } finally {
       checking = false;
     }
@@ -251,6 +295,9 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
   const dotLook: ParticleLook = { ...DEFAULT_LOOK, blend: 'alpha', saturation: 0.3, intensity: 1 };
   const lineStyle: LineStyle = { width: 1.2, alpha: 0.9, hueOffset: 0, hueSpan: 1, saturation: 0.9, brightness: 0.95 };
 
+  // A run that finished before the snapshot and was not yet compared is compared now, from the restored trails.
+  if (resumed && stepsDone === steps && !compared) void compare();
+
   return {
     particleCount: count * lanes.length,
     beforeSteps(time) {
@@ -261,6 +308,7 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
         stepsDone = 0;
         finishedAt = Number.NaN;
         restartPending = true;
+        compared = false;
       }
     },
     encodeSteps(encoder, stepDt, requested) {
@@ -377,6 +425,16 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
     fitCamera(camera: OrbitCamera) {
       fitPending = true;
       fit(camera);
+    },
+    snapshot() {
+      // Taken now, with the copies submitted below, so later frames change neither.
+      const host = { stepsDone, finishedAt, restartPending, compared, runs: check.runs, variants: check.variants };
+      const systems = Promise.all(lanes.map((lane) => lane.system.snapshot()));
+      const trails = Promise.all(lanes.map((lane) => lane.trail.read()));
+      return Promise.all([systems, trails]).then(([systems, trails]): DemoSnapshot => ({
+        systems,
+        host: { ...host, trails } satisfies IntegratorsHost,
+      }));
     },
     dispose() {
       for (const lane of lanes) disposeLane(lane);

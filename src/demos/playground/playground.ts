@@ -5,9 +5,14 @@
  * whatever valid text the editor last published (SceneSource). A new text's
  * preview is built beside the running one and swapped in once made; until
  * then, and for every invalid edit, the last valid preview keeps running.
+ *
+ * Its snapshot (kept for a lost device, src/demos/shared/recovery.ts) is the
+ * shown preview's system and the text it shows: on a new device the preview
+ * continues from it, unless the editor has published another text since,
+ * which is then built from its start as an edit is.
  */
 import type { Scene } from '../../scene/scene';
-import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
+import type { DemoContext, DemoDefinition, DemoScene, DemoSnapshot, SceneFrame } from '../shared/demo';
 import type { ParamValues } from '../shared/params';
 import { PLAYGROUND_PARAMS } from './params';
 import { ScenePreview } from './preview';
@@ -52,6 +57,11 @@ export interface PlaygroundCheck {
   lifecycle: { live: number; emitted: number; killed: number } | null;
 }
 
+/** The page's state outside its system, in a snapshot (DemoSnapshot.host): the text the system is of. */
+interface PlaygroundHost {
+  shown: string | null;
+}
+
 export async function createPlayground(context: DemoContext<Params>, source: SceneSource): Promise<DemoScene> {
   let preview: ScenePreview | null = null;
   let shown: string | null = null;
@@ -83,7 +93,22 @@ export async function createPlayground(context: DemoContext<Params>, source: Sce
     source.report({ shown: published.text });
   }
 
-  if (source.current) await show({ ...source.current, refit: false });
+  /** Continues the snapshot's preview on this (new) device, if its text is still the editor's last valid one. */
+  async function resume(snapshot: DemoSnapshot, current: PublishedScene): Promise<boolean> {
+    const host = snapshot.host as PlaygroundHost;
+    const bytes = snapshot.systems[0];
+    if (!bytes || host.shown !== current.text) return false;
+    ++latest;
+    preview = await ScenePreview.restore(context, current.scene, bytes);
+    shown = current.text;
+    source.report({ shown: current.text });
+    return true;
+  }
+
+  const current = source.current;
+  if (current && !(context.resume && (await resume(context.resume, current)))) {
+    await show({ ...current, refit: false });
+  }
   const unsubscribe = source.subscribe((published) => void show(published));
 
   return {
@@ -110,6 +135,12 @@ export async function createPlayground(context: DemoContext<Params>, source: Sce
     },
     fitCamera(camera) {
       preview?.fitCamera(camera);
+    },
+    snapshot() {
+      // The text is taken now, with the system's copy; without a preview yet there is no system to keep.
+      const host: PlaygroundHost = { shown };
+      if (!preview) return Promise.resolve({ systems: [], host });
+      return preview.system.snapshot().then((bytes) => ({ systems: [bytes], host }));
     },
     dispose() {
       disposed = true;

@@ -11,7 +11,7 @@
  * blanks the picture.
  */
 import { withErrorScopes } from '../../gpu/errors';
-import type { ParticleSystem } from '../../gpu/particleSystem';
+import { ParticleSystem } from '../../gpu/particleSystem';
 import type { OrbitCamera } from '../../render/camera';
 import { groundGrid } from '../../render/ground';
 import type { GridBinding, GridSpec } from '../../render/gridPass';
@@ -127,8 +127,16 @@ export class ScenePreview {
 
   /** The scene's system (particles written, forces registered) and its draws. */
   static async create(context: Context, scene: Scene): Promise<ScenePreview> {
-    const { params } = context;
-    const system = await createSceneSystem(context.device, scene, params);
+    return ScenePreview.drawing(context, scene, await createSceneSystem(context.device, scene, context.params));
+  }
+
+  /** The scene's system restored from `snapshot` (on a new device after a loss) and its draws (trails start empty). */
+  static async restore(context: Context, scene: Scene, snapshot: Uint8Array): Promise<ScenePreview> {
+    return ScenePreview.drawing(context, scene, await ParticleSystem.restore(context.device, snapshot));
+  }
+
+  /** The draws of `scene` over `system`, which it owns from here (destroyed on failure). */
+  private static async drawing(context: Context, scene: Scene, system: ParticleSystem): Promise<ScenePreview> {
     try {
       // The draws' buffers in error scopes: one the GPU refuses (too large) is this text's failure, reported
       // under the editor while the previous preview runs on, not an uncaptured error that stops the page.

@@ -23,7 +23,7 @@ import { FrameLoop, recordFrame, statsLine } from './frameLoop';
 import { installHooks, type SparkworksHooks } from './hooks';
 import { Hud } from './hud';
 import { SceneLayout } from './layout';
-import { SnapshotKeeper, summariseSnapshot, type KeptSnapshot } from './recovery';
+import { continuedNotice, SnapshotKeeper, summariseSnapshot, type KeptSnapshot } from './recovery';
 import { buildPanel, queryFromValues, valuesFromQuery, type ParamDefs, type ParamValues } from './params';
 import { missingWebGpu } from './support';
 
@@ -339,9 +339,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
     this.hooks.message = null;
     this.hooks.recoveries++;
     this.hooks.recoveredFrom = { stepCount, time };
-    this.hud.setNotice(
-      `The GPU device was lost; continued on a new device from the snapshot at t = ${time.toFixed(1)} s (step ${stepCount}).`,
-    );
+    this.hud.setNotice(continuedNotice(kept.clock));
   }
 
   private fail(title: string, error: unknown): void {

@@ -66,7 +66,7 @@ export interface DemoScene {
 export interface DemoSnapshot {
   /** Each system's `snapshot()`, in the order `create` restores them. */
   systems: Uint8Array[];
-  /** What the demo keeps outside its systems (launch keys, orbit phases, what the GPU was last sent), JSON-able. */
+  /** What the demo keeps outside its systems (launch keys, what the GPU was last sent, trails): JSON or typed arrays. */
   host: unknown;
 }
 

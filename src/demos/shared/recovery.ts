@@ -81,6 +81,11 @@ export function resumedSystem(resume: DemoSnapshot, index: number): Uint8Array {
   return bytes;
 }
 
+/** What a page says once it continued from `clock`'s snapshot on a new device (the browser test reads it). */
+export function continuedNotice(clock: KeptSnapshot['clock']): string {
+  return `The GPU device was lost; continued on a new device from the snapshot at t = ${clock.time.toFixed(1)} s (step ${clock.stepCount}).`;
+}
+
 /**
  * Takes a demo's snapshot every `everySeconds` (after a frame's submit, one in
  * flight at a time, only when steps were taken since the kept one) and keeps
@@ -108,7 +113,7 @@ export class SnapshotKeeper {
   }
 
   /** Called after each frame's submit: starts a snapshot when one is due. Never waits. */
-  frame(now: number, scene: DemoScene, clock: FixedStepClock, everySeconds: number): void {
+  frame(now: number, scene: Pick<DemoScene, 'snapshot'>, clock: FixedStepClock, everySeconds: number): void {
     if (!scene.snapshot || !(everySeconds > 0) || this.inFlight) return;
     if (now - this.lastTaken < everySeconds * 1000) return;
     if (this.kept?.clock.stepCount === clock.stepCount) return;

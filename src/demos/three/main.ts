@@ -13,17 +13,29 @@
  * One frame: three draws the scene into its render target and submits; one
  * command buffer of ours steps the sparks and draws them into that target's
  * colour and depth; three copies the target to the canvas.
+ *
+ * A lost device is met as the other pages meet it (src/demos/shared/recovery.ts):
+ * the sparks' snapshot is kept every few seconds, never waited on; after a
+ * loss a new three.js renderer (and with it a new device) is made and the
+ * sparks continue from that snapshot, which the page says.
  */
 import GUI from 'lil-gui';
 import { FixedStepClock } from 'sparkworks/render';
 import '../shared/style.css';
 import { FrameLoop } from '../shared/frameLoop';
 import { installHooks } from '../shared/hooks';
+import {
+  continuedNotice,
+  resumedSystem,
+  SnapshotKeeper,
+  summariseSnapshot,
+  type KeptSnapshot,
+} from '../shared/recovery';
 import { Hud } from '../shared/hud';
 import { buildPanel, queryFromValues, valuesFromQuery } from '../shared/params';
 import { missingWebGpu, noAdapter } from '../shared/support';
 import { THREE_PARAMS } from './params';
-import { Sparks } from './sparks';
+import { Sparks, type SentParams } from './sparks';
 import { NoWebGpuBackendError, ThreeStage } from './stage';
 
 const TITLE = 'Sparkworks in a three.js scene';
@@ -55,6 +67,28 @@ const loop = new FrameLoop(
   (now, seconds) => frame(now, seconds),
 );
 hooks.capture = () => new Promise((resolve) => captures.push(resolve));
+
+/** The sparks as the snapshot keeper sees a demo: one system, and what it was sent as the host state. */
+const snapshotScene = {
+  snapshot: () => {
+    if (!sparks) return Promise.reject(new Error('no sparks to snapshot'));
+    return sparks.snapshot().then(({ system, sent }) => ({ systems: [system], host: sent }));
+  },
+};
+const snapshots = new SnapshotKeeper(
+  (kept) => {
+    hooks.snapshotStep = kept.clock.stepCount;
+  },
+  (error) => {
+    hooks.snapshotErrors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  },
+);
+hooks.keptSnapshot = () => (snapshots.kept ? summariseSnapshot(snapshots.kept) : null);
+hooks.readState = async () => {
+  if (!sparks) return null;
+  const at = { time: clock.time, stepCount: clock.stepCount };
+  return summariseSnapshot({ scene: await snapshotScene.snapshot(), clock: at });
+};
 
 const { folders } = buildPanel(gui, THREE_PARAMS, params, (_key, def) => {
   history.replaceState(null, '', `${location.pathname}${queryFromValues(THREE_PARAMS, params)}`);
@@ -91,13 +125,17 @@ async function start(): Promise<void> {
   await boot();
 }
 
-async function boot(): Promise<void> {
+/** A new three.js stage (and device) and the sparks on it (from `resume` when given); true once running. */
+async function boot(resume?: KeptSnapshot): Promise<boolean> {
   hooks.state = 'starting';
   let created: ThreeStage;
   try {
     created = await ThreeStage.create(canvas!);
   } catch (error) {
-    if (!(error instanceof NoWebGpuBackendError)) return fail('three.js could not start', error);
+    if (!(error instanceof NoWebGpuBackendError)) {
+      fail('three.js could not start', error);
+      return false;
+    }
     const problem = noAdapter(error.message);
     hooks.state = 'no-adapter';
     hooks.message = problem.title;
@@ -106,7 +144,7 @@ async function boot(): Promise<void> {
       lines: problem.lines,
       button: { label: 'Try again', onClick: () => void restart() },
     });
-    return;
+    return false;
   }
   stage = created;
   const { device } = created;
@@ -119,13 +157,14 @@ async function boot(): Promise<void> {
   // three reports the same errors through onError (to the console by default); the listener above shows them.
   created.renderer.onError = () => undefined;
   try {
-    await createSparks();
+    await createSparks(resume);
   } catch (error) {
-    fail('The demo could not start', error);
-    return;
+    fail(resume ? 'The demo could not continue from its snapshot' : 'The demo could not start', error);
+    return false;
   }
   hooks.state = 'running';
   loop.start();
+  return true;
 }
 
 function adapterName(device: GPUDevice): string {
@@ -134,13 +173,26 @@ function adapterName(device: GPUDevice): string {
   return info.description || [info.vendor, info.architecture].filter(Boolean).join(' ') || 'a WebGPU adapter';
 }
 
-async function createSparks(): Promise<void> {
+/** New sparks from the panel's values, or those of `resume` continued (its clock included). */
+async function createSparks(resume?: KeptSnapshot): Promise<void> {
   if (!stage) return;
   sparks?.dispose();
   sparks = null;
   clock.reset();
   clock.dt = 1 / params.stepRate;
-  sparks = await Sparks.create(stage.device, stage.formats, params);
+  // What was kept belongs to the sparks just disposed, unless these continue it.
+  snapshots.reset(performance.now(), resume ?? null);
+  hooks.snapshotStep = resume?.clock.stepCount ?? null;
+  if (resume) {
+    clock.time = resume.clock.time;
+    clock.stepCount = resume.clock.stepCount;
+    const snapshot = { system: resumedSystem(resume.scene, 0), sent: resume.scene.host as SentParams };
+    sparks = await Sparks.restore(stage.device, stage.formats, params, snapshot);
+  } else {
+    // Sparks from the start: the note that they continued a snapshot no longer holds.
+    hud.setNotice('');
+    sparks = await Sparks.create(stage.device, stage.formats, params);
+  }
   hooks.particles = sparks.capacity;
 }
 
@@ -194,6 +246,7 @@ function frame(now: number, seconds: number): void {
       const dataUrl = canvas!.toDataURL('image/png');
       for (const resolve of captures.splice(0)) resolve(dataUrl);
     }
+    snapshots.frame(now, snapshotScene, clock, params.snapshotEvery);
 
     hooks.frames++;
     hooks.steps = clock.stepCount;
@@ -224,17 +277,38 @@ function statsLine(system: Sparks, steps: number): string {
 function lost(device: GPUDevice, info: GPUDeviceLostInfo): void {
   if (device === releasing || device !== stage?.device) return;
   loop.stop();
+  const reason = `Reason: ${info.reason}${info.message ? ` (${info.message})` : ''}.`;
+  const kept = snapshots.kept;
+  if (kept) {
+    void recover(kept, reason);
+    return;
+  }
   hooks.state = 'lost';
   const title = 'The GPU device was lost';
   hooks.message = title;
   hud.showMessage(title, {
     tone: 'error',
     lines: [
-      `Reason: ${info.reason}${info.message ? ` (${info.message})` : ''}.`,
+      reason,
       'A driver update, a GPU reset or too much work at once can take the device away. The demo can start again on a new one.',
     ],
     button: { label: 'Restart the demo', onClick: () => void restart() },
   });
+}
+
+/** Continues from `kept` with a new three.js renderer and device; when that fails, boot shows why, with a restart button. */
+async function recover(kept: KeptSnapshot, reason: string): Promise<void> {
+  hooks.state = 'starting';
+  const title = 'The GPU device was lost';
+  hooks.message = title;
+  hud.showMessage(title, { tone: 'info', lines: [reason, 'Continuing on a new device from the last snapshot…'] });
+  releaseStage();
+  if (!(await boot(kept))) return;
+  hud.hideMessage();
+  hooks.message = null;
+  hooks.recoveries++;
+  hooks.recoveredFrom = { ...kept.clock };
+  hud.setNotice(continuedNotice(kept.clock));
 }
 
 function fail(title: string, error: unknown): void {
@@ -256,6 +330,12 @@ async function restart(): Promise<void> {
   loop.stop();
   hud.hideMessage();
   hooks.message = null;
+  releaseStage();
+  await boot();
+}
+
+/** Frees the sparks and the three.js renderer, which destroys its device (whose loss is then expected). */
+function releaseStage(): void {
   sparks?.dispose();
   sparks = null;
   if (stage) {
@@ -263,7 +343,6 @@ async function restart(): Promise<void> {
     stage.dispose();
     stage = null;
   }
-  await boot();
 }
 
 void start();

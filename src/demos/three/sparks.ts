@@ -10,6 +10,9 @@
  * meshes: the floor (a plane), the ball (a sphere) and the nozzles (boxes).
  * The draw is indirect over the live list, so the host never learns how many
  * sparks there are except through the stats it reads back for the HUD.
+ *
+ * `snapshot()` and `Sparks.restore` carry the sparks to a new device after a
+ * loss (the system's own snapshot, and what the panel had last sent it).
  */
 import { ParticleSystem, type ColliderInit, type EmitterInit, type ForceHandle, type LifecycleStats } from 'sparkworks';
 import {
@@ -86,6 +89,20 @@ export function emitters(params: ThreeParams, capacity: number): EmitterInit[] {
   return [top, ...ring];
 }
 
+/** The live parameters as the system last received them. */
+export interface SentParams {
+  flow: number;
+  k1: number;
+  restitution: number;
+  friction: number;
+}
+
+/** The sparks at one step: the system's snapshot and what it had been sent (JSON-able beside the bytes). */
+export interface SparksSnapshot {
+  system: Uint8Array;
+  sent: SentParams;
+}
+
 export class Sparks {
   /** The last lifecycle counters read back (null before the first lands). */
   stats: LifecycleStats | null = null;
@@ -100,7 +117,7 @@ export class Sparks {
     endSize: 0.6,
     stretch: 0.025,
   };
-  private sent: { flow: number; k1: number; restitution: number; friction: number };
+  private sent: SentParams;
   /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
   private failure: unknown = null;
   private reading = false;
@@ -113,9 +130,11 @@ export class Sparks {
     private readonly binding: ParticleBinding,
     private readonly drag: ForceHandle,
     private readonly params: ThreeParams,
+    /** What a restored system was last sent (null: a new one, made from `params`). */
+    sent: SentParams | null,
   ) {
     const { flow, k1, restitution, friction } = params;
-    this.sent = { flow, k1, restitution, friction };
+    this.sent = sent ?? { flow, k1, restitution, friction };
   }
 
   /**
@@ -134,14 +153,42 @@ export class Sparks {
       emitters: emitters(params, capacity),
       collisions: { colliders: colliders(params) },
     });
+    return Sparks.drawing(device, formats, params, system, null);
+  }
+
+  /**
+   * The sparks of `snapshot` on a new `device` (after a loss), continuing
+   * where it was taken: its emitters, colliders and drag are the system's as
+   * they were then; the panel's later changes are sent on the next frame.
+   */
+  static async restore(
+    device: GPUDevice,
+    formats: { color: GPUTextureFormat; depth: GPUTextureFormat },
+    params: ThreeParams,
+    snapshot: SparksSnapshot,
+  ): Promise<Sparks> {
+    const system = await ParticleSystem.restore(device, snapshot.system);
+    return Sparks.drawing(device, formats, params, system, snapshot.sent);
+  }
+
+  /** The pass and binding over `system` (made, or restored with its drag and what it was `sent`). */
+  private static drawing(
+    device: GPUDevice,
+    formats: { color: GPUTextureFormat; depth: GPUTextureFormat },
+    params: ThreeParams,
+    system: ParticleSystem,
+    sent: SentParams | null,
+  ): Sparks {
     let pass: ParticlePass | null = null;
     try {
       const live = system.liveBuffers;
       if (!live) throw new Error('the sparks system has no emitters');
-      const drag = system.forces.add({ type: 'drag', k1: params.k1, k2: 0 });
+      // A restored system has its drag registered, as the only force.
+      const drag = sent ? system.forces.handles[0] : system.forces.add({ type: 'drag', k1: params.k1, k2: 0 });
+      if (!drag) throw new Error('the restored sparks system has no drag force');
       pass = new ParticlePass(device, formats.color, formats.depth);
       const binding = pass.bindLive('three demo: sparks', system.particleStore, live);
-      return new Sparks(system, pass, binding, drag, params);
+      return new Sparks(system, pass, binding, drag, params, sent);
     } catch (error) {
       pass?.destroy();
       system.destroy();
@@ -203,6 +250,16 @@ export class Sparks {
     look.size = params.size;
     look.intensity = params.intensity;
     this.pass.draw(pass, this.binding, look, view, time);
+  }
+
+  /**
+   * The sparks now, to continue on a new device (Sparks.restore): what was
+   * sent is taken and the system's copy submitted now; it resolves when the
+   * GPU reaches the copy (never awaited in a frame).
+   */
+  snapshot(): Promise<SparksSnapshot> {
+    const sent = { ...this.sent };
+    return this.system.snapshot().then((system) => ({ system, sent }));
   }
 
   /** After the frame's command buffer is submitted: the system reuses its uniform slots. */
