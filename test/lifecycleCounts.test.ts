@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { wgslLifecycleRecords } from '../src/core/emitters/gpuRecords';
 import { addCount } from '../src/core/emitters/lifecycle';
 import { useDevice } from './support/gpu';
+import { runKernel } from './support/runKernel';
 import { seededRandom } from './support/random';
 
 const gpu = useDevice();
@@ -20,8 +21,6 @@ const MAX = 2 ** 32 - 1;
 
 /** Runs addCount on each pair and addCounts on each quadruple of pairs, on the GPU. */
 async function gpuSums(pairs: readonly (readonly [number, number])[]): Promise<{ scalar: number[]; vector: number[] }> {
-  const { device } = gpu.get();
-  const input = new Uint32Array(pairs.flat());
   const code = `${wgslLifecycleRecords()}
 @group(0) @binding(0) var<storage, read> pairs: array<vec2u>;
 @group(0) @binding(1) var<storage, read_write> scalar: array<u32>;
@@ -36,42 +35,14 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
     vector[i / 4u] = addCounts(a, b);
   }
 }`;
-  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-  const source = device.createBuffer({ size: input.byteLength, usage });
-  device.queue.writeBuffer(source, 0, input);
-  const scalar = device.createBuffer({ size: pairs.length * 4, usage });
-  const vector = device.createBuffer({ size: pairs.length * 4, usage });
-  const read = device.createBuffer({
-    size: 2 * pairs.length * 4,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-  });
-  device.pushErrorScope('validation');
-  const pipeline = device.createComputePipeline({
-    layout: 'auto',
-    compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
-  });
-  const encoder = device.createCommandEncoder();
-  const pass = encoder.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(
-    0,
-    device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [source, scalar, vector].map((buffer, binding) => ({ binding, resource: { buffer } })),
-    }),
+  const bytes = pairs.length * 4;
+  const [, scalar, vector] = await runKernel(
+    gpu.get().device,
+    code,
+    [new Uint32Array(pairs.flat()), { bytes }, { bytes }],
+    pairs.length,
   );
-  pass.dispatchWorkgroups(pairs.length);
-  pass.end();
-  encoder.copyBufferToBuffer(scalar, 0, read, 0, pairs.length * 4);
-  encoder.copyBufferToBuffer(vector, 0, read, pairs.length * 4, pairs.length * 4);
-  device.queue.submit([encoder.finish()]);
-  const error = await device.popErrorScope();
-  if (error) throw new Error(error.message);
-  await read.mapAsync(GPUMapMode.READ);
-  const words = Array.from(new Uint32Array(read.getMappedRange().slice(0)));
-  read.unmap();
-  for (const buffer of [source, scalar, vector, read]) buffer.destroy();
-  return { scalar: words.slice(0, pairs.length), vector: words.slice(pairs.length) };
+  return { scalar: Array.from(scalar as Uint32Array), vector: Array.from(vector as Uint32Array) };
 }
 
 describe('lifecycle count sums saturate at 2^32 - 1', () => {
