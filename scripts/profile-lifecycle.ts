@@ -10,7 +10,9 @@
  * step; each figure is the median of the rounds (x: of the rounds' ratios to
  * the plain step). Timestamp queries where the adapter has them, else wall
  * time (src/bench/timing.ts). --ordered keeps the free list in slot order
- * instead of shuffling it. Prints only; asserts nothing.
+ * instead of shuffling it. --walk list|dense forces the step's walk (default:
+ * planStep's choice by the live count, src/gpu/lifecycle.ts DENSE_WALK_FROM).
+ * Prints only; asserts nothing.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -25,6 +27,8 @@ const sizes = list('log2', [18, 20]);
 const repeats = list('repeats', [5])[0] as number;
 const fractions = list('fractions', [1, 0.1]);
 const ordered = process.argv.includes('--ordered');
+const walkAt = process.argv.indexOf('--walk');
+const walk = walkAt < 0 ? 'auto' : (process.argv[walkAt + 1] as string);
 const DT = 1 / 60;
 
 const { device, adapterInfo } = await acquireDevice();
@@ -63,11 +67,14 @@ for (const log2 of sizes) {
     const target = liveTarget(capacity, fraction);
     const system = await ParticleSystem.create(device, { capacity, emitters: churningEmitters(target, capacity, DT) });
     if (!ordered) shuffleFreeList(system);
-    await advance(system, DT, FILL_STEPS + 2);
     const lifecycle = system.lifecycle!;
+    if (walk !== 'auto') lifecycle.setDenseWalkFrom(walk === 'dense' ? 0 : capacity + 1);
+    await advance(system, DT, FILL_STEPS + 2);
     const b = lifecycle.buffers;
-    const state = saved([system.particles.buffer, b.life, b.lists, b.freeList, b.counters, b.ruleStats], [b.dead]);
-    const passes = lifecycle.profilePasses(DT);
+    const persistent = [system.particles.buffer, b.life, b.lists, b.freeList, b.counters, b.ruleStats, b.liveIndexOf];
+    const state = saved(persistent, [b.dead]);
+    // Without the accumulators, as ParticleSystem steps this pool (nothing writes a force).
+    const passes = lifecycle.profilePasses(DT, false);
     const prefix = async (n: number) => {
       state.restore();
       return (
@@ -97,7 +104,7 @@ for (const log2 of sizes) {
     state.restore();
     const stats = await system.readStats();
     print(
-      `2^${log2}, ${fraction * 100}% live (${stats.live.toLocaleString('en-US')}): ` +
+      `2^${log2}, ${fraction * 100}% live, ${walk} walk (${stats.live.toLocaleString('en-US')}): ` +
         `plain step ${median(steps).toFixed(2)} ms; whole frame ${median(frames).toFixed(2)}x the step; ` +
         passes
           .map(

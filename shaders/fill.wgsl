@@ -7,7 +7,13 @@
 // `dead` from DEAD_INDEX_AT: shaders/compact.wgsl) by binary search, so the list is the same
 // whatever order the invocations run in; nothing before a hole moves, and the
 // cost follows the deaths. The emission then appends at L - D.
-// Mirrored by src/core/emitters/lifecycle.ts (fill).
+// The fill also keeps the inverse map the dense walk reads
+// (shaders/denseDispatch.wgsl): a moved survivor's new live index, and each
+// birth's, whose slot and index the emission will use (its slot from the
+// free list's top, its index L - D + j); so it runs over the deaths or the
+// births, whichever are more. A slot that died keeps a stale entry, never
+// read: the dense walk skips slots whose `alive` is 0.
+// Mirrored by src/core/emitters/lifecycle.ts (fill; the CPU keeps no map).
 // Prepended: the lifecycle records, shaders/dispatch.wgsl.
 
 override CAPACITY: u32;
@@ -16,6 +22,9 @@ override DEAD_INDEX_AT: u32;
 @group(1) @binding(0) var<storage, read_write> liveLists: array<u32>;
 @group(1) @binding(1) var<storage, read> dead: array<u32>;
 @group(1) @binding(2) var<storage, read> counters: LifeCounters;
+// Per slot, its index in the live list (meaningful for live slots only).
+@group(1) @binding(3) var<storage, read_write> liveIndexOf: array<u32>;
+@group(1) @binding(4) var<storage, read> freeList: array<u32>;
 
 fn deadIndex(d: u32) -> u32 {
   return dead[DEAD_INDEX_AT + d];
@@ -39,14 +48,19 @@ fn deathsBelow(k: u32) -> u32 {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
   let i = particleIndex(invocation);
-  if (i >= counters.deaths) { return; }
   // planEmit wrote liveBase = L - D, the survivors.
   let survivors = counters.liveBase;
+  let list = counters.parity * CAPACITY;
+  // Birth i (shaders/emit.wgsl, j = i): its slot and live index.
+  if (i < counters.granted) { liveIndexOf[freeList[counters.freeTop - 1u - i]] = survivors + i; }
+  if (i >= counters.deaths) { return; }
   let p = survivors + i;
   let below = deathsBelow(p);
   if (below < counters.deaths && deadIndex(below) == p) { return; }
   // Tail survivors before p: i minus the tail's deaths before it.
   let rank = i - (below - deathsBelow(survivors));
-  let list = counters.parity * CAPACITY;
-  liveLists[list + deadIndex(rank)] = liveLists[list + p];
+  let hole = deadIndex(rank);
+  let slot = liveLists[list + p];
+  liveLists[list + hole] = slot;
+  liveIndexOf[slot] = hole;
 }

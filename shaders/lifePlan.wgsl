@@ -3,7 +3,9 @@
 // - planStep, before the step: the indirect dispatch sizes of every pass
 //   over the live list (forces, the step and its ageing), of the passes over
 //   the words of the death bits (the deaths' counts, the compaction) and of
-//   each scan level.
+//   each scan level; and which walk steps: from DENSE_FROM live particles
+//   the dense walk over every slot (shaders/denseDispatch.wgsl), below it
+//   the walk over the live list, the other's dispatch empty.
 // - planEmit, after the compaction: this step's deaths, the emitters' requests
 //   (rate as a 32.32 fixed-point carry, bursts as cumulative totals), how many
 //   fit in the free list (children first, then the emitters, in order; the
@@ -19,6 +21,9 @@ override CAPACITY: u32;
 override WORKGROUP_SIZE: u32 = 64u;
 override MAX_PER_DIMENSION: u32 = 65535u;
 override SCAN_LEVELS: u32 = 1u;
+// The dense walk's invocations a run (a chunk's slots, or the capacity), and the live count from which it steps.
+override DENSE_SPAN: u32;
+override DENSE_FROM: u32;
 
 const SCAN_BLOCK: u32 = 1024u;
 
@@ -44,6 +49,9 @@ fn add64(total: vec2u, n: u32) -> vec2u {
 @compute @workgroup_size(1)
 fn planStep() {
   writeDispatch(ARGS_LIVE, counters.live);
+  let dense = counters.live >= DENSE_FROM;
+  writeDispatch(ARGS_STEP_LIST, select(counters.live, 0u, dense));
+  writeDispatch(ARGS_STEP_DENSE, select(0u, DENSE_SPAN, dense));
   var n = (counters.live + 31u) / 32u;
   writeDispatch(ARGS_WORDS, n);
   for (var l = 0u; l < SCAN_LEVELS; l++) {
@@ -108,7 +116,8 @@ fn planEmit() {
   counters.emitted = add64(counters.emitted, granted);
   counters.shortfall = add64(counters.shortfall, shortfall);
 
-  writeDispatch(ARGS_FILL, deaths);
+  // The fill moves the survivors and indexes the births (shaders/fill.wgsl).
+  writeDispatch(ARGS_FILL, max(deaths, granted));
   writeDispatch(ARGS_EMIT, granted);
   // Draws over the live list: vertex pulling (6 vertices a quad), instanced quads, points.
   let live = counters.live;

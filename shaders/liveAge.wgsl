@@ -8,7 +8,9 @@
 // lifecycle re-judges every death after them (shaders/age.wgsl, RECHECK).
 // Mirrored by src/core/emitters/lifecycle.ts (age).
 // Prepended: the step (its entry point renamed), the Life struct, NO_RULE,
-// shaders/lifeDeath.wgsl; the live list and counters are shaders/liveDispatch.wgsl's.
+// shaders/lifeDeath.wgsl; the live list (or the inverse map) and counters are
+// shaders/liveDispatch.wgsl's (shaders/denseDispatch.wgsl's), and so are walkedSlot and
+// walkedLiveIndex.
 
 @group(2) @binding(2) var<storage, read_write> life: array<Life>;
 @group(2) @binding(3) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
@@ -16,16 +18,17 @@
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
+  // The step calls particleIndex, which keeps the slot it walked (and its live index) for what follows.
   stepParticle(invocation);
-  let k = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
-  if (k >= liveCounters.live) { return; }
-  let slot = liveLists[liveCounters.parity * CAPACITY + k];
-  if (!ownsParticle(slot)) { return; }
+  let slot = walkedSlot;
+  if (slot == NO_PARTICLE) { return; }
   // The step's dt: the frame's, both the same float32.
   let age = life[slot].age + params.dt;
   life[slot].age = age;
   if (dies(slot, age)) {
     life[slot].alive = 0u;
+    // Its live index: the list's position, or in the dense walk the inverse map's (shaders/denseDispatch.wgsl).
+    let k = walkedLiveIndex();
     atomicOr(&deadBits[k / 32u], deathBit(k));
   }
 }

@@ -20,10 +20,22 @@ struct Invocation {
   @builtin(local_invocation_index) local: u32,
 }
 
+// The live index and slot particleIndex found, kept for the ageing after the step (shaders/liveAge.wgsl):
+// the list read once.
+var<private> walkedK: u32 = 0u;
+var<private> walkedSlot: u32 = NO_PARTICLE;
+
 fn particleIndex(invocation: Invocation) -> u32 {
   let k = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
+  walkedK = k;
   if (k >= liveCounters.live) { return NO_PARTICLE; }
   let slot = liveLists[liveCounters.parity * CAPACITY + k];
   // Over chunked state the pass runs once per chunk (src/gpu/kernel.ts, 'owner'): another chunk's slot is skipped.
-  return select(NO_PARTICLE, slot, ownsParticle(slot));
+  walkedSlot = select(NO_PARTICLE, slot, ownsParticle(slot));
+  return walkedSlot;
+}
+
+// The live index of the walked slot.
+fn walkedLiveIndex() -> u32 {
+  return walkedK;
 }

@@ -88,6 +88,16 @@ const COMPOSED: readonly Composed[] = [
     code: shaders.integrateLiveFused({ colliders: { composition: COLLIDERS, group: 3 } }),
     pipelines: fusedStepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } })),
   },
+  {
+    name: 'integrateDense',
+    code: shaders.integrateDense(),
+    pipelines: liveStepVariants.map((v) => ({ ...v, constants: { ...v.constants, DENSE_SPAN: CAPACITY } })),
+  },
+  {
+    name: 'integrateDenseFused',
+    code: shaders.integrateDenseFused({ colliders: { composition: COLLIDERS, group: 3 } }),
+    pipelines: fusedStepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY, DENSE_SPAN: CAPACITY } })),
+  },
   { name: 'forces', code: shaders.forces(COMPOSITION), pipelines: one(sized) },
   { name: 'forcesLive', code: shaders.forcesLive(COMPOSITION), pipelines: one(live) },
   { name: 'forcesEmpty', code: shaders.forces([]), pipelines: one(sized) },
@@ -163,7 +173,14 @@ const COMPOSED: readonly Composed[] = [
     pipelines: ['planStep', 'planEmit'].map((entryPoint) => ({
       name: entryPoint,
       entryPoint,
-      constants: { CAPACITY, WORKGROUP_SIZE, MAX_PER_DIMENSION: 65535, SCAN_LEVELS: 1 },
+      constants: {
+        CAPACITY,
+        WORKGROUP_SIZE,
+        MAX_PER_DIMENSION: 65535,
+        SCAN_LEVELS: 1,
+        DENSE_SPAN: CAPACITY,
+        DENSE_FROM: CAPACITY / 2,
+      },
     })),
   },
   { name: 'renderParticles', code: shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE) },

@@ -22,7 +22,15 @@ export const INDIRECT_ARGS = defineStruct('IndirectArgs', {
     type: 'vec4u',
     doc: 'dispatch over the words of the death bits (32 live indices a word): counts, compaction',
   },
-  fill: { type: 'vec4u', doc: 'dispatch of the fill: one invocation a death of the step' },
+  fill: { type: 'vec4u', doc: 'dispatch of the fill: one invocation a death or birth of the step, whichever are more' },
+  stepList: {
+    type: 'vec4u',
+    doc: 'dispatch of the step over the live list (the live count), or none when the dense walk steps instead',
+  },
+  stepDense: {
+    type: 'vec4u',
+    doc: 'dispatch of the dense walk over every slot (a chunk of slots), or none when the step walks the live list',
+  },
 });
 
 /** Word offsets of each entry (WGSL indexes the buffer as array<u32>). */

@@ -10,7 +10,8 @@
  * What persists from one step to the next is `life`, `lists`, `freeList`,
  * `counters` and `ruleStats` (the CPU twin's CpuLifecycle fields of those
  * names, word for word) and the particle records; everything else is scratch
- * written and read within a step (`dead`'s death bits are all zero between steps).
+ * written and read within a step (`dead`'s death bits are all zero between steps),
+ * but for `liveIndexOf`, derived from the live list (liveIndexMap) and kept with it.
  */
 import { UniformRing, type SubmitWindow } from './uniformRing';
 import { BYTES_PER_LIFE } from '../core/layout';
@@ -76,6 +77,26 @@ export function scanLevels(items: number): number[] {
   return counts;
 }
 
+/** `liveIndexOf`'s word for a slot that is not live (written by the host; the GPU leaves a dead slot's stale). */
+export const NOT_LIVE = 0xffffffff;
+
+/**
+ * The inverse of the live list (`lists` from its half `parity`, `live`
+ * entries): per slot its live index, NOT_LIVE for the others. What the GPU
+ * keeps in `liveIndexOf`, computed on the host where the host writes the
+ * lists (the starting state, a restore).
+ */
+export function liveIndexMap(
+  lists: Uint32Array,
+  live: number,
+  parity: number,
+  capacity: number,
+): Uint32Array<ArrayBuffer> {
+  const map = new Uint32Array(capacity).fill(NOT_LIVE);
+  for (let k = 0; k < live; k++) map[lists[parity * capacity + k] as number] = k;
+  return map;
+}
+
 /** The most bytes a slot takes in one lifecycle buffer (each one binding): its life record, or its two live-list entries. */
 export const LIFE_SLOT_BYTES = Math.max(BYTES_PER_LIFE, 2 * 4);
 
@@ -85,6 +106,13 @@ export class LifeBuffers {
   readonly freeList: GPUBuffer;
   readonly counters: GPUBuffer;
   readonly ruleStats: GPUBuffer;
+  /**
+   * Per slot, its index in the live list: what the dense walk
+   * (shaders/denseDispatch.wgsl) ages a slot as. Kept by the fill
+   * (shaders/fill.wgsl: moves and births); a slot that died keeps a stale
+   * entry, which nothing reads (its `alive` is 0).
+   */
+  readonly liveIndexOf: GPUBuffer;
   readonly args: GPUBuffer;
   /**
    * The death bits, one a live index, set when it dies this step
@@ -127,6 +155,8 @@ export class LifeBuffers {
    */
   readonly stepLayout: GPUBindGroupLayout;
   readonly stepBindGroup: GPUBindGroup;
+  /** The dense walk's group 2: stepLayout, with the inverse map `liveIndexOf` in the live lists' place. */
+  readonly denseStepBindGroup: GPUBindGroup;
   /** Distinct (dt, emitter settings) frames recorded and not yet submitted, one slot each. */
   private readonly frames: UniformRing;
   private readonly owned: GPUBuffer[] = [];
@@ -153,6 +183,7 @@ export class LifeBuffers {
     this.freeList = buffer('freeList', capacity * 4, STORAGE | COPY_DST | COPY_SRC);
     this.counters = buffer('counters', LIFE_COUNTERS.words * 4, STORAGE | COPY_DST | COPY_SRC);
     this.ruleStats = buffer('ruleStats', RULE_STATS_WORDS * 4, STORAGE | COPY_DST | COPY_SRC);
+    this.liveIndexOf = buffer('liveIndexOf', capacity * 4, STORAGE | COPY_DST | COPY_SRC);
     const words = Math.ceil(capacity / DEATH_WORD);
     this.levels = scanLevels(words);
     if (this.levels.length > MAX_SCAN_LEVELS) {
@@ -218,11 +249,20 @@ export class LifeBuffers {
         resource: { buffer },
       })),
     });
+    this.denseStepBindGroup = device.createBindGroup({
+      label: 'LifeBuffers.denseStepBindGroup',
+      layout: this.stepLayout,
+      entries: [this.liveIndexOf, this.counters, this.life, this.rules, this.dead].map((buffer, binding) => ({
+        binding,
+        resource: { buffer },
+      })),
+    });
 
     // The starting state: slots [0, permanent) live, the rest on the free list.
     const start = initialLifecycle(capacity, lifecycle.permanent);
     const queue = device.queue;
     queue.writeBuffer(this.lists, 0, start.lists);
+    queue.writeBuffer(this.liveIndexOf, 0, liveIndexMap(start.lists, lifecycle.permanent, 0, capacity));
     queue.writeBuffer(this.freeList, 0, start.freeList);
     queue.writeBuffer(this.life, 0, start.life.words);
     queue.writeBuffer(this.counters, 0, start.counters.words);

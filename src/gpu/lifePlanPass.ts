@@ -2,7 +2,9 @@
  * Owns the lifecycle's bookkeeping pipelines (shaders/lifePlan.wgsl):
  * planStep (the dispatch sizes of the passes over the live list, before the
  * step) and planEmit (deaths, requests, what fits, the emission's dispatch,
- * the draw arguments, after the compaction). One invocation each.
+ * the draw arguments, after the compaction). One invocation each. planStep
+ * also picks the step's walk: the dense walk over every slot from `denseFrom`
+ * live particles on, else the walk over the live list (src/gpu/liveIntegratePass.ts).
  */
 import type { LifeBuffers } from './lifeBuffers';
 import { Kernel } from './kernel';
@@ -17,12 +19,20 @@ export class LifePlanPass {
   ) {}
 
   /** Created synchronously: the caller's error scopes catch any failure. */
-  static create(device: GPUDevice, buffers: LifeBuffers, workgroupSize: number): LifePlanPass {
+  static create(
+    device: GPUDevice,
+    buffers: LifeBuffers,
+    workgroupSize: number,
+    walk: { denseSpan: number; denseFrom: number },
+  ): LifePlanPass {
     const constants = {
       CAPACITY: buffers.capacity,
       WORKGROUP_SIZE: workgroupSize,
       MAX_PER_DIMENSION: device.limits.maxComputeWorkgroupsPerDimension,
       SCAN_LEVELS: buffers.levels.length,
+      DENSE_SPAN: walk.denseSpan,
+      // An override is a u32: past the capacity, never.
+      DENSE_FROM: Math.min(walk.denseFrom, 0xffffffff),
     };
     const planStep = Kernel.create(device, null, {
       name: 'LifePlanPass.planStep',

@@ -4,8 +4,9 @@
  * buffers and passes and records one step's worth into the caller's compute
  * pass, never submitting:
  *
- *   planStep   dispatch sizes from the live count (one invocation)
- *   [forces, the step: over the live list, indirect; the step ages each
+ *   planStep   dispatch sizes from the live count (one invocation), and the step's walk
+ *   [forces, the step: over the live list, or when most slots are live over
+ *    every slot in order skipping the others, indirect; the step ages each
  *    particle too: age += dt, and a death (past its lifetime, below its
  *    floor, or killed) sets its bit in the death bits]
  *   [collisions, then age (recheck): the deaths judged again after them]
@@ -41,6 +42,21 @@ import type { ParticleBuffer } from './particleBuffer';
 
 const STATS_BYTES = (COUNTER_HEADER_WORDS + RULE_STATS_WORDS) * 4;
 
+/**
+ * The share of the capacity live from which the step walks every slot in
+ * order (the dense walk) rather than the live list. Measured on SwiftShader
+ * at 2^20 with the benchmark's churn (scripts/compare-step-walks.ts, step and
+ * ageing against the plain step): the dense walk costs about 1.9x whatever
+ * the live count, the list walk 3.4x at 100% live, 2.45x at 75%, 1.6x at 60%
+ * (docs/emitters.md, Benchmark).
+ */
+export const DENSE_WALK_FROM = 2 / 3;
+
+/** The live count from which a pool of `capacity` slots takes the dense walk. */
+export function denseWalkFrom(capacity: number, share = DENSE_WALK_FROM): number {
+  return Math.ceil(capacity * share);
+}
+
 export class GpuLifecycle {
   readonly emitters: EmitterSet;
   /** Staging buffers for stats readbacks, reused once unmapped. */
@@ -57,7 +73,9 @@ export class GpuLifecycle {
   private constructor(
     readonly device: GPUDevice,
     readonly buffers: LifeBuffers,
-    private readonly plan: LifePlanPass,
+    private plan: LifePlanPass,
+    /** planStep and planEmit with the dense walk from `denseFrom` live particles on. */
+    private readonly planWith: (denseFrom: number) => LifePlanPass,
     private readonly kernels: LifecycleKernels,
     private readonly scanPass: LifeScanPass,
     private readonly integratePass: LiveIntegratePass,
@@ -80,10 +98,16 @@ export class GpuLifecycle {
   ): GpuLifecycle {
     const buffers = new LifeBuffers(device, particles.capacity, prepared, particles.submissions);
     try {
+      const planWith = (denseFrom: number) =>
+        LifePlanPass.create(device, buffers, workgroupSize, {
+          denseSpan: LiveIntegratePass.denseSpan(particles),
+          denseFrom,
+        });
       return new GpuLifecycle(
         device,
         buffers,
-        LifePlanPass.create(device, buffers, workgroupSize),
+        planWith(denseWalkFrom(particles.capacity)),
+        planWith,
         createLifecycleKernels(device, particles, buffers, workgroupSize),
         LifeScanPass.create(device, buffers),
         LiveIntegratePass.create(device, particles, buffers, variant, workgroupSize),
@@ -99,6 +123,17 @@ export class GpuLifecycle {
     return this.buffers.capacity;
   }
 
+  /**
+   * Sets the live count from which the step takes the dense walk (0:
+   * always; past the capacity: never), for the tests that compare the two
+   * walks and the benchmarks that time them. Rebuilds planStep's pipeline
+   * (created synchronously: the caller's error scopes catch failures).
+   * @internal
+   */
+  setDenseWalkFrom(live: number): void {
+    this.plan = this.planWith(live);
+  }
+
   /** The frame uniform's offset for a step of `dt` with the emitters as they are now. */
   frameOffset(dt: number): number {
     return this.buffers.frameOffset(this.emitters.frame(Math.fround(dt)).words);
@@ -109,9 +144,13 @@ export class GpuLifecycle {
     this.plan.recordStep(pass, frameOffset);
   }
 
-  /** The step over the live particles, which ages them (after the forces). */
-  recordIntegrate(pass: GPUComputePassEncoder, dt: number): void {
-    this.integratePass.record(pass, dt);
+  /**
+   * The step over the live particles, which ages them (after the forces);
+   * `accumulator` false when no force accumulator can hold a force (see
+   * LiveIntegratePass.record).
+   */
+  recordIntegrate(pass: GPUComputePassEncoder, dt: number, accumulator = true): void {
+    this.integratePass.record(pass, dt, accumulator);
     this.agedIn = pass;
   }
 
@@ -144,11 +183,11 @@ export class GpuLifecycle {
    * leaves the scratch buffers as the next prefix expects them).
    * @internal
    */
-  profilePasses(dt: number): { name: string; record: (pass: GPUComputePassEncoder) => void }[] {
+  profilePasses(dt: number, accumulator = true): { name: string; record: (pass: GPUComputePassEncoder) => void }[] {
     const frame = this.frameOffset(dt);
     return [
       { name: 'planStep', record: (pass) => this.recordBeforeStep(pass, frame) },
-      { name: 'step+age', record: (pass) => this.integratePass.record(pass, dt) },
+      { name: 'step+age', record: (pass) => this.integratePass.record(pass, dt, accumulator) },
       { name: 'deathWords', record: (pass) => this.kernels.deathWords.record(pass) },
       { name: 'scan', record: (pass) => this.scanPass.record(pass) },
       { name: 'compact', record: (pass) => this.kernels.compact.record(pass) },

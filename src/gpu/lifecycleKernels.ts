@@ -26,7 +26,10 @@ export interface LifecycleKernels {
    * and records (payloads), by the scan's prefix sums; with the word count.
    */
   readonly compact: LiveKernel;
-  /** shaders/fill.wgsl: survivors past the new live count into the holes; with the death count planEmit wrote. */
+  /**
+   * shaders/fill.wgsl: survivors past the new live count into the holes, and the inverse map of the moved
+   * and the born; with the larger of the death and birth counts planEmit wrote.
+   */
   readonly fill: LiveKernel;
   /** shaders/emit.wgsl (with spawn.wgsl and pcg.wgsl): one invocation per granted request, with the count planEmit wrote. */
   readonly emit: LiveKernel;
@@ -113,6 +116,8 @@ export function createLifecycleKernels(
         ['storage', buffers.lists],
         ['read-only-storage', buffers.dead],
         ['read-only-storage', buffers.counters],
+        ['storage', buffers.liveIndexOf],
+        ['read-only-storage', buffers.freeList],
       ],
       argsOffset: INDIRECT_ARGS.offsets.fill,
       perChunk: 'unread',

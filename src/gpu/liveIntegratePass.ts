@@ -8,6 +8,16 @@
  * emitters; without them the system keeps IntegratePass and its direct
  * dispatch over every slot. The ageing is fused in (shaders/liveAge.wgsl):
  * group 2 is LifeBuffers' stepLayout, the live list's plus what ageing binds.
+ *
+ * Two walks, both recorded each step, one of them empty (planStep writes
+ * their dispatches, shaders/lifePlan.wgsl): over the live list, and the
+ * dense walk over every slot in slot order, which skips the slots that are
+ * not live (shaders/denseDispatch.wgsl). Through the live list each lane
+ * reaches its particle and life record at an address the list decides,
+ * which a software adapter pays per lane and field once churn has shuffled
+ * the list; when most slots are live, walking them all in order costs less.
+ * The same particles get the same arithmetic and the same death bits
+ * either way.
  */
 import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
@@ -22,15 +32,19 @@ import { shaders } from '../shaders';
 export class LiveIntegratePass {
   private destroyed = false;
   private readonly fused: FusedPipelineCache;
+  private readonly denseFused: FusedPipelineCache;
   private readonly dispatch: { readonly indirect: GPUBuffer; readonly offset: number };
+  private readonly denseDispatch: { readonly indirect: GPUBuffer; readonly offset: number };
 
   private constructor(
     device: GPUDevice,
     particles: ParticleBuffer,
     private readonly buffers: LifeBuffers,
     private readonly kernel: Kernel,
+    private readonly denseKernel: Kernel,
     private readonly params: StepParams,
     constants: Record<string, number>,
+    denseConstants: Record<string, number>,
   ) {
     this.fused = new FusedPipelineCache(
       device,
@@ -41,7 +55,22 @@ export class LiveIntegratePass {
       constants,
       'owner',
     );
-    this.dispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.live };
+    this.denseFused = new FusedPipelineCache(
+      device,
+      particles,
+      'LiveIntegratePass(dense)',
+      [params.layout, buffers.stepLayout],
+      shaders.integrateDenseFused,
+      denseConstants,
+      'owner',
+    );
+    this.dispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.stepList };
+    this.denseDispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.stepDense };
+  }
+
+  /** The dense walk's invocations a run: a chunk's slots over chunked state (once per chunk, 'owner'), else every slot. */
+  static denseSpan(particles: ParticleBuffer): number {
+    return particles.chunking ? 2 ** particles.chunking.shift : particles.capacity;
   }
 
   /** Created synchronously: the caller's error scopes catch any failure. */
@@ -58,6 +87,7 @@ export class LiveIntegratePass {
       ...particles.health.constants,
       CAPACITY: buffers.capacity,
     };
+    const denseConstants = { ...constants, DENSE_SPAN: LiveIntegratePass.denseSpan(particles) };
     const kernel = Kernel.create(device, particles, {
       name: `LiveIntegratePass(${variant.integrator}, ${variant.damping})`,
       file: 'integrate.wgsl (live list)',
@@ -67,24 +97,46 @@ export class LiveIntegratePass {
       // Over chunked state, once per chunk, each run stepping its chunk's live particles (shaders/liveDispatch.wgsl).
       perChunk: 'owner',
     });
-    return new LiveIntegratePass(device, particles, buffers, kernel, params, constants);
+    const denseKernel = Kernel.create(device, particles, {
+      name: `LiveIntegratePass(${variant.integrator}, ${variant.damping}, dense)`,
+      file: 'integrate.wgsl (dense walk)',
+      code: shaders.integrateDense(),
+      constants: denseConstants,
+      groups: [params.layout, buffers.stepLayout],
+      // Over chunked state, once per chunk, each run walking its chunk's slots (shaders/denseDispatch.wgsl).
+      perChunk: 'owner',
+    });
+    return new LiveIntegratePass(device, particles, buffers, kernel, denseKernel, params, constants, denseConstants);
   }
 
-  /** The step's uniforms: (dt, capacity), so the kernel's guard rejects only NO_PARTICLE. */
-  private stepGroup(dt: number): { group: GPUBindGroup; offsets: number[] } {
-    return { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, this.buffers.capacity)] };
+  /**
+   * The step's uniforms: (dt, capacity), so the kernel's guard rejects only
+   * NO_PARTICLE, and whether the force accumulators are read and cleared
+   * (StepParams.forceAccumulator: not when nothing wrote one since a step
+   * cleared them; the emission writes them +0).
+   */
+  private stepGroup(dt: number, accumulator = true): { group: GPUBindGroup; offsets: number[] } {
+    return { group: this.params.bindGroup, offsets: [this.params.offsetFor(dt, this.buffers.capacity, accumulator)] };
   }
 
-  /** One step of `dt` over the live particles, into a compute pass the caller opened (after planStep). */
-  record(pass: GPUComputePassEncoder, dt: number): void {
-    this.kernel.record(pass, [this.stepGroup(dt), this.buffers.stepBindGroup], this.dispatch);
+  /**
+   * One step of `dt` over the live particles, into a compute pass the caller
+   * opened (after planStep); `accumulator` false when no accumulator can hold
+   * a force (ParticleSystem knows).
+   */
+  record(pass: GPUComputePassEncoder, dt: number, accumulator = true): void {
+    const step = this.stepGroup(dt, accumulator);
+    this.kernel.record(pass, [step, this.buffers.stepBindGroup], this.dispatch);
+    this.denseKernel.record(pass, [step, this.buffers.denseStepBindGroup], this.denseDispatch);
   }
 
   /** The same step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
   recordWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
     const fusion = { forces, colliders: null, accumulator: true };
-    const groups = [this.stepGroup(dt), this.buffers.stepBindGroup, ...FusedPipelineCache.bindings(fusion)];
-    this.fused.get(fusion).record(pass, groups, this.dispatch);
+    const step = this.stepGroup(dt);
+    const fused = FusedPipelineCache.bindings(fusion);
+    this.fused.get(fusion).record(pass, [step, this.buffers.stepBindGroup, ...fused], this.dispatch);
+    this.denseFused.get(fusion).record(pass, [step, this.buffers.denseStepBindGroup, ...fused], this.denseDispatch);
   }
 
   destroy(): void {

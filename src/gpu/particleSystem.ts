@@ -647,7 +647,7 @@ export class ParticleSystem implements ParticleSystemApi {
       },
       record: (pass, dt, repeat) => {
         if (lifecycle && step.forces) lifecycle.recordIntegrateWithForces(pass, dt, step.forces);
-        else if (lifecycle) lifecycle.recordIntegrate(pass, dt);
+        else if (lifecycle) lifecycle.recordIntegrate(pass, dt, step.accumulator);
         else this.integratePass.recordFused(pass, dt, this.capacity, step, repeat);
       },
     });

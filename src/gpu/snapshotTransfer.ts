@@ -9,7 +9,7 @@
 import { LIFE_COUNTERS } from '../core/emitters/gpuRecords';
 import type { LifecycleWords } from '../core/snapshot/systemSnapshot';
 import { ARGS } from './indirectArgs';
-import type { LifeBuffers } from './lifeBuffers';
+import { liveIndexMap, type LifeBuffers } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 
 /** The buffers a snapshot reads and a restore writes. */
@@ -17,7 +17,10 @@ export interface PersistentBuffers {
   /** The particle records, in one buffer or in chunks. */
   readonly particles: Pick<ParticleBuffer, 'forEachChunk' | 'write' | 'capacity'>;
   readonly health: GPUBuffer;
-  readonly lifecycle: Pick<LifeBuffers, 'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats' | 'args'> | null;
+  readonly lifecycle: Pick<
+    LifeBuffers,
+    'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats' | 'args' | 'liveIndexOf' | 'capacity'
+  > | null;
 }
 
 /** The words read back: particle records as floats, the rest as u32. */
@@ -119,6 +122,16 @@ export function writePersistent(
     for (const name of ['life', 'lists', 'freeList', 'counters', 'ruleStats'] as const) {
       queue.writeBuffer(life[name], 0, words.lifecycle[name] as Uint32Array<ArrayBuffer>);
     }
+    // The dense walk's inverse map of the live list (src/gpu/lifeBuffers.ts): derived, so not in the snapshot.
+    const counters = words.lifecycle.counters;
+    const F = LIFE_COUNTERS.wordOffsets;
+    const map = liveIndexMap(
+      words.lifecycle.lists,
+      counters[F.live] as number,
+      counters[F.parity] as number,
+      life.capacity,
+    );
+    queue.writeBuffer(life.liveIndexOf, 0, map);
     // The draws' indirect arguments, which the emit plan writes each step from the live count
     // (shaders/lifePlan.wgsl): derived, so not in the snapshot, but a paused restored system must draw.
     const live = words.lifecycle.counters[LIFE_COUNTERS.wordOffsets.live] as number;

@@ -97,6 +97,21 @@ function perLiveParticle(...pass: string[]): string {
   );
 }
 
+/**
+ * The same pass as the dense walk of a pool that is mostly live
+ * (shaders/denseDispatch.wgsl): every slot in slot order, the slots that
+ * are not live skipped. The life records come with it (it reads `alive`).
+ */
+function perDenseParticle(...pass: string[]): string {
+  return compose(
+    wgslParticleStruct(),
+    wgslParticleStore('read_write'),
+    wgslLifecycleRecords(),
+    s.denseDispatch,
+    ...pass,
+  );
+}
+
 /** The generators of one composition: the records' declarations, the turbulence field, the generators, then `registeredForces`. */
 function fieldForces(composition: ForceComposition): string {
   return compose(
@@ -225,6 +240,10 @@ export const shaders = {
     perLiveParticle(...stepHooks({ forces: { composition, group } }), withAgeing(step())),
   /** The step over the live list with forces, colliders or both fused in. */
   integrateLiveFused: (fusion: StepFusion) => perLiveParticle(...stepHooks(fusion), withAgeing(step())),
+  /** The same step as the dense walk (every slot in order, not-live ones skipped), the ageing fused in. */
+  integrateDense: () => perDenseParticle(...stepHooks({}), withAgeing(step())),
+  /** The dense walk with forces, colliders or both fused in. */
+  integrateDenseFused: (fusion: StepFusion) => perDenseParticle(...stepHooks(fusion), withAgeing(step())),
   forces: (composition: ForceComposition) => perParticle(fieldForces(composition), s.forces),
   forcesLive: (composition: ForceComposition) => perLiveParticle(fieldForces(composition), s.forces),
   springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),

@@ -11,6 +11,7 @@ import collide from '../../shaders/collide.wgsl?raw';
 import compact from '../../shaders/compact.wgsl?raw';
 import contacts from '../../shaders/contacts.wgsl?raw';
 import deathWords from '../../shaders/deathWords.wgsl?raw';
+import denseDispatch from '../../shaders/denseDispatch.wgsl?raw';
 import copy from '../../shaders/copy.wgsl?raw';
 import dispatch from '../../shaders/dispatch.wgsl?raw';
 import emit from '../../shaders/emit.wgsl?raw';
@@ -76,6 +77,7 @@ export const sources = {
   lifeDeath,
   lifePlan,
   lifeScan,
+  denseDispatch,
   liveAge,
   liveDispatch,
   noColliders,

@@ -1,0 +1,44 @@
+// The dense walk: the twin of shaders/liveDispatch.wgsl for a pool that is
+// mostly live. Invocation i of a dispatch over DENSE_SPAN invocations
+// (planStep writes it when the live count reaches its threshold) gets slot
+// i of the chunk this run owns, in slot order, so neighbouring lanes read
+// neighbouring records; a slot that is not live gets NO_PARTICLE, which
+// every kernel's `index >= count` guard rejects. A live slot's live index
+// is `liveIndexOf[slot]` (kept by shaders/fill.wgsl, src/gpu/lifeBuffers.ts
+// and src/gpu/snapshotTransfer.ts), so the ageing sets the same death bit as
+// the walk over the list: the same particles stepped with the same
+// arithmetic, the same bits, only in another order.
+override WORKGROUP_SIZE: u32 = 64u;
+override CAPACITY: u32;
+// Slots a run covers: a chunk's over chunked state (src/gpu/kernel.ts, 'owner'), else the capacity.
+override DENSE_SPAN: u32;
+
+const NO_PARTICLE: u32 = 0xffffffffu;
+
+// Group 2 of the dense walk: LifeBuffers' stepLayout with the inverse map in the live lists' place.
+@group(2) @binding(0) var<storage, read> liveIndexOf: array<u32>;
+@group(2) @binding(1) var<storage, read> liveCounters: LifeCounters;
+
+// As in shaders/dispatch.wgsl, which this replaces.
+struct Invocation {
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) local: u32,
+}
+
+// The slot particleIndex found, kept for the ageing after the step (shaders/liveAge.wgsl): read once.
+var<private> walkedSlot: u32 = NO_PARTICLE;
+
+fn particleIndex(invocation: Invocation) -> u32 {
+  let i = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
+  // The first slot of the bound chunk: particleCount() ends it, and a chunk holds at most DENSE_SPAN slots.
+  let slot = (particleCount() - 1u) / DENSE_SPAN * DENSE_SPAN + i;
+  // Live particles have alive = 1 until judged dead this step (shaders/lifeDeath.wgsl); free slots have 0.
+  walkedSlot = select(slot, NO_PARTICLE, i >= DENSE_SPAN || slot >= CAPACITY || life[slot].alive == 0u);
+  return walkedSlot;
+}
+
+// The live index of the walked slot, read only for a death (its bit).
+fn walkedLiveIndex() -> u32 {
+  return liveIndexOf[walkedSlot];
+}
