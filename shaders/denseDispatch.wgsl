@@ -12,6 +12,8 @@ override WORKGROUP_SIZE: u32 = 64u;
 override CAPACITY: u32;
 // Slots a run covers: a chunk's over chunked state (src/gpu/kernel.ts, 'owner'), else the capacity.
 override DENSE_SPAN: u32;
+// Over chunked state DENSE_SPAN - 1 (a chunk is a power of two), else all ones: a slot's offset in its chunk.
+override DENSE_CHUNK_MASK: u32 = 0xffffffffu;
 
 const NO_PARTICLE: u32 = 0xffffffffu;
 
@@ -31,8 +33,8 @@ var<private> walkedSlot: u32 = NO_PARTICLE;
 
 fn particleIndex(invocation: Invocation) -> u32 {
   let i = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
-  // The first slot of the bound chunk: particleCount() ends it, and a chunk holds at most DENSE_SPAN slots.
-  let slot = (particleCount() - 1u) / DENSE_SPAN * DENSE_SPAN + i;
+  // The first slot of the bound chunk: particleCount() ends it (unchunked, the mask folds it to 0, no division).
+  let slot = ((particleCount() - 1u) & ~DENSE_CHUNK_MASK) + i;
   // Live particles have alive = 1 until judged dead this step (shaders/lifeDeath.wgsl); free slots have 0.
   walkedSlot = select(slot, NO_PARTICLE, i >= DENSE_SPAN || slot >= CAPACITY || life[slot].alive == 0u);
   return walkedSlot;

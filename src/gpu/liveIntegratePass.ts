@@ -87,7 +87,12 @@ export class LiveIntegratePass {
       ...particles.health.constants,
       CAPACITY: buffers.capacity,
     };
-    const denseConstants = { ...constants, DENSE_SPAN: LiveIntegratePass.denseSpan(particles) };
+    const chunk = particles.chunking ? 2 ** particles.chunking.shift : 0;
+    const denseConstants = {
+      ...constants,
+      DENSE_SPAN: LiveIntegratePass.denseSpan(particles),
+      ...(chunk > 0 ? { DENSE_CHUNK_MASK: chunk - 1 } : {}),
+    };
     const kernel = Kernel.create(device, particles, {
       name: `LiveIntegratePass(${variant.integrator}, ${variant.damping})`,
       file: 'integrate.wgsl (live list)',
