@@ -21,8 +21,8 @@ const FLAG_INSIDE: u32 = 1u;
 const FLAG_KILL: u32 = 2u;
 const FLAG_STICK: u32 = 4u;
 // The collision-event lane (forceAccumSpare.w; src/core/collisions/colliders.ts
-// CONTACT_*): a tracked particle (>= 4) that touches gets TOUCHED_NOW (1) set.
-const CONTACT_TRACKED: f32 = 4.0;
+// CONTACT_*): a tracked particle (>= CONTACT_TRACKED, prepended with the
+// lifecycle records or alone) that touches gets TOUCHED_NOW (1) set.
 // A killed particle: inverse mass 0 (never integrated again), at rest where it
 // touched, and this radius, which every collision pass reads as "no particle".
 const DEAD_RADIUS: f32 = -1.0;

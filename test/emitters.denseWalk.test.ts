@@ -56,66 +56,89 @@ async function walks(system: ParticleSystem): Promise<[number, number]> {
   return [groups(at.stepList), groups(at.stepDense)];
 }
 
+/**
+ * A floor the particles bounce on and a sphere that kills what enters it: the colliders pass then walks the live
+ * list or every slot as the step does (src/gpu/collidePass.ts, encodeWalks), and either walk must give the same.
+ */
+const COLLIDERS = [
+  {
+    type: 'plane' as const,
+    normal: [0, 1, 0] as [number, number, number],
+    offset: -1,
+    restitution: 0.5,
+    friction: 0.3,
+  },
+  { type: 'sphere' as const, center: [0.8, 0, 0] as [number, number, number], radius: 0.4, kill: true },
+];
+
 describe('the dense walk and the walk over the live list', () => {
-  it('give the same state byte for byte over a churning pool, stepped either way or crossing the threshold both ways, chunked or not', async () => {
-    const { device } = gpu.get();
-    const make = async (denseFrom: number | null, chunkParticles?: number) => {
-      const system = await ParticleSystem.create(device, {
-        capacity: CAPACITY,
-        emitters: EMITTERS,
-        ...(chunkParticles ? { chunkParticles } : {}),
-      });
-      if (denseFrom !== null) system.lifecycle!.setDenseWalkFrom(denseFrom);
-      return system;
-    };
-    const systems = {
-      list: await make(CAPACITY + 1),
-      dense: await make(0),
-      chosen: await make(null),
-      chunkedDense: await make(0, 256),
-      chunkedChosen: await make(null, 256),
-    };
-    const all = Object.values(systems);
-    const threshold = denseWalkFrom(CAPACITY);
-    const seen = { dense: 0, list: 0, down: 0, up: 0 };
-    let wasDense: boolean | null = null;
-    try {
-      // Full, then thinning out below the threshold, then full again.
-      for (const [rate, frames] of [
-        [HIGH_RATE, 20],
-        [LOW_RATE, 40],
-        [HIGH_RATE, 20],
-      ] as const) {
-        for (const system of all) system.emitters!.set(0, { rate });
-        for (let frame = 0; frame < frames; frame++) {
-          const live = (await systems.chosen.readStats()).live;
-          for (const system of all) await system.stepMany(DT, 1);
-          // planStep chose by the live count before the step.
-          const [list, dense] = await walks(systems.chosen);
-          const isDense = live >= threshold;
-          expect(dense > 0, `dense walk at ${live} live`).toBe(isDense);
-          expect(list > 0, `list walk at ${live} live`).toBe(!isDense && live > 0);
-          seen[isDense ? 'dense' : 'list']++;
-          if (wasDense === true && !isDense) seen.down++;
-          if (wasDense === false && isDense) seen.up++;
-          wasDense = isDense;
-          const expected = await systems.list.snapshot();
-          for (const [name, system] of Object.entries(systems)) {
-            if (name !== 'list') expectSameBytes(await system.snapshot(), expected, `${name}, rate ${rate}`);
+  it.each([
+    ['', false],
+    [', with a floor and a kill sphere (the colliders pass walks as the step does)', true],
+  ])(
+    'give the same state byte for byte over a churning pool, stepped either way or crossing the threshold both ways, chunked or not%s',
+    async (_, withColliders) => {
+      const { device } = gpu.get();
+      const make = async (denseFrom: number | null, chunkParticles?: number) => {
+        const system = await ParticleSystem.create(device, {
+          capacity: CAPACITY,
+          emitters: EMITTERS,
+          ...(chunkParticles ? { chunkParticles } : {}),
+          ...(withColliders ? { collisions: { colliders: COLLIDERS } } : {}),
+        });
+        if (withColliders) expect(system.stepPasses).toContain('collisions');
+        if (denseFrom !== null) system.lifecycle!.setDenseWalkFrom(denseFrom);
+        return system;
+      };
+      const systems = {
+        list: await make(CAPACITY + 1),
+        dense: await make(0),
+        chosen: await make(null),
+        chunkedDense: await make(0, 256),
+        chunkedChosen: await make(null, 256),
+      };
+      const all = Object.values(systems);
+      const threshold = denseWalkFrom(CAPACITY);
+      const seen = { dense: 0, list: 0, down: 0, up: 0 };
+      let wasDense: boolean | null = null;
+      try {
+        // Full, then thinning out below the threshold, then full again.
+        for (const [rate, frames] of [
+          [HIGH_RATE, 20],
+          [LOW_RATE, 40],
+          [HIGH_RATE, 20],
+        ] as const) {
+          for (const system of all) system.emitters!.set(0, { rate });
+          for (let frame = 0; frame < frames; frame++) {
+            const live = (await systems.chosen.readStats()).live;
+            for (const system of all) await system.stepMany(DT, 1);
+            // planStep chose by the live count before the step.
+            const [list, dense] = await walks(systems.chosen);
+            const isDense = live >= threshold;
+            expect(dense > 0, `dense walk at ${live} live`).toBe(isDense);
+            expect(list > 0, `list walk at ${live} live`).toBe(!isDense && live > 0);
+            seen[isDense ? 'dense' : 'list']++;
+            if (wasDense === true && !isDense) seen.down++;
+            if (wasDense === false && isDense) seen.up++;
+            wasDense = isDense;
+            const expected = await systems.list.snapshot();
+            for (const [name, system] of Object.entries(systems)) {
+              if (name !== 'list') expectSameBytes(await system.snapshot(), expected, `${name}, rate ${rate}`);
+            }
           }
         }
+        // The scenario took both walks and crossed the threshold both ways, and particles died and were born.
+        expect(seen.dense).toBeGreaterThan(10);
+        expect(seen.list).toBeGreaterThan(10);
+        expect(seen.down).toBeGreaterThanOrEqual(1);
+        expect(seen.up).toBeGreaterThanOrEqual(1);
+        const stats = await systems.dense.readStats();
+        expect(stats.killed).toBeGreaterThan(2 * CAPACITY);
+      } finally {
+        for (const system of all) system.destroy();
       }
-      // The scenario took both walks and crossed the threshold both ways, and particles died and were born.
-      expect(seen.dense).toBeGreaterThan(10);
-      expect(seen.list).toBeGreaterThan(10);
-      expect(seen.down).toBeGreaterThanOrEqual(1);
-      expect(seen.up).toBeGreaterThanOrEqual(1);
-      const stats = await systems.dense.readStats();
-      expect(stats.killed).toBeGreaterThan(2 * CAPACITY);
-    } finally {
-      for (const system of all) system.destroy();
-    }
-  });
+    },
+  );
 
   it('a restored system takes the dense walk from the inverse map the restore rebuilt', async () => {
     const { device } = gpu.get();

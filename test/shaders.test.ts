@@ -118,6 +118,7 @@ const COMPOSED: readonly Composed[] = [
       { name: 'apply deltas', constants: { WORKGROUP_SIZE, APPLY_DELTAS: 1 } },
     ],
   },
+  { name: 'collideLive', code: shaders.collideLive(), pipelines: one({ ...live, APPLY_DELTAS: 0 }) },
   {
     name: 'grid',
     code: shaders.grid(),

@@ -4,6 +4,7 @@
  * contact-resolver iteration by applying that iteration's corrections.
  */
 import { Kernel } from './kernel';
+import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
 import { COLLIDE_PARAMS } from './passParams';
@@ -16,19 +17,34 @@ export interface CollideStep {
   skin: number;
 }
 
+/**
+ * Where a pool with emitters runs the colliders pass (a free slot is parked, "no particle", so either walk gives
+ * every slot's result): over the live list (`live`, its indirect count at `listOffset`, none when the dense walk
+ * steps), and over every slot (arguments at `denseOffset` counting a chunk's slots, none when the list walk
+ * steps): the two walks of the step (shaders/lifePlan.wgsl planStep).
+ */
+export interface CollideWalks {
+  readonly live: LiveDispatch;
+  readonly listOffset: number;
+  readonly denseOffset: number;
+}
+
 export class CollidePass {
   private readonly params: UniformRing;
   private readonly block = COLLIDE_PARAMS.value();
   private bindGroup: GPUBindGroup | null = null;
+  /** The pass over the live list and its bind group, made on first use. */
+  private overLive: { kernel: Kernel; bindGroup: GPUBindGroup } | null = null;
   private destroyed = false;
 
   private readonly health: GPUBuffer;
 
   private constructor(
     private readonly device: GPUDevice,
-    particles: ParticleBuffer,
+    private readonly particles: ParticleBuffer,
     private readonly plain: Kernel,
     private readonly applying: Kernel,
+    private readonly workgroupSize: number,
   ) {
     this.params = new UniformRing(device, 'CollidePass.params', COLLIDE_PARAMS.size, particles.submissions);
     this.health = particles.health.buffer;
@@ -50,7 +66,7 @@ export class CollidePass {
       name: 'CollidePass(apply deltas)',
       constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 1, ...particles.health.constants },
     });
-    return new CollidePass(device, particles, plain, applying);
+    return new CollidePass(device, particles, plain, applying, workgroupSize);
   }
 
   /** Binds the collider records and the resolver's corrections (the orchestrator owns both). */
@@ -60,6 +76,58 @@ export class CollidePass {
       [this.params.binding, colliders, deltas, this.health],
       'CollidePass.bindGroup',
     );
+    this.resources = [this.params.binding, colliders, deltas, this.health];
+    this.overLive = null;
+  }
+  private resources: readonly (GPUBuffer | GPUBufferBinding)[] = [];
+
+  /** The pass over the live list (shaders/liveDispatch.wgsl in place of dispatch.wgsl), made on first use. */
+  private liveKernel(live: LiveDispatch): { kernel: Kernel; bindGroup: GPUBindGroup } {
+    if (!this.overLive) {
+      const kernel = Kernel.create(this.device, this.particles, {
+        name: 'CollidePass(live list)',
+        file: 'collide.wgsl (live list)',
+        code: shaders.collideLive(),
+        constants: {
+          WORKGROUP_SIZE: this.workgroupSize,
+          APPLY_DELTAS: 0,
+          CAPACITY: live.capacity,
+          ...this.particles.health.constants,
+        },
+        groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage', 'storage'], live.layout],
+        // Each chunk's run keeps its own chunk's slots (shaders/liveDispatch.wgsl).
+        perChunk: 'owner',
+      });
+      this.overLive = { kernel, bindGroup: kernel.bindGroup(0, this.resources, 'CollidePass(live list).bindGroup') };
+    }
+    return this.overLive;
+  }
+
+  /**
+   * Records one colliders pass of a pool with emitters (`step.count` its
+   * capacity): over the live list or over every slot, whichever walk planStep
+   * chose, so its cost follows the live count below the dense walk's
+   * threshold.
+   */
+  encodeWalks(encoder: GPUCommandEncoder, step: CollideStep, walks: CollideWalks): void {
+    if (!this.bindGroup) throw new Error('CollidePass.encode before bind()');
+    const block = this.block
+      .set('count', step.count)
+      .set('colliderCount', step.colliderCount)
+      .set('dt', step.dt)
+      .set('skin', step.skin);
+    const offset = this.params.offsetFor(block.bytes);
+    const { kernel, bindGroup } = this.liveKernel(walks.live);
+    const pass = encoder.beginComputePass({ label: 'CollidePass(walks)' });
+    kernel.record(pass, [{ group: bindGroup, offsets: [offset] }, walks.live.bindGroup], {
+      indirect: walks.live.args,
+      offset: walks.listOffset,
+    });
+    this.plain.record(pass, [{ group: this.bindGroup, offsets: [offset] }], {
+      indirect: walks.live.args,
+      offset: walks.denseOffset,
+    });
+    pass.end();
   }
 
   /** Records one colliders pass over particles [0, step.count); with `applyDeltas`, the resolver's corrections first. */

@@ -19,7 +19,7 @@ import { hasStickCollider, prepareColliders, type PackedColliders } from '../cor
 import { gridSpacing } from '../core/collisions/grid';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
 import { RadiusBound, type ContactSettings } from '../core/collisions/world';
-import { CollidePass } from './collidePass';
+import { CollidePass, type CollideWalks } from './collidePass';
 import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
 import { GridPass } from './gridPass';
 import { bindGroupLayoutEntries } from './kernel';
@@ -179,9 +179,16 @@ export class GpuCollisions {
     };
   }
 
-  /** Records what follows one integration step of `dt` over particles [0, count). */
-  encode(encoder: GPUCommandEncoder, dt: number, count: number): void {
-    if (this.colliderCount > 0) this.colliders().encode(encoder, this.collideStep(count, dt), false);
+  /**
+   * Records what follows one integration step of `dt` over particles [0,
+   * count); with `walks` (a pool with emitters), the colliders pass walks the
+   * live list or every slot as the step did (CollideWalks).
+   */
+  encode(encoder: GPUCommandEncoder, dt: number, count: number, walks?: CollideWalks): void {
+    if (this.colliderCount > 0) {
+      if (walks) this.colliders().encodeWalks(encoder, this.collideStep(count, dt), walks);
+      else this.colliders().encode(encoder, this.collideStep(count, dt), false);
+    }
     if (!this.hasContacts) return;
     this.encodeGrid(encoder, dt, count);
     for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count);

@@ -53,9 +53,11 @@ export interface KernelSpec {
  * software adapter every chunk's branch:
  * - false: once, every chunk bound (a kernel that reads any slot: springs,
  *   contacts, the step over the live list);
- * - true: invocation i touches only slot i (particleIndex), dispatched by a
- *   count: chunk by chunk, over that chunk's slots, binding only that chunk
- *   (OWN_CHUNK, OWN_CHUNK_BASE and OWN_CHUNK_SIZE set);
+ * - true: invocation i touches only slot i (particleIndex): chunk by chunk,
+ *   over that chunk's slots, binding only that chunk (OWN_CHUNK,
+ *   OWN_CHUNK_BASE and OWN_CHUNK_SIZE set). Dispatched by a count of slots,
+ *   or indirectly with arguments that count one chunk's slots (the capacity
+ *   unchunked: planStep's dense walk, `stepDense`), used for every chunk;
  * - 'owner': an invocation touches the slots it names (a free slot, a slot
  *   from the live list): the whole dispatch once per chunk, binding only that
  *   chunk, and the shader skips the slots `ownsParticle` says are another
@@ -246,9 +248,17 @@ export class Kernel {
       }
       return;
     }
+    if ('indirect' in dispatch && this.perChunk === true && this.chunkPipelines.length > 0) {
+      // The arguments count one chunk's slots (see PerChunk): each chunk's pipeline offsets them to its own.
+      for (let r = 0; r < repeat; r++) {
+        this.chunkPipelines.forEach((pipeline, k) => {
+          bind(pipeline, k);
+          pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
+        });
+      }
+      return;
+    }
     if ('indirect' in dispatch) {
-      if (this.perChunk === true && this.chunkPipelines.length > 0)
-        throw new Error(`${this.name}: a kernel run chunk by chunk over its own slots is dispatched by a count`);
       bind(this.pipeline);
       for (let r = 0; r < repeat; r++) pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
       return;

@@ -49,6 +49,7 @@ import type { FusedStep } from './fusedPipelines';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import type { LiveSource } from './lifeBuffers';
+import { INDIRECT_ARGS } from './indirectArgs';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES, type ChunkingOptions, type ParticleStore } from './particleBuffer';
 import { contactSlotBytes } from './contactPass';
 import { LIFE_SLOT_BYTES } from './lifeBuffers';
@@ -652,11 +653,19 @@ export class ParticleSystem implements ParticleSystemApi {
       },
     });
     if (collisions && !fusedColliders) {
-      // Over every slot, also with emitters: the free ones are parked with radius -1, "no particle".
+      // With emitters the colliders pass walks the live list or every slot, as the step did (the free slots are
+      // parked with radius -1, "no particle", so either walk gives the same); the contacts run over every slot.
+      const walks = lifecycle
+        ? {
+            live: lifecycle.buffers.live,
+            listOffset: INDIRECT_ARGS.offsets.stepList,
+            denseOffset: INDIRECT_ARGS.offsets.stepDense,
+          }
+        : undefined;
       stages.push({
         name: 'collisions',
         kind: 'encoder',
-        record: (encoder, dt) => collisions.encode(encoder, dt, this.capacity),
+        record: (encoder, dt) => collisions.encode(encoder, dt, this.capacity, walks),
       });
     }
     if (lifecycle) {

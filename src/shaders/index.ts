@@ -10,7 +10,7 @@
  * indices (`forcesInGroup`, the fused colliders'). test/shaders.test.ts snapshots every composition
  * as text and compiles it on the adapter.
  */
-import { DEAD_RADIUS, wgslColliderStruct } from '../core/collisions/colliders';
+import { CONTACT_TRACKED, DEAD_RADIUS, wgslColliderStruct } from '../core/collisions/colliders';
 import { RESTING_CLOSING_STEPS } from '../core/collisions/collide';
 import { wgslWorldColliders, type ColliderComposition } from '../core/collisions/colliderComposition';
 import { HEALTH, NON_FINITE_POLICIES } from '../core/nonFinite';
@@ -251,7 +251,19 @@ export const shaders = {
 
   // Collisions (src/gpu/collidePass.ts, gridPass.ts, contactPass.ts).
   collide: () =>
-    perParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), restingSteps(), health(), s.worldContact, s.collide),
+    perParticle(
+      wgslColliderStruct(),
+      COLLIDE_PARAMS.wgsl(),
+      // Over the live list the lifecycle records declare it.
+      `const CONTACT_TRACKED: f32 = ${CONTACT_TRACKED.toFixed(1)};`,
+      restingSteps(),
+      health(),
+      s.worldContact,
+      s.collide,
+    ),
+  /** The same over the live list (a pool with emitters below its dense walk's threshold). */
+  collideLive: () =>
+    perLiveParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), restingSteps(), health(), s.worldContact, s.collide),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),
   contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.contacts),
 
