@@ -7,7 +7,8 @@
  * writes the JSON and the SVG plot where asked. The progress bar goes to
  * stderr, so stdout carries only the results.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -148,14 +149,14 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`${table.toString()}\n`);
   for (const line of summaryLines(report)) process.stdout.write(`${line}\n`);
   process.stdout.write(`finished ${report.cases.length} cases in ${(report.elapsedMs / 1000).toFixed(1)} s\n`);
-  if (flags.out) {
-    await writeFile(flags.out, reportJson(report));
-    process.stdout.write(`wrote ${flags.out}\n`);
-  }
-  if (flags.svg) {
-    await writeFile(flags.svg, benchSvg(report));
-    process.stdout.write(`wrote ${flags.svg}\n`);
-  }
+  // A fresh clone has no bench-out/ (ignored): the folders are made, not a reason to lose the run.
+  const write = async (path: string, text: string) => {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+    process.stdout.write(`wrote ${path}\n`);
+  };
+  if (flags.out) await write(flags.out, reportJson(report));
+  if (flags.svg) await write(flags.svg, benchSvg(report));
   if (uncaptured.length > 0) {
     process.stderr.write(`bench: uncaptured GPU errors:\n${uncaptured.join('\n')}\n`);
     return 1;

@@ -51,8 +51,8 @@ export interface KernelSpec {
  * How a kernel runs over chunked particle state, where binding every chunk
  * would cost a storage binding a chunk and choosing one at run time costs a
  * software adapter every chunk's branch:
- * - false: once, every chunk bound (a kernel that reads any slot: springs,
- *   contacts, the step over the live list);
+ * - false: once, every chunk bound (a kernel that reads any particle: pair
+ *   springs, the contact resolver, the grid);
  * - true: invocation i touches only slot i (particleIndex): chunk by chunk,
  *   over that chunk's slots, binding only that chunk (OWN_CHUNK,
  *   OWN_CHUNK_BASE and OWN_CHUNK_SIZE set). Dispatched by a count of slots,
@@ -74,7 +74,7 @@ export interface KernelVariant {
   readonly name?: string;
   readonly entryPoint?: string;
   readonly constants?: Record<string, number>;
-  /** See KernelSpec.perChunk; variants inherit the kernel's (it decides the bindings: a variant cannot change it). */
+  /** See KernelSpec.perChunk; a variant always has its kernel's (it decided the bindings). */
   readonly perChunk?: PerChunk;
 }
 
@@ -197,9 +197,10 @@ export class Kernel {
   /** Another entry point or constants of the same shader and bindings: its bind groups serve both. */
   variant(variant: KernelVariant): Kernel {
     const name = variant.name ?? `${this.name}(${variant.entryPoint ?? 'main'})`;
+    // The kernel's perChunk decided its bindings: every variant keeps it.
     return new Kernel(this.device, name, this.module, this.pipelineLayout, this.layouts, this.particles, {
-      perChunk: this.perChunk,
       ...variant,
+      perChunk: this.perChunk,
     });
   }
 
