@@ -172,9 +172,9 @@ describe('chunking', () => {
     ).rejects.toThrow(new RegExp(`exceeds ${contactLimit} particles.*contact resolver's records at 44 bytes a slot`));
     const lifeLimit = Math.floor(binding / 32);
     expect(lifeLimit).toBeLessThan(ParticleBuffer.maxParticles(device, STORAGE_BESIDE_PARTICLES.step));
-    await expect(
-      ParticleSystem.create(device, { capacity: lifeLimit + 1, emitters: [{ rate: 10 }] }),
-    ).rejects.toThrow(new RegExp(`exceeds ${lifeLimit} particles.*emitters' life records at 32 bytes a slot`));
+    await expect(ParticleSystem.create(device, { capacity: lifeLimit + 1, emitters: [{ rate: 10 }] })).rejects.toThrow(
+      new RegExp(`exceeds ${lifeLimit} particles.*emitters' life records at 32 bytes a slot`),
+    );
   });
 
   it('runs emitters past 2^24 slots (the lifecycle cap before its sums saturated)', async () => {
