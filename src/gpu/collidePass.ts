@@ -4,6 +4,7 @@
  * contact-resolver iteration by applying that iteration's corrections.
  */
 import { Kernel } from './kernel';
+import { INDIRECT_ARGS } from './indirectArgs';
 import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
@@ -15,18 +16,6 @@ export interface CollideStep {
   colliderCount: number;
   dt: number;
   skin: number;
-}
-
-/**
- * Where a pool with emitters runs the colliders pass (a free slot is parked, "no particle", so either walk gives
- * every slot's result): over the live list (`live`, its indirect count at `listOffset`, none when the dense walk
- * steps), and over every slot (arguments at `denseOffset` counting a chunk's slots, none when the list walk
- * steps): the two walks of the step (shaders/lifePlan.wgsl planStep).
- */
-export interface CollideWalks {
-  readonly live: LiveDispatch;
-  readonly listOffset: number;
-  readonly denseOffset: number;
 }
 
 export class CollidePass {
@@ -71,12 +60,8 @@ export class CollidePass {
 
   /** Binds the collider records and the resolver's corrections (the orchestrator owns both). */
   bind(colliders: GPUBuffer, deltas: GPUBuffer): void {
-    this.bindGroup = this.plain.bindGroup(
-      0,
-      [this.params.binding, colliders, deltas, this.health],
-      'CollidePass.bindGroup',
-    );
     this.resources = [this.params.binding, colliders, deltas, this.health];
+    this.bindGroup = this.plain.bindGroup(0, this.resources, 'CollidePass.bindGroup');
     this.overLive = null;
   }
   private resources: readonly (GPUBuffer | GPUBufferBinding)[] = [];
@@ -103,44 +88,45 @@ export class CollidePass {
     return this.overLive;
   }
 
-  /**
-   * Records one colliders pass of a pool with emitters (`step.count` its
-   * capacity): over the live list or over every slot, whichever walk planStep
-   * chose, so its cost follows the live count below the dense walk's
-   * threshold.
-   */
-  encodeWalks(encoder: GPUCommandEncoder, step: CollideStep, walks: CollideWalks): void {
+  /** The bound group and the uniform slot of `step`'s parameters. */
+  private prepared(step: CollideStep): { bindGroup: GPUBindGroup; offset: number } {
     if (!this.bindGroup) throw new Error('CollidePass.encode before bind()');
     const block = this.block
       .set('count', step.count)
       .set('colliderCount', step.colliderCount)
       .set('dt', step.dt)
       .set('skin', step.skin);
-    const offset = this.params.offsetFor(block.bytes);
-    const { kernel, bindGroup } = this.liveKernel(walks.live);
+    return { bindGroup: this.bindGroup, offset: this.params.offsetFor(block.bytes) };
+  }
+
+  /**
+   * Records one colliders pass of a pool with emitters (`step.count` its
+   * capacity) walking what the step walked (planStep's two indirect
+   * dispatches, one of them empty): the live list, or from the dense walk's
+   * threshold every slot. A free slot is parked ("no particle"), so either
+   * walk gives every slot's result, and the cost follows the live count.
+   */
+  encodeWalks(encoder: GPUCommandEncoder, step: CollideStep, live: LiveDispatch): void {
+    const { bindGroup, offset } = this.prepared(step);
+    const overLive = this.liveKernel(live);
     const pass = encoder.beginComputePass({ label: 'CollidePass(walks)' });
-    kernel.record(pass, [{ group: bindGroup, offsets: [offset] }, walks.live.bindGroup], {
-      indirect: walks.live.args,
-      offset: walks.listOffset,
+    overLive.kernel.record(pass, [{ group: overLive.bindGroup, offsets: [offset] }, live.bindGroup], {
+      indirect: live.args,
+      offset: INDIRECT_ARGS.offsets.stepList,
     });
-    this.plain.record(pass, [{ group: this.bindGroup, offsets: [offset] }], {
-      indirect: walks.live.args,
-      offset: walks.denseOffset,
+    // The dense walk's arguments count one chunk's slots: each chunk's pipeline covers its own (src/gpu/kernel.ts).
+    this.plain.record(pass, [{ group: bindGroup, offsets: [offset] }], {
+      indirect: live.args,
+      offset: INDIRECT_ARGS.offsets.stepDense,
     });
     pass.end();
   }
 
   /** Records one colliders pass over particles [0, step.count); with `applyDeltas`, the resolver's corrections first. */
   encode(encoder: GPUCommandEncoder, step: CollideStep, applyDeltas: boolean): void {
-    if (!this.bindGroup) throw new Error('CollidePass.encode before bind()');
-    const block = this.block
-      .set('count', step.count)
-      .set('colliderCount', step.colliderCount)
-      .set('dt', step.dt)
-      .set('skin', step.skin);
-    const offset = this.params.offsetFor(block.bytes);
+    const { bindGroup, offset } = this.prepared(step);
     const pass = encoder.beginComputePass({ label: applyDeltas ? 'CollidePass(apply deltas)' : 'CollidePass' });
-    (applyDeltas ? this.applying : this.plain).record(pass, [{ group: this.bindGroup, offsets: [offset] }], {
+    (applyDeltas ? this.applying : this.plain).record(pass, [{ group: bindGroup, offsets: [offset] }], {
       count: step.count,
     });
     pass.end();

@@ -19,11 +19,12 @@ import { hasStickCollider, prepareColliders, type PackedColliders } from '../cor
 import { gridSpacing } from '../core/collisions/grid';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
 import { RadiusBound, type ContactSettings } from '../core/collisions/world';
-import { CollidePass, type CollideWalks } from './collidePass';
+import { CollidePass } from './collidePass';
 import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
 import { GridPass } from './gridPass';
 import { bindGroupLayoutEntries } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
+import type { LiveDispatch } from './lifeBuffers';
 
 /**
  * What the step needs to run the colliders fused into it
@@ -181,12 +182,12 @@ export class GpuCollisions {
 
   /**
    * Records what follows one integration step of `dt` over particles [0,
-   * count); with `walks` (a pool with emitters), the colliders pass walks the
-   * live list or every slot as the step did (CollideWalks).
+   * count); with `live` (a pool with emitters), the colliders pass walks the
+   * live list or every slot as the step did (CollidePass.encodeWalks).
    */
-  encode(encoder: GPUCommandEncoder, dt: number, count: number, walks?: CollideWalks): void {
+  encode(encoder: GPUCommandEncoder, dt: number, count: number, live?: LiveDispatch): void {
     if (this.colliderCount > 0) {
-      if (walks) this.colliders().encodeWalks(encoder, this.collideStep(count, dt), walks);
+      if (live) this.colliders().encodeWalks(encoder, this.collideStep(count, dt), live);
       else this.colliders().encode(encoder, this.collideStep(count, dt), false);
     }
     if (!this.hasContacts) return;

@@ -49,7 +49,6 @@ import type { FusedStep } from './fusedPipelines';
 import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import type { LiveSource } from './lifeBuffers';
-import { INDIRECT_ARGS } from './indirectArgs';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES, type ChunkingOptions, type ParticleStore } from './particleBuffer';
 import { contactSlotBytes } from './contactPass';
 import { LIFE_SLOT_BYTES } from './lifeBuffers';
@@ -655,17 +654,11 @@ export class ParticleSystem implements ParticleSystemApi {
     if (collisions && !fusedColliders) {
       // With emitters the colliders pass walks the live list or every slot, as the step did (the free slots are
       // parked with radius -1, "no particle", so either walk gives the same); the contacts run over every slot.
-      const walks = lifecycle
-        ? {
-            live: lifecycle.buffers.live,
-            listOffset: INDIRECT_ARGS.offsets.stepList,
-            denseOffset: INDIRECT_ARGS.offsets.stepDense,
-          }
-        : undefined;
+      const live = lifecycle?.buffers.live;
       stages.push({
         name: 'collisions',
         kind: 'encoder',
-        record: (encoder, dt) => collisions.encode(encoder, dt, this.capacity, walks),
+        record: (encoder, dt) => collisions.encode(encoder, dt, this.capacity, live),
       });
     }
     if (lifecycle) {
