@@ -137,7 +137,7 @@ fn main(invocation: Invocation) {
       // A zero normal is no surface: a guard (prepareColliders makes none), as in the CPU twin.
       touched = touched || any(n != vec3f(0.0));
       if (kill) { break; }
-      resolveWorldContact(&p, &v, a, n, penetration, e, mu, params.dt);
+      resolveWorldContact(&p, &v, a, n, penetration, e, mu, params.dt, true, true, true);
       // Stuck where the contact left it: the colliders after it are not tested.
       if (stick) {
         stuck = true;

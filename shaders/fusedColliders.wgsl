@@ -3,8 +3,9 @@
 // particle's stepped position and velocity to `worldColliders`, generated for
 // the collider set's composition (src/core/collisions/colliderComposition.ts):
 // one call a collider, in the set's order, of the functions below with its
-// kind, inside and kill flags written in. No loop over the table and no
-// per-kind selects: each particle does only its colliders' work, and the
+// kind, inside, kill, bounce and friction flags written in. No loop over the
+// table and no per-kind selects: each particle does only its colliders' work
+// (a collider without restitution or friction skips that arithmetic), and the
 // record is read and written once a step instead of twice. Each function
 // repeats the operations of its kind in shaders/collide.wgsl, in the same
 // order, so the two paths agree bit for bit where the adapter rounds each
@@ -22,7 +23,9 @@ override SKIN: f32 = 0.0;
 
 // A contact with collider `c` when within the skin: true when it kills (the
 // caller stops there), else resolved. Each function loads its collider's
-// record once (on the software adapter every load is guarded).
+// record once (on the software adapter every load is guarded). Without a
+// branch: the software adapter runs a branch's code under a lane mask either
+// way and pays for the masks on top.
 fn touch(
   c: Collider,
   p: ptr<function, vec3f>,
@@ -32,20 +35,22 @@ fn touch(
   n: vec3f,
   penetration: f32,
   kill: bool,
+  bounce: bool,
+  friction: bool,
 ) -> bool {
-  if (penetration > -SKIN) {
-    if (kill) { return true; }
-    resolveWorldContact(p, v, a, n, penetration, c.restitution, c.friction, dt);
-  }
+  let touching = penetration > -SKIN;
+  // The flags are written in (constants): no branch is left either way.
+  if (kill) { return touching; }
+  resolveWorldContact(p, v, a, n, penetration, c.restitution, c.friction, dt, touching, bounce, friction);
   return false;
 }
 
 // A half-space: anything behind the plane is inside it, however fast it came.
-fn planeCollider(i: u32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32, kill: bool) -> bool {
+fn planeCollider(i: u32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32, kill: bool, bounce: bool, friction: bool) -> bool {
   let c = colliders[i];
   let n = c.axis0;
   let penetration = r - (dot3(n, *p) - c.size.x);
-  return touch(c, p, v, a, dt, n, penetration, kill);
+  return touch(c, p, v, a, dt, n, penetration, kill, bounce, friction);
 }
 
 fn sphereCollider(
@@ -57,6 +62,8 @@ fn sphereCollider(
   dt: f32,
   inside: bool,
   kill: bool,
+  bounce: bool,
+  friction: bool,
 ) -> bool {
   let c = colliders[i];
   let d = *p - c.center;
@@ -68,16 +75,16 @@ fn sphereCollider(
   let radial = select(vec3f(0.0, 1.0, 0.0), unit, distance > 0.0);
   let n = select(radial, -radial, inside);
   let penetration = select((h + r) - distance, (distance + r) - h, inside);
-  return touch(c, p, v, a, dt, n, penetration, kill);
+  return touch(c, p, v, a, dt, n, penetration, kill, bounce, friction);
 }
 
 // Inside a box: one contact an axis, each with the nearer wall, each seeing
 // where the one before left the particle.
-fn boxWall(c: Collider, axis: vec3f, h: f32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32, kill: bool) -> bool {
+fn boxWall(c: Collider, axis: vec3f, h: f32, p: ptr<function, vec3f>, v: ptr<function, vec3f>, a: vec3f, r: f32, dt: f32, kill: bool, bounce: bool, friction: bool) -> bool {
   let wallQ = dot3(*p - c.center, axis);
   let n = select(axis, -axis, wallQ >= 0.0);
   let penetration = abs(wallQ) - (h - r);
-  return touch(c, p, v, a, dt, n, penetration, kill);
+  return touch(c, p, v, a, dt, n, penetration, kill, bounce, friction);
 }
 
 fn boxCollider(
@@ -89,6 +96,8 @@ fn boxCollider(
   dt: f32,
   inside: bool,
   kill: bool,
+  bounce: bool,
+  friction: bool,
 ) -> bool {
   let c = colliders[i];
   let axis0 = c.axis0;
@@ -96,9 +105,9 @@ fn boxCollider(
   let axis2 = c.axis2;
   let h = c.size;
   if (inside) {
-    if (boxWall(c, axis0, h.x, p, v, a, r, dt, kill)) { return true; }
-    if (boxWall(c, axis1, h.y, p, v, a, r, dt, kill)) { return true; }
-    return boxWall(c, axis2, h.z, p, v, a, r, dt, kill);
+    if (boxWall(c, axis0, h.x, p, v, a, r, dt, kill, bounce, friction)) { return true; }
+    if (boxWall(c, axis1, h.y, p, v, a, r, dt, kill, bounce, friction)) { return true; }
+    return boxWall(c, axis2, h.z, p, v, a, r, dt, kill, bounce, friction);
   }
   let d = *p - c.center;
   // The particle in the box's axes, and the closest point of the box.
@@ -121,5 +130,5 @@ fn boxCollider(
   let clear = distance2 > 0.0;
   let n = select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear);
   let penetration = select(facePenetration, r - distance, clear);
-  return touch(c, p, v, a, dt, n, penetration, kill);
+  return touch(c, p, v, a, dt, n, penetration, kill, bounce, friction);
 }

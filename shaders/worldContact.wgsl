@@ -11,7 +11,13 @@ fn dot3(a: vec3f, b: vec3f) -> f32 {
 }
 
 // Cyclone's resolveVelocity then resolveInterpenetration for a contact with
-// the immovable world: normal n (out of the collider), penetration depth.
+// the immovable world: normal n (out of the collider), penetration depth;
+// applied where `touching`. Without branches: every value is worked out and
+// the results selected, so the software adapter (which runs a branch's code
+// under a lane mask either way) pays for no masks, and a GPU for no
+// divergence. `bounce` false (restitution +0) and `friction` false (friction
+// 0) skip what cannot change the result: the fused step writes them in as
+// constants, the colliders pass passes true.
 fn resolveWorldContact(
   p: ptr<function, vec3f>,
   v: ptr<function, vec3f>,
@@ -21,44 +27,35 @@ fn resolveWorldContact(
   restitution: f32,
   friction: f32,
   dt: f32,
+  touching: bool,
+  bounce: bool,
+  hasFriction: bool,
 ) {
   let separatingVelocity = dot3(*v, n);
-  if (separatingVelocity < 0.0) {
-    let accCausedSepVelocity = dot3(a, n) * dt;
-    // A resting contact, not a bounce: closing no faster than the acceleration
-    // makes in min(e / (1 - e) + EXTRA, MAX) steps (src/core/collisions/collide.ts
-    // says why); bouncing on it would never settle. No division, (1 - e)
-    // multiplied out: the CPU twin rounds the same products.
-    var e = restitution;
-    let resting = accCausedSepVelocity < 0.0 &&
-      separatingVelocity >= RESTING_CLOSING_STEPS_MAX * accCausedSepVelocity &&
-      separatingVelocity * (1.0 - restitution) >=
-        (RESTING_CLOSING_STEPS_EXTRA - (RESTING_CLOSING_STEPS_EXTRA - 1.0) * restitution) * accCausedSepVelocity;
-    if (resting) {
-      e = 0.0;
-    }
-    var newSepVelocity = -separatingVelocity * e;
-    // Remove the closing velocity the acceleration built up in the last step,
-    // so a resting particle comes to rest instead of bouncing on gravity.
-    if (accCausedSepVelocity < 0.0) {
-      newSepVelocity = newSepVelocity + e * accCausedSepVelocity;
-      newSepVelocity = max(newSepVelocity, 0.0);
-    }
-    // Coulomb friction: the tangential speed drops by at most friction times
-    // the normal speed change (the impulses per unit mass), never reversing.
-    let tangential = *v - n * separatingVelocity;
-    var keep = 1.0;
-    if (friction > 0.0) {
-      let tangential2 = dot3(tangential, tangential);
-      if (tangential2 > 0.0) {
-        let tangentialSpeed = sqrt(tangential2);
-        let drop = friction * (newSepVelocity - separatingVelocity);
-        keep = select(0.0, 1.0 - drop / tangentialSpeed, drop < tangentialSpeed);
-      }
-    }
-    *v = tangential * keep + n * newSepVelocity;
-  }
-  if (penetration > 0.0) {
-    *p = *p + n * penetration;
-  }
+  let accCausedSepVelocity = dot3(a, n) * dt;
+  let accCloses = accCausedSepVelocity < 0.0;
+  // A resting contact, not a bounce: closing no faster than the acceleration
+  // makes in min(e / (1 - e) + EXTRA, MAX) steps (src/core/collisions/collide.ts
+  // says why); bouncing on it would never settle. No division, (1 - e)
+  // multiplied out: the CPU twin rounds the same products. `&`, not `&&`: no branch.
+  let resting = accCloses &
+    (separatingVelocity >= RESTING_CLOSING_STEPS_MAX * accCausedSepVelocity) &
+    (separatingVelocity * (1.0 - restitution) >=
+      (RESTING_CLOSING_STEPS_EXTRA - (RESTING_CLOSING_STEPS_EXTRA - 1.0) * restitution) * accCausedSepVelocity);
+  // Restitution +0 either way without it (colliders.ts packs a -0 as +0).
+  let e = select(0.0, select(restitution, 0.0, resting), bounce);
+  let bounced = -separatingVelocity * e;
+  // Remove the closing velocity the acceleration built up in the last step,
+  // so a resting particle comes to rest instead of bouncing on gravity.
+  let newSepVelocity = select(bounced, max(bounced + e * accCausedSepVelocity, 0.0), accCloses);
+  // Coulomb friction: the tangential speed drops by at most friction times
+  // the normal speed change (the impulses per unit mass), never reversing.
+  let tangential = *v - n * separatingVelocity;
+  let tangential2 = dot3(tangential, tangential);
+  let tangentialSpeed = sqrt(tangential2);
+  let drop = friction * (newSepVelocity - separatingVelocity);
+  let slides = select(0.0, 1.0 - drop / tangentialSpeed, drop < tangentialSpeed);
+  let keep = select(1.0, select(1.0, slides, (friction > 0.0) & (tangential2 > 0.0)), hasFriction);
+  *v = select(*v, tangential * keep + n * newSepVelocity, touching & (separatingVelocity < 0.0));
+  *p = select(*p, *p + n * penetration, touching & (penetration > 0.0));
 }

@@ -12,7 +12,8 @@
  * added after it.
  */
 import { describe, expect, it } from 'vitest';
-import type { ColliderInit } from '../src/core/collisions/colliders';
+import { prepareColliders, type ColliderInit } from '../src/core/collisions/colliders';
+import { colliderComposition, colliderCompositionKey } from '../src/core/collisions/colliderComposition';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import type { ParticleInit } from '../src/core/particles';
 import { ParticleSystem, type GpuParticleSystemOptions } from '../src/gpu/particleSystem';
@@ -37,6 +38,12 @@ function cloud(count: number, seed: number, spread = 3): ParticleInit[] {
 }
 
 const SCENES: Record<string, ColliderInit[]> = {
+  // Restitution and friction 0 (the bench's plane): compiled without the resting test and the friction's arithmetic.
+  'an inelastic, frictionless ground': [{ type: 'plane', normal: [0, 1, 0], offset: -1 }],
+  // Restitution -0 is packed as +0, which the fused step takes a collider without restitution to hold.
+  'a ground with restitution -0 and friction': [
+    { type: 'plane', normal: [0, 1, 0], offset: -1, restitution: -0, friction: 0.3 },
+  ],
   'a ground plane with friction': [{ type: 'plane', normal: [0, 1, 0], offset: -1, restitution: 0.5, friction: 0.4 }],
   'a tilted plane': [{ type: 'plane', normal: [0.3, 1, -0.2], offset: 0.5, restitution: 0.8 }],
   'a sphere, outside': [{ type: 'sphere', center: [0.5, 0, 0], radius: 1.5, restitution: 0.6, friction: 0.2 }],
@@ -160,6 +167,15 @@ describe('colliders fused into the step', () => {
       await fused.setColliders(moved);
       await separate.setColliders(moved);
       await same();
+      // Restitution and friction turned to 0 and back: each a composition of its own.
+      for (const surface of [{}, { restitution: 0.4 }, { friction: 0.7 }, { restitution: 0.9, friction: 0.1 }]) {
+        const colliders: ColliderInit[] = [
+          { type: 'sphere', center: [0, 1, 0], radius: 3.5, inside: true, ...surface },
+        ];
+        await fused.setColliders(colliders);
+        await separate.setColliders(colliders);
+        await same();
+      }
       // A link brings the contact resolver: the colliders run as a pass again, in its iterations.
       const links = [{ a: 0, b: 1, type: 'cable' as const, maxLength: 2 }];
       await fused.setLinks(links);
@@ -173,6 +189,27 @@ describe('colliders fused into the step', () => {
       fused.destroy();
       separate.destroy();
     }
+  });
+});
+
+describe('the composition the fused step is compiled for', () => {
+  it('says which colliders bounce and which have friction; a restitution of -0 is packed as +0', () => {
+    const packed = prepareColliders([
+      { type: 'plane', normal: [0, 1, 0] },
+      { type: 'sphere', center: [0, 0, 0], radius: 1, restitution: 0.5 },
+      { type: 'box', center: [0, 0, 0], halfExtents: [1, 1, 1], inside: true, friction: 0.2, kill: true },
+      { type: 'plane', normal: [0, 1, 0], restitution: -0, friction: 0 },
+    ]);
+    expect(colliderComposition(packed)).toEqual([
+      { kind: 'plane', inside: false, kill: false, bounce: false, friction: false },
+      { kind: 'sphere', inside: false, kill: false, bounce: true, friction: false },
+      { kind: 'box', inside: true, kill: true, bounce: false, friction: true },
+      { kind: 'plane', inside: false, kill: false, bounce: false, friction: false },
+    ]);
+    expect(colliderCompositionKey(colliderComposition(packed))).toBe(
+      'plane,sphere-bounce,box-inside-kill-friction,plane',
+    );
+    expect(Object.is(packed.get(3, 'restitution'), 0)).toBe(true);
   });
 });
 

@@ -40,11 +40,11 @@ const stepVariants = ALL_VARIANTS.map((v) => ({ name: variantName(v), constants:
 const liveStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } }));
 /** Every kind of collider with each flag: the colliders fused into the step (shaders/fusedColliders.wgsl). */
 const COLLIDERS: ColliderComposition = [
-  { kind: 'plane', inside: false, kill: false },
-  { kind: 'sphere', inside: false, kill: false },
-  { kind: 'sphere', inside: true, kill: true },
-  { kind: 'box', inside: false, kill: false },
-  { kind: 'box', inside: true, kill: false },
+  { kind: 'plane', inside: false, kill: false, bounce: false, friction: false },
+  { kind: 'sphere', inside: false, kill: false, bounce: true, friction: false },
+  { kind: 'sphere', inside: true, kill: true, bounce: false, friction: true },
+  { kind: 'box', inside: false, kill: false, bounce: true, friction: true },
+  { kind: 'box', inside: true, kill: false, bounce: false, friction: true },
 ];
 /** The fused step's pipelines: each variant, with the colliders' skin. */
 const fusedStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, SKIN: 1e-4 } }));

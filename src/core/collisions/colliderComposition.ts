@@ -1,11 +1,14 @@
 /**
- * The composition of a collider set: each collider's kind, inside flag and
- * kill flag, in order. The step with the colliders fused into it
+ * The composition of a collider set: each collider's kind, inside flag, kill
+ * flag, and whether it bounces (restitution > 0) and has friction, in order. The step with the colliders fused into it
  * (shaders/fusedColliders.wgsl) is compiled for one composition, each
  * collider's own code and nothing else (no loop over the table, no per-kind
  * selects), and reads the parameters (centres, normals, sizes, restitution,
  * friction) from the table, so moving or resizing a collider changes a
- * buffer, not the pipeline. No GPU imports.
+ * buffer, not the pipeline; only a restitution or friction that becomes or
+ * stops being 0 changes the composition (a contact without either skips the
+ * resting-contact test or the friction's square root and division). No GPU
+ * imports.
  */
 import { COLLIDER, FLAG_INSIDE, FLAG_KILL, KIND_BOX, KIND_PLANE, KIND_SPHERE, type PackedColliders } from './colliders';
 
@@ -13,6 +16,10 @@ export interface ColliderPart {
   kind: 'plane' | 'sphere' | 'box';
   inside: boolean;
   kill: boolean;
+  /** Restitution > 0: with 0 (packed as +0) the resting-contact test cannot change it. */
+  bounce: boolean;
+  /** Friction > 0: with 0 nothing slows the tangential velocity. */
+  friction: boolean;
 }
 
 export type ColliderComposition = readonly ColliderPart[];
@@ -27,26 +34,40 @@ export function colliderComposition(colliders: PackedColliders): ColliderComposi
     const base = i * COLLIDER.words;
     const word = colliders.words[base + flags] as number;
     const part = KINDS[colliders.words[base + kind] as number as keyof typeof KINDS];
-    return { kind: part, inside: (word & FLAG_INSIDE) !== 0, kill: (word & FLAG_KILL) !== 0 };
+    return {
+      kind: part,
+      inside: (word & FLAG_INSIDE) !== 0,
+      kill: (word & FLAG_KILL) !== 0,
+      bounce: colliders.get(i, 'restitution') > 0,
+      friction: colliders.get(i, 'friction') > 0,
+    };
   });
 }
 
-/** Names a composition, e.g. `plane,sphere-inside,box-kill`: one pipeline a key. */
+/** Names a composition, e.g. `plane,sphere-inside-bounce,box-kill-friction`: one pipeline a key. */
 export function colliderCompositionKey(composition: ColliderComposition): string {
   return composition
-    .map(({ kind, inside, kill }) => kind + (inside ? '-inside' : '') + (kill ? '-kill' : ''))
+    .map(
+      ({ kind, inside, kill, bounce, friction }) =>
+        kind +
+        (inside ? '-inside' : '') +
+        (kill ? '-kill' : '') +
+        (bounce ? '-bounce' : '') +
+        (friction ? '-friction' : ''),
+    )
     .join(',');
 }
 
 /**
  * `worldColliders` of shaders/fusedColliders.wgsl for `composition`: each
- * collider's function in order, with its table index, inside and kill flags
- * written in as constants; true when a kill collider touched the particle
+ * collider's function in order, with its table index and its inside, kill,
+ * bounce and friction flags written in as constants; true when a kill collider touched the particle
  * (the colliders after it are not tested, as the colliders pass breaks out).
  */
 export function wgslWorldColliders(composition: ColliderComposition): string {
-  const calls = composition.map(({ kind, inside, kill }, i) => {
-    const call = `${kind}Collider(${i}u, p, v, a, r, dt, ${kind === 'plane' ? '' : `${inside}, `}${kill})`;
+  const calls = composition.map(({ kind, inside, kill, bounce, friction }, i) => {
+    const flags = `${kind === 'plane' ? '' : `${inside}, `}${kill}, ${bounce}, ${friction}`;
+    const call = `${kind}Collider(${i}u, p, v, a, r, dt, ${flags})`;
     return `  if (${call}) { return true; }`;
   });
   return [

@@ -205,7 +205,8 @@ export function prepareColliders(colliders: readonly ColliderInit[], what = 'col
     const kill = onHit === 'die';
     const stick = onHit === 'stick';
     const inside = type === 'plane' ? false : checkFlag(`${at}.inside`, collider.inside);
-    packed.set(i, 'restitution', restitution);
+    // A -0 packed as +0: the fused step takes a collider without restitution to have +0 (colliderComposition.ts).
+    packed.set(i, 'restitution', Math.abs(restitution));
     packed.set(i, 'friction', friction);
     packed.set(i, 'flags', (inside ? FLAG_INSIDE : 0) | (kill ? FLAG_KILL : 0) | (stick ? FLAG_STICK : 0));
     if (type === 'plane') {
