@@ -37,10 +37,10 @@ fn force_gravity(r: ForceRecord, s: ForceInput) -> vec3f {
 // no normalize, so no 0/0 at rest.
 fn force_drag(r: ForceRecord, s: ForceInput) -> vec3f {
   let speed2 = dot(s.velocity, s.velocity);
-  if (speed2 <= 0.0) { return vec3f(0.0); }
   // safeLength (shaders/safeLength.wgsl): a speed whose square overflows stays finite.
   let speed = safeLength(s.velocity, speed2);
-  return -(s.velocity * (drag_k1(r) + drag_k2(r) * speed));
+  // At rest (or a speed whose square underflows): no drag. A select, not a branch.
+  return select(-(s.velocity * (drag_k1(r) + drag_k2(r) * speed)), vec3f(0.0), speed2 <= 0.0);
 }
 
 // Hooke's law along d = position - anchor: -k (|d| - rest) d/|d|, pushing

@@ -4,10 +4,13 @@
 // infinity / infinity = NaN. `length2` is dot(d, d), already computed; below
 // the overflow the plain sqrt is kept, bit for bit. The CPU twin is
 // safeLength in src/core/safeLength.ts.
+// Both worked out and one selected, not a branch: the software adapter runs a
+// branch's code under a lane mask whether a lane takes it or not, and pays for
+// the mask on top.
 fn safeLength(d: vec3f, length2: f32) -> f32 {
   // Infinity is the float whose exponent bits are all ones and mantissa 0; NaN cannot arise from finite d.
-  if ((bitcast<u32>(length2) & 0x7f800000u) != 0x7f800000u) { return sqrt(length2); }
+  let overflowed = (bitcast<u32>(length2) & 0x7f800000u) == 0x7f800000u;
   let m = max(max(abs(d.x), abs(d.y)), abs(d.z));
   let u = d / m;
-  return m * sqrt(dot(u, u));
+  return select(sqrt(length2), m * sqrt(dot(u, u)), overflowed);
 }
