@@ -43,6 +43,9 @@ const MAX_LISTED: u32 = 8u;
 // grid). A particle with more walks the grid instead: the same pairs, in the
 // same order.
 override CANDIDATES: u32 = 0u;
+// Whether the system has links: without, their code is compiled out (the
+// software adapter runs a branch's code under a lane mask, taken or not).
+override LINKS: bool = true;
 // The most CANDIDATES can be (src/gpu/contactPass.ts, MAX_CANDIDATES).
 const MAX_CANDIDATES: u32 = 32u;
 // Room for each entry's near list (src/gpu/contactPass.ts, NEAR_ROOM); a
@@ -86,10 +89,14 @@ fn dot3(a: vec3f, b: vec3f) -> f32 {
 }
 
 // One contact between A and B (B may be an anchor: inverse mass 0), seen from
-// A when `selfIsA`, else from B. The normal points so that (vA - vB).n > 0 is
-// separating. Cyclone's resolveVelocity and resolveInterpenetration, with the
-// split inverse masses.
+// A when `selfIsA`, else from B; nothing unless `isContact`. The normal points
+// so that (vA - vB).n > 0 is separating. Cyclone's resolveVelocity and
+// resolveInterpenetration, with the split inverse masses. Without branches:
+// every value is worked out and the sums take it or not (select), so the
+// software adapter runs no lane masks; the values taken are those the branches
+// computed, bit for bit.
 fn visitContact(
+  isContact: bool,
   selfIsA: bool,
   a: u32,
   b: u32,
@@ -104,53 +111,44 @@ fn visitContact(
   restitution: f32,
 ) {
   let separatingVelocity = dot3(vA - vB, n);
-  let isClosing = separatingVelocity < 0.0;
-  let isPenetrating = penetration > 0.0;
+  let isClosing = isContact & (separatingVelocity < 0.0);
+  let isPenetrating = isContact & (penetration > 0.0);
   if (MODE == MODE_COUNT) {
     closing += select(0u, 1u, isClosing);
     penetrating += select(0u, 1u, isPenetrating);
     return;
   }
   let countsA = activeCounts[a];
-  var countsB = 0u;
-  if (b != NO_PARTICLE) { countsB = activeCounts[b]; }
+  // An anchor (no particle) has no count: index 0 read, 0 taken.
+  let countsB = select(activeCounts[select(b, 0u, b == NO_PARTICLE)], 0u, b == NO_PARTICLE);
   // This particle's share: +wA for A, -wB for B (Cyclone's impulsePerIMass * -inverseMass).
   let share = select(-wB, wA, selfIsA);
-  if (isClosing) {
-    var newSepVelocity = -separatingVelocity * restitution;
-    let accCausedSepVelocity = dot3(accA - accB, n) * params.dt;
-    if (accCausedSepVelocity < 0.0) {
-      newSepVelocity = newSepVelocity + restitution * accCausedSepVelocity;
-      newSepVelocity = max(newSepVelocity, 0.0);
-    }
-    let deltaVelocity = newSepVelocity - separatingVelocity;
-    let splitInverseMass = wA * f32(countsA & 0xffffu) + wB * f32(countsB & 0xffffu);
-    if (splitInverseMass > 0.0) {
-      let impulsePerIMass = n * (deltaVelocity / splitInverseMass);
-      velocitySum = velocitySum + impulsePerIMass * share;
-    }
-  }
-  if (isPenetrating) {
-    let splitInverseMass = wA * f32(countsA >> 16u) + wB * f32(countsB >> 16u);
-    if (splitInverseMass > 0.0) {
-      let movePerIMass = n * (penetration / splitInverseMass);
-      moveSum = moveSum + movePerIMass * share;
-    }
-  }
+  let restingSepVelocity = -separatingVelocity * restitution;
+  let accCausedSepVelocity = dot3(accA - accB, n) * params.dt;
+  let newSepVelocity = select(
+    restingSepVelocity,
+    max(restingSepVelocity + restitution * accCausedSepVelocity, 0.0),
+    accCausedSepVelocity < 0.0,
+  );
+  let deltaVelocity = newSepVelocity - separatingVelocity;
+  let closingInverseMass = wA * f32(countsA & 0xffffu) + wB * f32(countsB & 0xffffu);
+  let impulsePerIMass = n * (deltaVelocity / closingInverseMass);
+  velocitySum = select(velocitySum, velocitySum + impulsePerIMass * share, isClosing & (closingInverseMass > 0.0));
+  let penetratingInverseMass = wA * f32(countsA >> 16u) + wB * f32(countsB >> 16u);
+  let movePerIMass = n * (penetration / penetratingInverseMass);
+  moveSum = select(moveSum, moveSum + movePerIMass * share, isPenetrating & (penetratingInverseMass > 0.0));
 }
 
 // True unless the pair test surely finds no contact with `other`: its reach
 // test, looser by REACH_SLACK again (far above any rounding difference between
 // the two places the test is compiled).
-fn mayReach(selfParticle: Particle, other: u32) -> bool {
+fn mayReach(selfPosition: vec3f, myRadius: f32, other: u32) -> bool {
   let candidate = particlePositionInverseMass(other);
   let r = particleAccelerationRadiusW(other);
-  let myRadius = getRadius(selfParticle);
-  if (r < 0.0 || myRadius < 0.0) { return false; }
   let reach = r + myRadius;
-  let d = candidate.xyz - getPosition(selfParticle);
+  let d = candidate.xyz - selfPosition;
   let limit = reach + params.skin;
-  return dot3(d, d) < limit * limit * (REACH_SLACK * REACH_SLACK);
+  return !((r < 0.0) | (myRadius < 0.0)) & (dot3(d, d) < limit * limit * (REACH_SLACK * REACH_SLACK));
 }
 
 // The contacts of particle `me` (`gridded`: in the grid), in order: its links (Cyclone's ParticleCable, ParticleRod and their anchored
@@ -167,22 +165,30 @@ fn visitParticle(me: u32, gridded: bool) {
     deltas[2u * me] = vec4u(NO_PARTICLE);
     deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
   }
-  let selfParticle = particleAt(me);
-  let myRadius = getRadius(selfParticle);
+  let selfPositionInverseMass = particlePositionInverseMass(me);
+  let selfVelocity = particleVelocityDamping(me).xyz;
+  let selfAccelerationRadius = particleAccelerationRadius(me);
+  let selfPosition = selfPositionInverseMass.xyz;
+  let myRadius = selfAccelerationRadius.w;
   // Immovable (and dead) particles are never moved: no contacts to gather.
   // MODE_LIST lists the particle-particle contacts of every particle in the grid.
-  let moving = getInverseMass(selfParticle) > 0.0;
-  let wantsNeighbours = gridded && select(moving, myRadius >= 0.0, MODE == MODE_LIST);
-  let linkFirst = linkIndex[me];
+  let moving = selfPositionInverseMass.w > 0.0;
+  let wantsNeighbours = gridded & select(moving, myRadius >= 0.0, MODE == MODE_LIST);
+  var linkFirst = 0u;
   var linkCount = 0u;
-  if (moving && MODE != MODE_LIST) { linkCount = linkIndex[me + 1u] - linkFirst; }
+  if (LINKS) {
+    linkFirst = linkIndex[me];
+    linkCount = select(0u, linkIndex[me + 1u] - linkFirst, moving & (MODE != MODE_LIST));
+  }
 
-  // The neighbours in reach, in order: from MODE_COUNT's near list (resolving),
-  // else from the candidate list, filtered by mayReach; none listed when the
-  // list overflowed: the walk of the grid below finds them.
-  var near: array<u32, MAX_CANDIDATES>;
-  var nearCount = 0u;
+  // The neighbours to visit, from a list: MODE_COUNT's near list (the
+  // candidates in reach, resolving) or the candidate list itself (the pair
+  // test below finds no contact with a candidate out of reach: the same
+  // contacts in the same order); none past the candidate lists' room: the walk
+  // of the grid below finds them.
   var walking = false;
+  var listAt = 0u;
+  var items = 0u;
   if (wantsNeighbours) {
     let found = activeCounts[params.capacity + me];
     let nearCounts = (2u + CANDIDATES) * params.capacity;
@@ -190,19 +196,22 @@ fn visitParticle(me: u32, gridded: bool) {
     let listFirst = 2u * params.capacity + me * CANDIDATES;
     walking = found > CANDIDATES;
     var kept = NEAR_ROOM + 1u;
+    if (MODE == MODE_COUNT) {
+      // The near list for MODE_RESOLVE, as much as fits.
+      var nearCount = 0u;
+      for (var j = 0u; j < select(found, 0u, walking); j++) {
+        let other = activeCounts[listFirst + j];
+        let reaches = mayReach(selfPosition, myRadius, other);
+        if (reaches & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = other; }
+        nearCount += select(0u, 1u, reaches);
+      }
+      activeCounts[nearCounts + me] = nearCount;
+      kept = nearCount;
+    }
     if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + me]; }
     let fromNear = kept <= NEAR_ROOM;
-    var items = select(found, kept, fromNear);
-    if (walking) { items = 0u; }
-    for (var j = 0u; j < items; j++) {
-      let other = activeCounts[select(listFirst, nearFirst, fromNear) + j];
-      if (fromNear || mayReach(selfParticle, other)) {
-        if (MODE == MODE_COUNT && nearCount < NEAR_ROOM) { activeCounts[nearFirst + nearCount] = other; }
-        near[nearCount] = other;
-        nearCount += 1u;
-      }
-    }
-    if (MODE == MODE_COUNT) { activeCounts[nearCounts + me] = nearCount; }
+    listAt = select(listFirst, nearFirst, fromNear);
+    items = select(select(found, kept, fromNear), 0u, walking);
   }
 
   // The walk's place: the cell (of 27) and the run of entries it reads.
@@ -214,14 +223,14 @@ fn visitParticle(me: u32, gridded: bool) {
   for (var j = 0u; ; j++) {
     var other = NO_PARTICLE;
     var link = Link();
-    let isLink = j < linkCount;
+    let isLink = LINKS & (j < linkCount);
     if (isLink) {
       link = links[linkIndex[params.linkRefs + linkFirst + j]];
       other = select(link.a, link.b, me == link.a);
     } else if (!walking) {
       let k = j - linkCount;
-      if (k >= nearCount) { break; }
-      other = near[k];
+      if (k >= items) { break; }
+      other = activeCounts[listAt + k];
     } else {
       // The next particle of the 27 cells around home, cell by cell, by index.
       loop {
@@ -246,81 +255,86 @@ fn visitParticle(me: u32, gridded: bool) {
       if (other == NO_PARTICLE) { break; }
     }
 
-    // The other side (an anchor: immovable, at rest, at the link's anchor).
-    var otherParticle = Particle(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));
-    if (other != NO_PARTICLE) { otherParticle = particleAt(other); }
+    // The other side; an anchor (no particle: a link's) is immovable, at rest,
+    // at the link's anchor (index 0 read, its values not taken).
+    let isAnchor = other == NO_PARTICLE;
+    let otherIndex = select(other, 0u, isAnchor);
+    let otherPositionInverseMass = particlePositionInverseMass(otherIndex);
+    var otherVelocity = vec3f(0.0);
+    if (MODE != MODE_LIST) { otherVelocity = particleVelocityDamping(otherIndex).xyz; }
+    let otherAccelerationRadius = particleAccelerationRadius(otherIndex);
     let selfIsA = select(me < other, me == link.a, isLink);
-    var pa = selfParticle;
-    var pb = otherParticle;
-    var a = me;
-    var b = other;
-    if (!selfIsA) {
-      pa = otherParticle;
-      pb = selfParticle;
-      a = other;
-      b = me;
+    let a = select(other, me, selfIsA);
+    let b = select(me, other, selfIsA);
+    var otherPosition = otherPositionInverseMass.xyz;
+    var otherInverseMass = otherPositionInverseMass.w;
+    var otherAcceleration = otherAccelerationRadius.xyz;
+    if (LINKS) {
+      otherPosition = select(otherPosition, link.anchor, isAnchor);
+      otherVelocity = select(otherVelocity, vec3f(0.0), isAnchor);
+      otherAcceleration = select(otherAcceleration, vec3f(0.0), isAnchor);
+      otherInverseMass = select(otherInverseMass, 0.0, isAnchor);
     }
-    let pA = getPosition(pa);
-    var pB = getPosition(pb);
-    if (isLink && b == NO_PARTICLE) { pB = link.anchor; }
+    let pA = select(otherPosition, selfPosition, selfIsA);
+    let pB = select(selfPosition, otherPosition, selfIsA);
 
-    var n = vec3f(0.0, 1.0, 0.0);
-    var penetration = 0.0;
+    // Spheres; killed during this step (negative radius): no longer there.
+    let rA = select(otherAccelerationRadius.w, myRadius, selfIsA);
+    let rB = select(myRadius, otherAccelerationRadius.w, selfIsA);
+    let reach = rA + rB;
+    let sphereD = pA - pB;
+    let distance2 = dot3(sphereD, sphereD);
+    let limit = reach + params.skin;
+    let distance = sqrt(distance2);
+    // Coincident centres separate along y.
+    var n = select(vec3f(0.0, 1.0, 0.0), sphereD / distance, distance > 0.0);
+    var penetration = reach - distance;
     var restitution = params.restitution;
-    var isContact = false;
-    if (isLink) {
+    var isContact = !((rA < 0.0) | (rB < 0.0)) & (reach > 0.0) & (distance2 < limit * limit * REACH_SLACK) &
+      (penetration > -params.skin);
+    if (LINKS) {
       let d = pB - pA;
       let length2 = dot3(d, d);
       // Coincident ends have no direction to push along: skipped.
       // safeLength (shaders/safeLength.wgsl): a link whose squared length overflows stays finite.
       let currentLength = safeLength(d, length2);
       let direction = d / currentLength;
-      n = direction;
-      penetration = currentLength - link.length;
-      restitution = link.restitution;
-      if (link.kind == LINK_CABLE) {
-        // A cable only pulls: a contact once it is (within the skin of) taut.
-        isContact = length2 > 0.0 && penetration > -params.skin;
-      } else {
-        // A rod pulls when stretched and pushes when compressed, never bouncing.
-        // No equality test: at exactly its length it is a contact with no depth.
-        if (!(currentLength > link.length)) {
-          n = -direction;
-          penetration = link.length - currentLength;
-        }
-        restitution = 0.0;
-        isContact = length2 > 0.0;
-      }
-    } else {
-      // Spheres; killed during this step (negative radius): no longer there.
-      let rA = getRadius(pa);
-      let rB = getRadius(pb);
-      let reach = rA + rB;
-      let d = pA - pB;
-      let distance2 = dot3(d, d);
-      let limit = reach + params.skin;
-      let distance = sqrt(distance2);
-      // Coincident centres separate along y.
-      if (distance > 0.0) { n = d / distance; }
-      penetration = reach - distance;
-      isContact = !(rA < 0.0 || rB < 0.0) && reach > 0.0 && distance2 < limit * limit * REACH_SLACK &&
-        penetration > -params.skin;
-      if (MODE == MODE_LIST && isContact) {
+      let stretch = currentLength - link.length;
+      let isCable = link.kind == LINK_CABLE;
+      // A cable only pulls: a contact once it is (within the skin of) taut.
+      // A rod pulls when stretched and pushes when compressed, never bouncing.
+      // No equality test: at exactly its length it is a contact with no depth.
+      let rodPushes = !isCable & !(currentLength > link.length);
+      let linkContact = (length2 > 0.0) & (!isCable | (stretch > -params.skin));
+      n = select(n, select(direction, -direction, rodPushes), isLink);
+      penetration = select(penetration, select(stretch, link.length - currentLength, rodPushes), isLink);
+      restitution = select(restitution, select(0.0, link.restitution, isCable), isLink);
+      isContact = select(isContact, linkContact, isLink);
+    }
+    if (MODE == MODE_LIST) {
+      if (isContact) {
         if (listed < MAX_LISTED) { deltas[2u * me + listed / 4u][listed % 4u] = other; }
         listed += 1u;
-        isContact = false;
       }
-    }
-    if (isContact) {
-      var vB = getVelocity(pb);
-      var accB = getAcceleration(pb);
-      var wB = getInverseMass(pb);
-      if (b == NO_PARTICLE) {
-        vB = vec3f(0.0);
-        accB = vec3f(0.0);
-        wB = 0.0;
-      }
-      visitContact(selfIsA, a, b, getVelocity(pa), getAcceleration(pa), getInverseMass(pa), vB, accB, wB, n, penetration, restitution);
+    } else {
+      let otherVelocityA = select(otherVelocity, selfVelocity, selfIsA);
+      let otherVelocityB = select(selfVelocity, otherVelocity, selfIsA);
+      let selfAcceleration = selfAccelerationRadius.xyz;
+      visitContact(
+        isContact,
+        selfIsA,
+        a,
+        b,
+        otherVelocityA,
+        select(otherAcceleration, selfAcceleration, selfIsA),
+        select(otherInverseMass, selfPositionInverseMass.w, selfIsA),
+        otherVelocityB,
+        select(selfAcceleration, otherAcceleration, selfIsA),
+        select(selfPositionInverseMass.w, otherInverseMass, selfIsA),
+        n,
+        penetration,
+        restitution,
+      );
     }
   }
 

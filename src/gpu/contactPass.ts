@@ -82,6 +82,8 @@ export class ContactPass {
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
     private readonly kernels: Record<ContactModeName, Kernel>,
+    /** The same without the links' code, used while there are none. */
+    private readonly kernelsWithoutLinks: Record<ContactModeName, Kernel>,
     /** Room for each particle's candidates. */
     readonly candidates: number,
     grid: boolean,
@@ -110,10 +112,11 @@ export class ContactPass {
   static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number, grid: boolean): ContactPass {
     // Links alone need no candidate lists.
     const candidates = grid ? candidateRoom(particles.capacity, device.limits) : 0;
-    const constants = (mode: ContactModeName) => ({
+    const constants = (mode: ContactModeName, links = true) => ({
       WORKGROUP_SIZE: workgroupSize,
       MODE: CONTACT_MODES[mode],
       CANDIDATES: candidates,
+      LINKS: links ? 1 : 0,
     });
     const count = Kernel.create(device, particles, {
       name: 'ContactPass(count)',
@@ -134,10 +137,12 @@ export class ContactPass {
         ],
       ],
     });
-    const variant = (mode: ContactModeName) =>
-      count.variant({ name: `ContactPass(${mode})`, constants: constants(mode) });
+    const variant = (mode: ContactModeName, links = true) =>
+      count.variant({ name: `ContactPass(${mode}${links ? '' : ', no links'})`, constants: constants(mode, links) });
     const kernels = { count, resolve: variant('resolve'), list: variant('list'), candidates: variant('candidates') };
-    return new ContactPass(device, particles, kernels, candidates, grid);
+    // The iterations of a system without links (the usual one): their code compiled out.
+    const withoutLinks = { ...kernels, count: variant('count', false), resolve: variant('resolve', false) };
+    return new ContactPass(device, particles, kernels, withoutLinks, candidates, grid);
   }
 
   /** Uploads links (replacing the previous ones). */
@@ -210,7 +215,8 @@ export class ContactPass {
       .set('capacity', this.particles.capacity);
     const offset = this.params.offsetFor(block.bytes);
     const pass = encoder.beginComputePass({ label: `ContactPass(${mode})` });
-    this.kernels[mode].record(pass, [{ group: this.currentBindGroup(), offsets: [offset] }], { count: step.count });
+    const kernels = this.linkCount > 0 ? this.kernels : this.kernelsWithoutLinks;
+    kernels[mode].record(pass, [{ group: this.currentBindGroup(), offsets: [offset] }], { count: step.count });
     pass.end();
   }
 
