@@ -151,10 +151,104 @@ fn mayReach(selfPosition: vec3f, myRadius: f32, other: u32) -> bool {
   return !((r < 0.0) | (myRadius < 0.0)) & (dot3(d, d) < limit * limit * (REACH_SLACK * REACH_SLACK));
 }
 
-// The contacts of particle `me` (`gridded`: in the grid), in order: its links (Cyclone's ParticleCable, ParticleRod and their anchored
-// ParticleConstraint forms) in link order, then its neighbours, each pair
-// seen the same way from both sides (A is the lower index) so that the
-// impulses are equal and opposite bit for bit.
+// The particle whose contacts are gathered (visitParticle sets them).
+var<private> selfPositionInverseMass: vec4f;
+var<private> selfVelocity: vec3f;
+var<private> selfAccelerationRadius: vec4f;
+
+// One contact candidate of particle `me`: `other` (NO_PARTICLE: the link's
+// anchor, immovable, at rest, at link.anchor), through `link` when `isLink`,
+// else a neighbour. Works out the pair's geometry, both kinds when the system
+// has links (then selects), and visits the contact if there is one.
+fn visitOther(me: u32, other: u32, link: Link, isLink: bool) {
+  let selfPosition = selfPositionInverseMass.xyz;
+  let myRadius = selfAccelerationRadius.w;
+  // An anchor's values: index 0 read, its values not taken.
+  let isAnchor = other == NO_PARTICLE;
+  let otherIndex = select(other, 0u, isAnchor);
+  let otherPositionInverseMass = particlePositionInverseMass(otherIndex);
+  var otherVelocity = vec3f(0.0);
+  if (MODE != MODE_LIST) { otherVelocity = particleVelocityDamping(otherIndex).xyz; }
+  let otherAccelerationRadius = particleAccelerationRadius(otherIndex);
+  let selfIsA = select(me < other, me == link.a, isLink);
+  let a = select(other, me, selfIsA);
+  let b = select(me, other, selfIsA);
+  var otherPosition = otherPositionInverseMass.xyz;
+  var otherInverseMass = otherPositionInverseMass.w;
+  var otherAcceleration = otherAccelerationRadius.xyz;
+  if (LINKS) {
+    otherPosition = select(otherPosition, link.anchor, isAnchor);
+    otherVelocity = select(otherVelocity, vec3f(0.0), isAnchor);
+    otherAcceleration = select(otherAcceleration, vec3f(0.0), isAnchor);
+    otherInverseMass = select(otherInverseMass, 0.0, isAnchor);
+  }
+  let pA = select(otherPosition, selfPosition, selfIsA);
+  let pB = select(selfPosition, otherPosition, selfIsA);
+
+  // Spheres; killed during this step (negative radius): no longer there.
+  let rA = select(otherAccelerationRadius.w, myRadius, selfIsA);
+  let rB = select(myRadius, otherAccelerationRadius.w, selfIsA);
+  let reach = rA + rB;
+  let sphereD = pA - pB;
+  let distance2 = dot3(sphereD, sphereD);
+  let limit = reach + params.skin;
+  let distance = sqrt(distance2);
+  // Coincident centres separate along y.
+  var n = select(vec3f(0.0, 1.0, 0.0), sphereD / distance, distance > 0.0);
+  var penetration = reach - distance;
+  var restitution = params.restitution;
+  var isContact = !((rA < 0.0) | (rB < 0.0)) & (reach > 0.0) & (distance2 < limit * limit * REACH_SLACK) &
+    (penetration > -params.skin);
+  if (LINKS) {
+    // Cyclone's ParticleCable, ParticleRod and their anchored ParticleConstraint forms.
+    let d = pB - pA;
+    let length2 = dot3(d, d);
+    // Coincident ends have no direction to push along: skipped.
+    // safeLength (shaders/safeLength.wgsl): a link whose squared length overflows stays finite.
+    let currentLength = safeLength(d, length2);
+    let direction = d / currentLength;
+    let stretch = currentLength - link.length;
+    let isCable = link.kind == LINK_CABLE;
+    // A cable only pulls: a contact once it is (within the skin of) taut.
+    // A rod pulls when stretched and pushes when compressed, never bouncing.
+    // No equality test: at exactly its length it is a contact with no depth.
+    let rodPushes = !isCable & !(currentLength > link.length);
+    let linkContact = (length2 > 0.0) & (!isCable | (stretch > -params.skin));
+    n = select(n, select(direction, -direction, rodPushes), isLink);
+    penetration = select(penetration, select(stretch, link.length - currentLength, rodPushes), isLink);
+    restitution = select(restitution, select(0.0, link.restitution, isCable), isLink);
+    isContact = select(isContact, linkContact, isLink);
+  }
+  if (MODE == MODE_LIST) {
+    if (isContact) {
+      if (listed < MAX_LISTED) { deltas[2u * me + listed / 4u][listed % 4u] = other; }
+      listed += 1u;
+    }
+  } else {
+    let selfAcceleration = selfAccelerationRadius.xyz;
+    let selfInverseMass = selfPositionInverseMass.w;
+    visitContact(
+      isContact,
+      selfIsA,
+      a,
+      b,
+      select(otherVelocity, selfVelocity, selfIsA),
+      select(otherAcceleration, selfAcceleration, selfIsA),
+      select(otherInverseMass, selfInverseMass, selfIsA),
+      select(selfVelocity, otherVelocity, selfIsA),
+      select(selfAcceleration, otherAcceleration, selfIsA),
+      select(selfInverseMass, otherInverseMass, selfIsA),
+      n,
+      penetration,
+      restitution,
+    );
+  }
+}
+
+// The contacts of particle `me` (`gridded`: in the grid), in order: its links
+// in link order, then its neighbours, each pair seen the same way from both
+// sides (A is the lower index) so that the impulses are equal and opposite bit
+// for bit.
 fn visitParticle(me: u32, gridded: bool) {
   closing = 0u;
   penetrating = 0u;
@@ -165,9 +259,9 @@ fn visitParticle(me: u32, gridded: bool) {
     deltas[2u * me] = vec4u(NO_PARTICLE);
     deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
   }
-  let selfPositionInverseMass = particlePositionInverseMass(me);
-  let selfVelocity = particleVelocityDamping(me).xyz;
-  let selfAccelerationRadius = particleAccelerationRadius(me);
+  selfPositionInverseMass = particlePositionInverseMass(me);
+  selfVelocity = particleVelocityDamping(me).xyz;
+  selfAccelerationRadius = particleAccelerationRadius(me);
   let selfPosition = selfPositionInverseMass.xyz;
   let myRadius = selfAccelerationRadius.w;
   // Immovable (and dead) particles are never moved: no contacts to gather.
@@ -183,9 +277,8 @@ fn visitParticle(me: u32, gridded: bool) {
 
   // The neighbours to visit, from a list: MODE_COUNT's near list (the
   // candidates in reach, resolving) or the candidate list itself (the pair
-  // test below finds no contact with a candidate out of reach: the same
-  // contacts in the same order); none past the candidate lists' room: the walk
-  // of the grid below finds them.
+  // test finds no contact with a candidate out of reach: the same contacts in
+  // the same order); past the candidate lists' room, from the walk of the grid.
   var walking = false;
   var listAt = 0u;
   var items = 0u;
@@ -214,128 +307,49 @@ fn visitParticle(me: u32, gridded: bool) {
     items = select(select(found, kept, fromNear), 0u, walking);
   }
 
-  // The walk's place: the cell (of 27) and the run of entries it reads.
+  // The links, then the listed neighbours.
+  for (var j = 0u; j < linkCount + items; j++) {
+    let isLink = LINKS & (j < linkCount);
+    var link = Link();
+    var other = activeCounts[listAt + select(j - linkCount, 0u, isLink)];
+    if (LINKS) {
+      link = links[linkIndex[params.linkRefs + linkFirst + select(0u, j, isLink)]];
+      other = select(other, select(link.a, link.b, me == link.a), isLink);
+    }
+    visitOther(me, other, link, isLink);
+  }
+
+  // Past the candidate lists' room: the neighbours in the 27 cells around
+  // home, cell by cell, by index, found by walking the grid. Apart from the
+  // list's loop above, whose iterations it would otherwise weigh down.
   let home = cells[me];
-  var walkCell = 0u;
+  var walkCell = select(27u, 0u, walking);
   var cell = home.xyz;
   var entry = 0u;
   var entryEnd = 0u;
-  for (var j = 0u; ; j++) {
+  loop {
     var other = NO_PARTICLE;
-    var link = Link();
-    let isLink = LINKS & (j < linkCount);
-    if (isLink) {
-      link = links[linkIndex[params.linkRefs + linkFirst + j]];
-      other = select(link.a, link.b, me == link.a);
-    } else if (!walking) {
-      let k = j - linkCount;
-      if (k >= items) { break; }
-      other = activeCounts[listAt + k];
-    } else {
-      // The next particle of the 27 cells around home, cell by cell, by index.
-      loop {
-        if (entry < entryEnd) {
-          let candidate = entries[entry];
-          let candidateCell = cells[params.count + entry].xyz;
-          entry += 1u;
-          // Only particles in this very cell: another cell in the same bucket is a hash collision.
-          if (candidate != me && all(candidateCell == cell)) {
-            other = candidate;
-            break;
-          }
-          continue;
+    loop {
+      if (entry < entryEnd) {
+        let candidate = entries[entry];
+        let candidateCell = cells[params.count + entry].xyz;
+        entry += 1u;
+        // Only particles in this very cell: another cell in the same bucket is a hash collision.
+        if (candidate != me && all(candidateCell == cell)) {
+          other = candidate;
+          break;
         }
-        if (walkCell >= 27u) { break; }
-        cell = home.xyz + vec3i(i32(walkCell % 3u) - 1, i32((walkCell / 3u) % 3u) - 1, i32(walkCell / 9u) - 1);
-        let bucket = bucketOf(cell, params.bucketMask);
-        entry = starts[bucket];
-        entryEnd = starts[bucket + 1u];
-        walkCell += 1u;
+        continue;
       }
-      if (other == NO_PARTICLE) { break; }
+      if (walkCell >= 27u) { break; }
+      cell = home.xyz + vec3i(i32(walkCell % 3u) - 1, i32((walkCell / 3u) % 3u) - 1, i32(walkCell / 9u) - 1);
+      let bucket = bucketOf(cell, params.bucketMask);
+      entry = starts[bucket];
+      entryEnd = starts[bucket + 1u];
+      walkCell += 1u;
     }
-
-    // The other side; an anchor (no particle: a link's) is immovable, at rest,
-    // at the link's anchor (index 0 read, its values not taken).
-    let isAnchor = other == NO_PARTICLE;
-    let otherIndex = select(other, 0u, isAnchor);
-    let otherPositionInverseMass = particlePositionInverseMass(otherIndex);
-    var otherVelocity = vec3f(0.0);
-    if (MODE != MODE_LIST) { otherVelocity = particleVelocityDamping(otherIndex).xyz; }
-    let otherAccelerationRadius = particleAccelerationRadius(otherIndex);
-    let selfIsA = select(me < other, me == link.a, isLink);
-    let a = select(other, me, selfIsA);
-    let b = select(me, other, selfIsA);
-    var otherPosition = otherPositionInverseMass.xyz;
-    var otherInverseMass = otherPositionInverseMass.w;
-    var otherAcceleration = otherAccelerationRadius.xyz;
-    if (LINKS) {
-      otherPosition = select(otherPosition, link.anchor, isAnchor);
-      otherVelocity = select(otherVelocity, vec3f(0.0), isAnchor);
-      otherAcceleration = select(otherAcceleration, vec3f(0.0), isAnchor);
-      otherInverseMass = select(otherInverseMass, 0.0, isAnchor);
-    }
-    let pA = select(otherPosition, selfPosition, selfIsA);
-    let pB = select(selfPosition, otherPosition, selfIsA);
-
-    // Spheres; killed during this step (negative radius): no longer there.
-    let rA = select(otherAccelerationRadius.w, myRadius, selfIsA);
-    let rB = select(myRadius, otherAccelerationRadius.w, selfIsA);
-    let reach = rA + rB;
-    let sphereD = pA - pB;
-    let distance2 = dot3(sphereD, sphereD);
-    let limit = reach + params.skin;
-    let distance = sqrt(distance2);
-    // Coincident centres separate along y.
-    var n = select(vec3f(0.0, 1.0, 0.0), sphereD / distance, distance > 0.0);
-    var penetration = reach - distance;
-    var restitution = params.restitution;
-    var isContact = !((rA < 0.0) | (rB < 0.0)) & (reach > 0.0) & (distance2 < limit * limit * REACH_SLACK) &
-      (penetration > -params.skin);
-    if (LINKS) {
-      let d = pB - pA;
-      let length2 = dot3(d, d);
-      // Coincident ends have no direction to push along: skipped.
-      // safeLength (shaders/safeLength.wgsl): a link whose squared length overflows stays finite.
-      let currentLength = safeLength(d, length2);
-      let direction = d / currentLength;
-      let stretch = currentLength - link.length;
-      let isCable = link.kind == LINK_CABLE;
-      // A cable only pulls: a contact once it is (within the skin of) taut.
-      // A rod pulls when stretched and pushes when compressed, never bouncing.
-      // No equality test: at exactly its length it is a contact with no depth.
-      let rodPushes = !isCable & !(currentLength > link.length);
-      let linkContact = (length2 > 0.0) & (!isCable | (stretch > -params.skin));
-      n = select(n, select(direction, -direction, rodPushes), isLink);
-      penetration = select(penetration, select(stretch, link.length - currentLength, rodPushes), isLink);
-      restitution = select(restitution, select(0.0, link.restitution, isCable), isLink);
-      isContact = select(isContact, linkContact, isLink);
-    }
-    if (MODE == MODE_LIST) {
-      if (isContact) {
-        if (listed < MAX_LISTED) { deltas[2u * me + listed / 4u][listed % 4u] = other; }
-        listed += 1u;
-      }
-    } else {
-      let otherVelocityA = select(otherVelocity, selfVelocity, selfIsA);
-      let otherVelocityB = select(selfVelocity, otherVelocity, selfIsA);
-      let selfAcceleration = selfAccelerationRadius.xyz;
-      visitContact(
-        isContact,
-        selfIsA,
-        a,
-        b,
-        otherVelocityA,
-        select(otherAcceleration, selfAcceleration, selfIsA),
-        select(otherInverseMass, selfPositionInverseMass.w, selfIsA),
-        otherVelocityB,
-        select(selfAcceleration, otherAcceleration, selfIsA),
-        select(selfPositionInverseMass.w, otherInverseMass, selfIsA),
-        n,
-        penetration,
-        restitution,
-      );
-    }
+    if (other == NO_PARTICLE) { break; }
+    visitOther(me, other, Link(), false);
   }
 
   if (MODE == MODE_LIST) {
