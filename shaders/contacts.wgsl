@@ -390,11 +390,11 @@ fn listCandidates(me: u32, slot: u32) {
     let runEnd = starts[bucket + buckets];
     for (var s = starts[bucket]; s < runEnd; s++) {
       let cell = cells[params.count + s];
-      if (cell.y != y || cell.z != z || abs(cell.x - home.x) > 1) { continue; }
       let other = entries[s];
-      if (other == me) { continue; }
-      if (found < CANDIDATES) { activeCounts[first + found] = other; }
-      found += 1u;
+      let isCandidate = (cell.y == y) & (cell.z == z) & (abs(cell.x - home.x) <= 1) & (other != me);
+      // Without a branch: one not kept is written to the count's word, written last.
+      activeCounts[select(params.capacity + me, first + found, isCandidate & (found < CANDIDATES))] = other;
+      found += select(0u, 1u, isCandidate);
     }
     bucket = (bucket + buckets) & mask;
     left -= buckets;
