@@ -30,9 +30,10 @@
 // visits only those: the same pairs in the same order.
 // Laid out for a software adapter (SwiftShader), which runs every branch under
 // a lane mask, taken or not, and every loop body at least once: one loop visits
-// all of a particle's contacts (its links, then its neighbours from the near
-// list or, past the candidate lists' room, from the walk of the grid), so the
-// contact's code appears once.
+// a particle's links and listed neighbours, the contact worked out without
+// branches (visitOther); the walk of the grid, past the candidate lists' room,
+// is a loop of its own after it, so that its code is not run in every
+// iteration; what a configuration does not use (links) is compiled out.
 override MODE: u32 = 0u;
 const MODE_COUNT: u32 = 0u;
 const MODE_RESOLVE: u32 = 1u;
