@@ -44,6 +44,12 @@ const SCENES: Record<string, ColliderInit[]> = {
   'a ground with restitution -0 and friction': [
     { type: 'plane', normal: [0, 1, 0], offset: -1, restitution: -0, friction: 0.3 },
   ],
+  // Axis-aligned planes (the normal written into the fused step as a constant), a ceiling among them.
+  'walls along each axis': [
+    { type: 'plane', normal: [1, 0, 0], offset: -2, restitution: 0.5 },
+    { type: 'plane', normal: [0, 0, -1], offset: -2, friction: 0.5 },
+    { type: 'plane', normal: [0, -1, 0], offset: -3, restitution: 0.2, friction: 0.1 },
+  ],
   'a ground plane with friction': [{ type: 'plane', normal: [0, 1, 0], offset: -1, restitution: 0.5, friction: 0.4 }],
   'a tilted plane': [{ type: 'plane', normal: [0.3, 1, -0.2], offset: 0.5, restitution: 0.8 }],
   'a sphere, outside': [{ type: 'sphere', center: [0.5, 0, 0], radius: 1.5, restitution: 0.6, friction: 0.2 }],
@@ -193,21 +199,23 @@ describe('colliders fused into the step', () => {
 });
 
 describe('the composition the fused step is compiled for', () => {
-  it('says which colliders bounce and which have friction; a restitution of -0 is packed as +0', () => {
+  it('says which colliders bounce, which have friction and which planes lie along an axis; restitution -0 is packed as +0', () => {
     const packed = prepareColliders([
       { type: 'plane', normal: [0, 1, 0] },
       { type: 'sphere', center: [0, 0, 0], radius: 1, restitution: 0.5 },
       { type: 'box', center: [0, 0, 0], halfExtents: [1, 1, 1], inside: true, friction: 0.2, kill: true },
-      { type: 'plane', normal: [0, 1, 0], restitution: -0, friction: 0 },
+      { type: 'plane', normal: [0, 0, -2], restitution: -0, friction: 0 },
+      { type: 'plane', normal: [0, 1, 1] },
     ]);
     expect(colliderComposition(packed)).toEqual([
-      { kind: 'plane', inside: false, kill: false, bounce: false, friction: false },
-      { kind: 'sphere', inside: false, kill: false, bounce: true, friction: false },
-      { kind: 'box', inside: true, kill: true, bounce: false, friction: true },
-      { kind: 'plane', inside: false, kill: false, bounce: false, friction: false },
+      { kind: 'plane', inside: false, kill: false, bounce: false, friction: false, normal: [0, 1, 0] },
+      { kind: 'sphere', inside: false, kill: false, bounce: true, friction: false, normal: null },
+      { kind: 'box', inside: true, kill: true, bounce: false, friction: true, normal: null },
+      { kind: 'plane', inside: false, kill: false, bounce: false, friction: false, normal: [0, 0, -1] },
+      { kind: 'plane', inside: false, kill: false, bounce: false, friction: false, normal: null },
     ]);
     expect(colliderCompositionKey(colliderComposition(packed))).toBe(
-      'plane,sphere-bounce,box-inside-kill-friction,plane',
+      'plane(0,1,0),sphere-bounce,box-inside-kill-friction,plane(0,0,-1),plane',
     );
     expect(Object.is(packed.get(3, 'restitution'), 0)).toBe(true);
   });

@@ -40,11 +40,12 @@ const stepVariants = ALL_VARIANTS.map((v) => ({ name: variantName(v), constants:
 const liveStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } }));
 /** Every kind of collider with each flag: the colliders fused into the step (shaders/fusedColliders.wgsl). */
 const COLLIDERS: ColliderComposition = [
-  { kind: 'plane', inside: false, kill: false, bounce: false, friction: false },
-  { kind: 'sphere', inside: false, kill: false, bounce: true, friction: false },
-  { kind: 'sphere', inside: true, kill: true, bounce: false, friction: true },
-  { kind: 'box', inside: false, kill: false, bounce: true, friction: true },
-  { kind: 'box', inside: true, kill: false, bounce: false, friction: true },
+  { kind: 'plane', inside: false, kill: false, bounce: false, friction: false, normal: [0, 1, 0] },
+  { kind: 'plane', inside: false, kill: true, bounce: true, friction: false, normal: null },
+  { kind: 'sphere', inside: false, kill: false, bounce: true, friction: false, normal: null },
+  { kind: 'sphere', inside: true, kill: true, bounce: false, friction: true, normal: null },
+  { kind: 'box', inside: false, kill: false, bounce: true, friction: true, normal: null },
+  { kind: 'box', inside: true, kill: false, bounce: false, friction: true, normal: null },
 ];
 /** The fused step's pipelines: each variant, with the colliders' skin. */
 const fusedStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, SKIN: 1e-4 } }));

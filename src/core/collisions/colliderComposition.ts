@@ -20,6 +20,12 @@ export interface ColliderPart {
   bounce: boolean;
   /** Friction > 0: with 0 nothing slows the tangential velocity. */
   friction: boolean;
+  /**
+   * A plane whose unit normal is an axis, +x to -z (one component +-1, the
+   * others +0): written into the fused step as a constant; null for any
+   * other normal and for spheres and boxes.
+   */
+  normal: readonly [number, number, number] | null;
 }
 
 export type ColliderComposition = readonly ColliderPart[];
@@ -40,16 +46,25 @@ export function colliderComposition(colliders: PackedColliders): ColliderComposi
       kill: (word & FLAG_KILL) !== 0,
       bounce: colliders.get(i, 'restitution') > 0,
       friction: colliders.get(i, 'friction') > 0,
+      normal: part === 'plane' ? axisNormal([0, 1, 2].map((c) => colliders.get(i, 'axis0', c))) : null,
     };
   });
 }
 
-/** Names a composition, e.g. `plane,sphere-inside-bounce,box-kill-friction`: one pipeline a key. */
+/** `normal` when it is an axis (one component +-1, the others +0), else null. */
+function axisNormal(normal: number[]): [number, number, number] | null {
+  const ones = normal.filter((x) => x === 1 || x === -1).length;
+  const zeros = normal.filter((x) => Object.is(x, 0)).length;
+  return ones === 1 && zeros === 2 ? (normal as [number, number, number]) : null;
+}
+
+/** Names a composition, e.g. `plane(0,1,0),sphere-inside-bounce,box-kill-friction`: one pipeline a key. */
 export function colliderCompositionKey(composition: ColliderComposition): string {
   return composition
     .map(
-      ({ kind, inside, kill, bounce, friction }) =>
+      ({ kind, inside, kill, bounce, friction, normal }) =>
         kind +
+        (normal ? `(${normal.join(',')})` : '') +
         (inside ? '-inside' : '') +
         (kill ? '-kill' : '') +
         (bounce ? '-bounce' : '') +
@@ -65,9 +80,11 @@ export function colliderCompositionKey(composition: ColliderComposition): string
  * (the colliders after it are not tested, as the colliders pass breaks out).
  */
 export function wgslWorldColliders(composition: ColliderComposition): string {
-  const calls = composition.map(({ kind, inside, kill, bounce, friction }, i) => {
+  const calls = composition.map(({ kind, inside, kill, bounce, friction, normal }, i) => {
     const flags = `${kind === 'plane' ? '' : `${inside}, `}${kill}, ${bounce}, ${friction}`;
-    const call = `${kind}Collider(${i}u, p, v, a, r, dt, ${flags})`;
+    const call = normal
+      ? `planeAlong(vec3f(${normal.map((x) => x.toFixed(1)).join(', ')}), ${i}u, p, v, a, r, dt, ${flags})`
+      : `${kind}Collider(${i}u, p, v, a, r, dt, ${flags})`;
     return `  if (${call}) { return true; }`;
   });
   return [
