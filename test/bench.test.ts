@@ -280,7 +280,14 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
       expect(target.met, start).toBeNull();
       expect(target.figure, start).toMatch(/^at 2\^12, median of \d+ alternating rounds: [\d.]+x the step/);
     }
-    expect(json.colliderRatio.cases.map((c) => c.name)).toEqual(['step+plane', 'gravity+drag+plane']);
+    expect(json.colliderRatio.cases.map((c) => c.name)).toEqual([
+      'step+plane',
+      'gravity+drag+plane',
+      'step+bouncing plane',
+    ]);
+    expect(targetStarting(TARGETS.colliderPlane).figure).toMatch(
+      /the plane bouncing with friction \(restitution 0\.5, friction 0\.2\): [\d.]+x$/,
+    );
   });
 
   it('times the depth sort against the step in alternating rounds, at the run’s largest size below 2^18', () => {

@@ -77,6 +77,11 @@ export const NOT_MEASURED = [
 
 /** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */
 export const BENCH_PLANE = { type: 'plane', normal: [0, 1, 0], offset: 0 } as const;
+/**
+ * The same ground bouncing with friction (three.js's compute-particles example's ground): the fused step then
+ * also runs the resting-contact test and the friction, which the inelastic, frictionless BENCH_PLANE compiles out.
+ */
+export const BENCH_BOUNCING_PLANE = { ...BENCH_PLANE, restitution: 0.5, friction: 0.2 } as const;
 
 const PACKED = 'packed vec4 records (AoS)';
 

@@ -1,17 +1,19 @@
 /**
  * The colliders against the step, timed in one run on one device: the plain
- * step, the step with one plane collider, and a typical spark shower's step
- * (registry gravity, drag and the plane), alternating every round so each
+ * step, the step with one plane collider, a typical spark shower's step
+ * (registry gravity, drag and the plane) and the step with the plane bouncing
+ * with friction (restitution and friction compiled in), alternating every round so each
  * ratio compares timings taken moments apart (src/bench/forceRatio.ts does
  * the same for the forces). Used by the main benchmark for the speed issue's
  * targets and by scripts/profile-colliders.ts, which also times the colliders
  * as a pass of their own (`fuseColliders: false`).
  */
+import type { ColliderInit } from '../core/collisions/colliders';
 import type { ForceGenerator } from '../core/forces/generators';
 import { OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
 import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
-import { BENCH_PLANE } from './cases';
+import { BENCH_BOUNCING_PLANE, BENCH_PLANE } from './cases';
 import { benchState } from './state';
 import { TYPICAL_EFFECT } from './typicalEffect';
 
@@ -48,7 +50,10 @@ export interface ColliderRatioResult {
   count: number;
   /** Median milliseconds of one plain step (the default variant, no forces, no colliders). */
   stepMs: number;
-  /** 'step+plane', 'gravity+drag+plane', and with `separate` the same with the colliders as a pass of their own. */
+  /**
+   * 'step+plane', 'gravity+drag+plane', 'step+bouncing plane' (restitution 0.5, friction 0.2), and with
+   * `separate` the first two with the colliders as a pass of their own.
+   */
   cases: ColliderCaseTiming[];
 }
 
@@ -106,6 +111,7 @@ export async function measureColliderRatio(
     init: Omit<GpuParticleSystemOptions, 'capacity'>,
     state: Float32Array<ArrayBuffer>,
     forces: readonly ForceGenerator[],
+    plane: ColliderInit = BENCH_PLANE,
   ) => {
     const system = await ParticleSystem.create(device, { capacity: count, ...init });
     systems.push({ name, system });
@@ -113,7 +119,7 @@ export async function measureColliderRatio(
     // acceleration|radius lane, as it would for a user who wrote the same records.
     await system.writePacked(0, state);
     for (const generator of forces) system.forces.add(generator);
-    if (name !== 'step') await system.setColliders([BENCH_PLANE]);
+    if (name !== 'step') await system.setColliders([plane]);
   };
   try {
     const state = benchState(count);
@@ -121,6 +127,7 @@ export async function measureColliderRatio(
     await open('step', {}, state, []);
     await open('step+plane', {}, state, []);
     await open('gravity+drag+plane', {}, shower, SHOWER_FORCES);
+    await open('step+bouncing plane', {}, state, [], BENCH_BOUNCING_PLANE);
     if (options.separate) {
       await open('step+plane (separate pass)', { fuseColliders: false }, state, []);
       await open('gravity+drag+plane (separate pass)', { fuseColliders: false }, shower, SHOWER_FORCES);

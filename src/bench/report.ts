@@ -240,6 +240,8 @@ function colliderTargets(run: BenchRun): Target[] {
     { name: 'gravity+drag+plane', caseName: 'collisions-plane-typical', limit: 1.5, target: 'gravity + drag + plane' },
   ];
   const paired = run.colliderRatio ?? null;
+  // Beside the target's inelastic, frictionless plane (older JSON has no such case).
+  const bouncing = paired?.cases.find((c) => c.name === 'step+bouncing plane');
   for (const { name, caseName, limit, target } of limits) {
     const label = `${target} <= ${limit}x the step, at 2^20`;
     const timed = paired?.cases.find((c) => c.name === name);
@@ -262,7 +264,10 @@ function colliderTargets(run: BenchRun): Target[] {
           ? `, median of ${timed.ratios.length} alternating rounds: ${timed.ratio.toFixed(2)}x the step ` +
             `(fastest rounds ${timed.fastestRatio.toFixed(2)}x)`
           : `: ${ratio.toFixed(2)}x the step`) +
-        (timed && fromCases !== null ? `; from the cases, timed apart: ${fromCases.toFixed(2)}x` : ''),
+        (timed && fromCases !== null ? `; from the cases, timed apart: ${fromCases.toFixed(2)}x` : '') +
+        (bouncing && name === 'step+plane'
+          ? `; the plane bouncing with friction (restitution 0.5, friction 0.2): ${bouncing.ratio.toFixed(2)}x`
+          : ''),
       applies: true,
     });
   }
