@@ -1,14 +1,15 @@
 /**
  * The composition of a collider set: each collider's kind, inside flag, kill
- * flag, and whether it bounces (restitution > 0) and has friction, in order. The step with the colliders fused into it
- * (shaders/fusedColliders.wgsl) is compiled for one composition, each
+ * flag, whether it bounces (restitution > 0) and has friction, and a plane's
+ * normal when it is an axis, in order. The step with the colliders fused
+ * into it (shaders/fusedColliders.wgsl) is compiled for one composition, each
  * collider's own code and nothing else (no loop over the table, no per-kind
  * selects), and reads the parameters (centres, normals, sizes, restitution,
  * friction) from the table, so moving or resizing a collider changes a
  * buffer, not the pipeline; only a restitution or friction that becomes or
- * stops being 0 changes the composition (a contact without either skips the
- * resting-contact test or the friction's square root and division). No GPU
- * imports.
+ * stops being 0 (a contact without either skips the resting-contact test or
+ * the friction's square root and division), or a plane turned onto or off an
+ * axis, changes the composition. No GPU imports.
  */
 import { COLLIDER, FLAG_INSIDE, FLAG_KILL, KIND_BOX, KIND_PLANE, KIND_SPHERE, type PackedColliders } from './colliders';
 
