@@ -13,6 +13,10 @@
 // (shaders/contacts.wgsl) to each particle: one Jacobi iteration ends here, so
 // the colliders have the last word and no particle ends an iteration inside one.
 override APPLY_DELTAS: bool = false;
+// False where the world has no colliders (the iterations' apply pass alone):
+// the collider loop is compiled out, as the software adapter runs a loop's body
+// at least once under a lane mask even when it never iterates.
+override COLLIDERS: bool = true;
 
 const KIND_PLANE: u32 = 0u;
 const KIND_SPHERE: u32 = 1u;
@@ -65,7 +69,9 @@ fn main(invocation: Invocation) {
   var k = 0u;
   var touched = false;
   var stuck = false;
-  while (c < params.colliderCount) {
+  // Without colliders the count is 0: no collider is tested, none kills or sticks.
+  let colliderCount = select(0u, params.colliderCount, COLLIDERS);
+  while (COLLIDERS && c < colliderCount) {
     let kind = colliders[c].kind;
     let flags = colliders[c].flags;
     let inside = (flags & FLAG_INSIDE) != 0u;
@@ -162,7 +168,7 @@ fn main(invocation: Invocation) {
     // At rest where the contact left it, and immovable: no step or collider moves it again.
     storePositionInverseMass(index, vec4f(p, 0.0));
     storeVelocityDamping(index, vec4f(0.0, 0.0, 0.0, velocityDamping.w));
-  } else if (c < params.colliderCount) {
+  } else if (c < colliderCount) {
     // Only a kill (or a stick) leaves the loop early. Parked where it touched, immovable, and marked dead for the other passes.
     storePositionInverseMass(index, vec4f(p, 0.0));
     storeVelocityDamping(index, vec4f(0.0, 0.0, 0.0, velocityDamping.w));
@@ -174,5 +180,5 @@ fn main(invocation: Invocation) {
   }
   // A contact can overflow too (a radius near float32's largest): counted, and parked, as the step does
   // (a killed particle is at rest already).
-  if (wasFinite && !isFiniteState(p, select(v, vec3f(0.0), c < params.colliderCount))) { noteNonFinite(index); }
+  if (wasFinite && !isFiniteState(p, select(v, vec3f(0.0), c < colliderCount))) { noteNonFinite(index); }
 }

@@ -33,6 +33,8 @@ export class CollidePass {
     private readonly particles: ParticleBuffer,
     private readonly plain: Kernel,
     private readonly applying: Kernel,
+    /** The apply pass of a world without colliders: the collider loop compiled out. */
+    private readonly applyingOnly: Kernel,
     private readonly workgroupSize: number,
   ) {
     this.params = new UniformRing(device, 'CollidePass.params', COLLIDE_PARAMS.size, particles.submissions);
@@ -55,7 +57,11 @@ export class CollidePass {
       name: 'CollidePass(apply deltas)',
       constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 1, ...particles.health.constants },
     });
-    return new CollidePass(device, particles, plain, applying, workgroupSize);
+    const applyingOnly = plain.variant({
+      name: 'CollidePass(apply deltas, no colliders)',
+      constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 1, COLLIDERS: 0, ...particles.health.constants },
+    });
+    return new CollidePass(device, particles, plain, applying, applyingOnly, workgroupSize);
   }
 
   /** Binds the collider records and the resolver's corrections (the orchestrator owns both). */
@@ -126,7 +132,8 @@ export class CollidePass {
   encode(encoder: GPUCommandEncoder, step: CollideStep, applyDeltas: boolean): void {
     const { bindGroup, offset } = this.prepared(step);
     const pass = encoder.beginComputePass({ label: applyDeltas ? 'CollidePass(apply deltas)' : 'CollidePass' });
-    (applyDeltas ? this.applying : this.plain).record(pass, [{ group: bindGroup, offsets: [offset] }], {
+    const kernel = applyDeltas ? (step.colliderCount > 0 ? this.applying : this.applyingOnly) : this.plain;
+    kernel.record(pass, [{ group: bindGroup, offsets: [offset] }], {
       count: step.count,
     });
     pass.end();
