@@ -34,6 +34,17 @@
 // branches (visitOther); the walk of the grid, past the candidate lists' room,
 // is a loop of its own after it, so that its code is not run in every
 // iteration; what a configuration does not use (links) is compiled out.
+// Kept lists (params.margin > 0: no world colliders, so within a step only the
+// resolver's corrections move a particle): the step's first MODE_COUNT also
+// lists, after each particle's candidates and in their order, those within
+// reach + skin + margin (the wide list), which the later iterations filter
+// instead of all 27 cells' worth. Each MODE_RESOLVE adds up a bound on its
+// particle's displacement since then (the w lane of its position correction)
+// and, past margin / 2, sets the stale word to its iteration: from the next
+// iteration on every particle filters its candidates again. While no particle
+// has moved margin / 2, no pair has closed by more than the margin, so the
+// wide list filtered by the reach test gives the very subsequence the
+// candidates would. MODE_CANDIDATES resets the stale word.
 override MODE: u32 = 0u;
 const MODE_COUNT: u32 = 0u;
 const MODE_RESOLVE: u32 = 1u;
@@ -58,6 +69,12 @@ const LINK_CABLE: u32 = 0u;
 // The candidate test before the square root errs on the side of keeping a
 // pair (relative slack far above float32 rounding); the exact test follows.
 const REACH_SLACK: f32 = 1.0001;
+
+// Past the near lists: the iteration whose resolve found a particle moved past
+// margin / 2 since the lists were compacted (NO_PARTICLE: none).
+fn staleWord() -> u32 {
+  return (3u + CANDIDATES + NEAR_ROOM) * params.capacity;
+}
 
 // ContactParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: ContactParams;
@@ -140,16 +157,23 @@ fn visitContact(
   moveSum = select(moveSum, moveSum + movePerIMass * share, isPenetrating & (penetratingInverseMass > 0.0));
 }
 
-// True unless the pair test surely finds no contact with `other`: its reach
+// x: true unless the pair test surely finds no contact with `other`: its reach
 // test, looser by REACH_SLACK again (far above any rounding difference between
-// the two places the test is compiled).
-fn mayReach(selfPosition: vec3f, myRadius: f32, other: u32) -> bool {
+// the two places the test is compiled). y: the same test with the reach longer
+// by the margin (the candidates a compacted list keeps).
+fn mayReach(selfPosition: vec3f, myRadius: f32, other: u32) -> vec2<bool> {
   let candidate = particlePositionInverseMass(other);
   let r = particleAccelerationRadiusW(other);
   let reach = r + myRadius;
   let d = candidate.xyz - selfPosition;
+  let distance2 = dot3(d, d);
   let limit = reach + params.skin;
-  return !((r < 0.0) | (myRadius < 0.0)) & (dot3(d, d) < limit * limit * (REACH_SLACK * REACH_SLACK));
+  let wideLimit = reach + (params.skin + params.margin);
+  let alive = !((r < 0.0) | (myRadius < 0.0));
+  return vec2<bool>(
+    alive & (distance2 < limit * limit * (REACH_SLACK * REACH_SLACK)),
+    alive & (distance2 < wideLimit * wideLimit * (REACH_SLACK * REACH_SLACK)),
+  );
 }
 
 // The particle whose contacts are gathered (visitParticle sets them).
@@ -284,28 +308,51 @@ fn visitParticle(me: u32, gridded: bool) {
   var listAt = 0u;
   var items = 0u;
   if (wantsNeighbours) {
-    let found = activeCounts[params.capacity + me];
+    // The candidates' word: their number; with a wide list (kept lists), also
+    // 1 + the number of those within reach + skin + margin, above 16 bits,
+    // listed in the candidate list's room after the candidates.
+    let foundWord = activeCounts[params.capacity + me];
+    let wide = foundWord >> 16u;
+    let found = select(foundWord & 0xffffu, foundWord, wide == 0u);
     let nearCounts = (2u + CANDIDATES) * params.capacity;
     let nearFirst = nearCounts + params.capacity + me * NEAR_ROOM;
     let listFirst = 2u * params.capacity + me * CANDIDATES;
     walking = found > CANDIDATES;
+    // The wide list while no particle has moved past margin / 2 since it was
+    // made (the stale word, set by an earlier iteration's resolve), else the
+    // candidates: the same pairs in reach, in the same order.
+    let useWide = (wide != 0u) && !(activeCounts[staleWord()] < params.iteration);
+    let listStart = listFirst + select(0u, found, useWide);
+    let listCount = select(found, wide - 1u, useWide);
     var kept = NEAR_ROOM + 1u;
     if (MODE == MODE_COUNT) {
-      // The near list for MODE_RESOLVE, as much as fits.
+      // The near list for MODE_RESOLVE, as much as fits; the step's first count
+      // with kept lists also writes the wide list, if it fits (each entry at or
+      // before the one read, so never over one still to be read).
+      let widening = (params.margin > 0.0) & (params.iteration == 0u) & !walking;
       var nearCount = 0u;
-      for (var j = 0u; j < select(found, 0u, walking); j++) {
-        let other = activeCounts[listFirst + j];
+      var wideCount = 0u;
+      for (var j = 0u; j < select(listCount, 0u, walking); j++) {
+        let other = activeCounts[listStart + j];
         let reaches = mayReach(selfPosition, myRadius, other);
-        if (reaches & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = other; }
-        nearCount += select(0u, 1u, reaches);
+        if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = other; }
+        nearCount += select(0u, 1u, reaches.x);
+        let keep = widening & reaches.y;
+        // Not kept (or no room): written back where it was read.
+        activeCounts[select(listStart + j, listFirst + found + wideCount, keep & (found + wideCount < CANDIDATES))] =
+          other;
+        wideCount += select(0u, 1u, keep);
+      }
+      if (widening) {
+        activeCounts[params.capacity + me] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
       }
       activeCounts[nearCounts + me] = nearCount;
       kept = nearCount;
     }
     if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + me]; }
     let fromNear = kept <= NEAR_ROOM;
-    listAt = select(listFirst, nearFirst, fromNear);
-    items = select(select(found, kept, fromNear), 0u, walking);
+    listAt = select(listStart, nearFirst, fromNear);
+    items = select(select(listCount, kept, fromNear), 0u, walking);
   }
 
   // The links, then the listed neighbours.
@@ -358,7 +405,25 @@ fn visitParticle(me: u32, gridded: bool) {
   } else if (MODE == MODE_COUNT) {
     activeCounts[me] = min(closing, 0xffffu) | (min(penetrating, 0xffffu) << 16u);
   } else {
-    deltas[2u * me] = bitcast<vec4u>(vec4f(moveSum, 0.0));
+    // With kept lists: the bound on this particle's displacement since the
+    // step's first count, the corrections' lengths (and their rounding)
+    // plus the rounding of adding them to the position (half an ulp of each
+    // coordinate); then the stale word, set once (a plain store: every
+    // invocation of this dispatch writes the same value, none of them reads it).
+    var moved = 0.0;
+    if (params.margin > 0.0) {
+      let before = select(bitcast<vec4f>(deltas[2u * me]).w, 0.0, params.iteration == 0u);
+      let along = abs(moveSum);
+      let around = abs(selfPosition) + along;
+      moved = before + sqrt(dot3(moveSum, moveSum)) * 1.001 + (around.x + around.y + around.z) * 2.4e-7 +
+        (along.x + along.y + along.z) * 2.4e-7;
+      let stale = activeCounts[staleWord()];
+      // Not within the bound (NaN included), and not already stale from an earlier iteration.
+      if (!(moved <= 0.5 * params.margin) & !(stale < params.iteration)) {
+        activeCounts[staleWord()] = params.iteration;
+      }
+    }
+    deltas[2u * me] = bitcast<vec4u>(vec4f(moveSum, moved));
     deltas[2u * me + 1u] = bitcast<vec4u>(vec4f(velocitySum, 0.0));
   }
 }
@@ -411,6 +476,8 @@ fn main(invocation: Invocation) {
   var inGrid = 0u;
   if (params.pairs != 0u) { inGrid = starts[params.bucketMask + 1u]; }
   if (MODE == MODE_CANDIDATES) {
+    // Fresh lists: not stale (no other invocation of this dispatch reads the word).
+    if ((t == 0u) & (params.pairs != 0u)) { activeCounts[staleWord()] = NO_PARTICLE; }
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }

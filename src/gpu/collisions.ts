@@ -177,6 +177,8 @@ export class GpuCollisions {
       skin,
       restitution: Math.fround(this.settings.restitution),
       inverseCellSize: this.pairs ? gridSpacing(this.radius.value, skin).inverseCellSize : null,
+      // World colliders move particles between the iterations too: lists not kept.
+      keepLists: this.colliderCount === 0,
     };
   }
 

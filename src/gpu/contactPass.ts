@@ -28,6 +28,14 @@ export const MAX_CANDIDATES = 32;
  */
 export const NEAR_ROOM = 8;
 
+/**
+ * How far past its reach a particle's wide list (its candidates kept across
+ * a step's iterations) reaches, as a share of the grid's cell: the lists stay
+ * valid until a particle has moved half of it within the step
+ * (shaders/contacts.wgsl); about 3 of the benchmark scene's 13.5 candidates.
+ */
+export const LIST_MARGIN = 0.1;
+
 /** Words a particle of the active buffer holds besides its candidates: active counts, candidates found, near count and list. */
 const WORDS_BESIDE_CANDIDATES = 3 + NEAR_ROOM;
 
@@ -43,7 +51,8 @@ export function contactSlotBytes(grid: boolean): number {
 
 /** The candidates a particle has room for, with the active counts and near lists, in one buffer the device allows. */
 export function candidateRoom(capacity: number, limits: GPUSupportedLimits): number {
-  const words = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / 4);
+  // One word besides: the kept lists' stale word.
+  const words = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / 4) - 1;
   return Math.max(0, Math.min(MAX_CANDIDATES, Math.floor(words / Math.max(capacity, 1)) - WORDS_BESIDE_CANDIDATES));
 }
 export type ContactModeName = keyof typeof CONTACT_MODES;
@@ -55,15 +64,22 @@ export interface ContactStep {
   restitution: number;
   /** With the grid's inverse cell size, or null for links alone. */
   inverseCellSize: number | null;
+  /**
+   * Whether each particle's wide list (the candidates within reach + skin +
+   * margin) may be kept across the step's iterations: only while the resolver's corrections alone move particles
+   * between them (no world colliders); true unless said.
+   */
+  keepLists?: boolean;
 }
 
 export class ContactPass {
   /**
    * Active contacts per particle (closing | penetrating << 16); in list mode,
    * neighbours found. Then (from word `capacity`) each particle's number of
-   * candidates, then their lists, `candidates` words a particle; then (with
+   * candidates (with a wide list, 1 + its length above 16 bits), then their
+   * lists (a wide list after the candidates), `candidates` words a particle; then (with
    * the grid) each particle's number in reach and their list, NEAR_ROOM words
-   * a particle.
+   * a particle, and one word: whether the kept lists went stale.
    */
   readonly active: GPUBuffer;
   /** Two vec4 a particle: position correction, velocity change (list mode: neighbour indices). */
@@ -77,6 +93,8 @@ export class ContactPass {
   private readonly params: UniformRing;
   private readonly block = CONTACT_PARAMS.value();
   private destroyed = false;
+  /** The Jacobi iterations (count, resolve) recorded since the last candidate lists. */
+  private iteration = 0;
 
   private constructor(
     private readonly device: GPUDevice,
@@ -92,7 +110,7 @@ export class ContactPass {
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.active = device.createBuffer({
       label: 'ContactPass.active',
-      size: Math.max(capacity, 1) * 4 * (2 + candidates + (grid ? 1 + NEAR_ROOM : 0)),
+      size: Math.max(capacity, 1) * 4 * (2 + candidates + (grid ? 1 + NEAR_ROOM : 0)) + (grid ? 4 : 0),
       usage: storage,
     });
     this.deltas = device.createBuffer({ label: 'ContactPass.deltas', size: capacity * 32, usage: storage });
@@ -199,10 +217,14 @@ export class ContactPass {
    * Records one dispatch of `mode` over particles [0, step.count). With the
    * grid, 'candidates' must follow each rebuild before any other mode, and
    * 'resolve' must follow a 'count' on the same state (it visits the pairs the
-   * count found in reach).
+   * count found in reach). Each 'resolve' ends an iteration: the next 'count'
+   * reads the wide lists the step's first one made (with `step.keepLists`).
    */
   encode(encoder: GPUCommandEncoder, mode: ContactModeName, step: ContactStep): void {
     const grid = step.inverseCellSize !== null ? this.grid : null;
+    if (mode === 'candidates') this.iteration = 0;
+    const keepLists = grid !== null && this.candidates > 0 && (step.keepLists ?? true);
+    const margin = keepLists ? Math.fround(LIST_MARGIN / (step.inverseCellSize as number)) : 0;
     const block = this.block
       .set('count', step.count)
       .set('bucketMask', grid ? grid.buckets - 1 : 0)
@@ -212,7 +234,11 @@ export class ContactPass {
       .set('skin', step.skin)
       .set('restitution', step.restitution)
       .set('linkRefs', this.particles.capacity + 1)
-      .set('capacity', this.particles.capacity);
+      .set('capacity', this.particles.capacity)
+      .set('margin', margin)
+      // Read only with kept lists: otherwise 0, so that every iteration shares one parameter block.
+      .set('iteration', keepLists ? this.iteration : 0);
+    if (mode === 'resolve') this.iteration++;
     const offset = this.params.offsetFor(block.bytes);
     const pass = encoder.beginComputePass({ label: `ContactPass(${mode})` });
     const kernels = this.linkCount > 0 ? this.kernels : this.kernelsWithoutLinks;

@@ -34,6 +34,8 @@ export const CONTACT_PARAMS = defineStruct('ContactParams', {
   restitution: { type: 'f32', doc: 'of particle-particle contacts' },
   linkRefs: { type: 'u32', doc: 'where the link indices start in linkIndex (after the starts)' },
   capacity: { type: 'u32', doc: 'the particle capacity: where the candidate lists start in activeCounts' },
+  margin: { type: 'f32', doc: 'how far past the reach a wide list reaches (0: lists not kept across iterations)' },
+  iteration: { type: 'u32', doc: 'the Jacobi iteration since the candidate lists were made (0: the first)' },
 });
 
 /** shaders/grid.wgsl. */
