@@ -10,11 +10,15 @@
 
 // Fields and lanes by name, only what is needed (a whole particle is 64 bytes, a
 // spawn rule far more): a layout change that moves them fails to compile here.
+// Without branches (`|`, not `||`; a particle without a rule reads rule 0's
+// floor and ignores it): the software adapter runs a branch's code under a
+// lane mask whether a lane takes it or not, and pays for the mask on top.
 fn dies(slot: u32, age: f32) -> bool {
-  var dead = age > life[slot].lifetime || particleAccelerationRadiusW(slot) < 0.0;
   let ruleIndex = life[slot].rule;
-  if (ruleIndex != NO_RULE) { dead = dead || particlePositionInverseMassY(slot) < rules[ruleIndex].floor; }
-  return dead;
+  let hasRule = ruleIndex != NO_RULE;
+  let floor = rules[select(0u, ruleIndex, hasRule)].floor;
+  return (age > life[slot].lifetime) | (particleAccelerationRadiusW(slot) < 0.0) |
+    (hasRule & (particlePositionInverseMassY(slot) < floor));
 }
 
 // The children a particle of spawn rule `ruleIndex` (its life record's rule) leaves when it dies.
