@@ -71,7 +71,8 @@ const LINK_CABLE: u32 = 0u;
 const REACH_SLACK: f32 = 1.0001;
 
 // Past the near lists: the iteration whose resolve found a particle moved past
-// margin / 2 since the lists were compacted (NO_PARTICLE: none).
+// margin / 2 since the lists were compacted (NO_PARTICLE: none). The same
+// index as staleWordIndex in src/gpu/contactPass.ts, which sizes the buffer.
 fn staleWord() -> u32 {
   return (3u + CANDIDATES + NEAR_ROOM) * params.capacity;
 }

@@ -19,7 +19,7 @@ import { SparkworksInputError } from '../src/core/errors';
 import { OFFSET, FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles, type ParticleInit } from '../src/core/particles';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { NEAR_ROOM } from '../src/gpu/contactPass';
+import { staleWordIndex } from '../src/gpu/contactPass';
 import { UNIT_ROUNDOFF } from './support/errorBound';
 import { useDevice } from './support/gpu';
 import { seededRandom } from './support/random';
@@ -474,8 +474,7 @@ describe('particle-particle collisions', () => {
       const probe = device.createCommandEncoder();
       const contacts = system.collisionPasses!.encodeProbe(probe, 'list', 1 / 60, count);
       device.queue.submit([probe.finish()]);
-      // The stale word: past the near lists (src/gpu/contactPass.ts).
-      const staleWord = (3 + contacts.candidates + NEAR_ROOM) * count;
+      const staleWord = staleWordIndex(count, contacts.candidates);
       let collided = 0;
       for (let step = 1; step <= 3; step++) {
         const before = await system.readPacked();

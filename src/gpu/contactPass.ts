@@ -49,6 +49,15 @@ export function contactSlotBytes(grid: boolean): number {
   return Math.max(32, grid ? 4 * (2 + 1 + NEAR_ROOM) : 4 * 2);
 }
 
+/**
+ * The active buffer's last word (with the grid): whether the kept lists went
+ * stale, after each particle's counts, candidates and near list
+ * (shaders/contacts.wgsl, staleWord).
+ */
+export function staleWordIndex(capacity: number, candidates: number): number {
+  return (3 + candidates + NEAR_ROOM) * capacity;
+}
+
 /** The candidates a particle has room for, with the active counts and near lists, in one buffer the device allows. */
 export function candidateRoom(capacity: number, limits: GPUSupportedLimits): number {
   // One word besides: the kept lists' stale word.
@@ -110,7 +119,8 @@ export class ContactPass {
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.active = device.createBuffer({
       label: 'ContactPass.active',
-      size: Math.max(capacity, 1) * 4 * (2 + candidates + (grid ? 1 + NEAR_ROOM : 0)) + (grid ? 4 : 0),
+      size:
+        4 * (grid ? staleWordIndex(Math.max(capacity, 1), candidates) + 1 : Math.max(capacity, 1) * (2 + candidates)),
       usage: storage,
     });
     this.deltas = device.createBuffer({ label: 'ContactPass.deltas', size: capacity * 32, usage: storage });
