@@ -13,10 +13,17 @@
 // Without branches (`|`, not `||`; a particle without a rule reads rule 0's
 // floor and ignores it): the software adapter runs a branch's code under a
 // lane mask whether a lane takes it or not, and pays for the mask on top.
+// SHARED_FLOOR: every spawn rule has the floor FLOOR (src/core/emitters/spawnRules.ts,
+// sharedFloor), written in so that no rule is looked up: a uniform read at a
+// per-particle index costs the software adapter about half a step.
+override SHARED_FLOOR: bool = false;
+override FLOOR: f32 = 0.0;
+
 fn dies(slot: u32, age: f32) -> bool {
   let ruleIndex = life[slot].rule;
   let hasRule = ruleIndex != NO_RULE;
-  let floor = rules[select(0u, ruleIndex, hasRule)].floor;
+  var floor = FLOOR;
+  if (!SHARED_FLOOR) { floor = rules[select(0u, ruleIndex, hasRule)].floor; }
   return (age > life[slot].lifetime) | (particleAccelerationRadiusW(slot) < 0.0) |
     (hasRule & (particlePositionInverseMassY(slot) < floor));
 }

@@ -355,3 +355,47 @@ describe('Cyclone’s fireworks as sub-emitters', () => {
     }
   });
 });
+
+describe('the floor, looked up by rule or written in when every rule shares it', () => {
+  /**
+   * Three emitters at rest at y = 0 (no velocity, no acceleration: every
+   * position is exactly 0, so both backends judge y < floor alike): a particle
+   * dies on its first step where its rule's floor is above 0. With the floors
+   * different, each particle's rule is looked up (shaders/lifeDeath.wgsl); with
+   * one floor for all, the kernels have it written in (SHARED_FLOOR).
+   */
+  const still = (floor: number | null): EmitterInit => ({
+    rate: 0,
+    burst: 10,
+    lifetime: [8, 8],
+    shape: { type: 'point', center: [0, 0, 0] },
+    velocity: { min: [0, 0, 0], max: [0, 0, 0] },
+    floor,
+  });
+  it.each([
+    ['different floors: each rule’s own', [1, -1, null], null, 20],
+    ['one floor above them all, shared', [1, 1, 1], 1, 0],
+    ['one floor below them all, shared', [-1, -1, -1], -1, 30],
+    ['no floor at all (-FLT_MAX), shared', [null, null, null], -3.4028234663852886e38, 30],
+  ] as const)('%s: the same deaths and lists as the CPU reference', async (_, floors, shared, live) => {
+    const options: RigOptions = { capacity: 64, emitters: floors.map(still) };
+    const system = await gpuRig(gpu.get().device, options);
+    const reference = cpuRig(options);
+    try {
+      expect(system.system.lifecycle!.buffers.lifecycle.rules.sharedFloor).toBe(shared);
+      // Born in the first step, judged in the second and third.
+      for (let frame = 0; frame < 3; frame++) {
+        await system.stepMany(DT, 1);
+        reference.step(DT);
+      }
+      const [view, expected] = await Promise.all([system.readLifecycle(), reference.readLifecycle()]);
+      expect(view.live.length).toBe(live);
+      expect(view.live).toEqual(expected.live);
+      expect(view.free).toEqual(expected.free);
+      expect(view.stats).toEqual(expected.stats);
+    } finally {
+      system.destroy();
+      reference.destroy();
+    }
+  });
+});

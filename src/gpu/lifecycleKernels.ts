@@ -35,6 +35,15 @@ export interface LifecycleKernels {
   readonly emit: LiveKernel;
 }
 
+/**
+ * The constants of a kernel that judges deaths (shaders/lifeDeath.wgsl, dies):
+ * the floor every spawn rule shares, written in, when they share one.
+ */
+export function deathConstants(buffers: LifeBuffers): Record<string, number> {
+  const floor = buffers.lifecycle.rules.sharedFloor;
+  return floor === null ? {} : { SHARED_FLOOR: 1, FLOOR: floor };
+}
+
 /** Created synchronously: the caller's error scopes catch any failure. Recorded after planStep, the step and the collisions. */
 export function createLifecycleKernels(
   device: GPUDevice,
@@ -51,7 +60,12 @@ export function createLifecycleKernels(
       name: recheck ? 'AgePass(recheck)' : 'AgePass',
       file: 'age.wgsl',
       code: shaders.age(),
-      constants: { ...overLiveList, RECHECK: recheck ? 1 : 0, EVENT_BITS_AT: buffers.eventBitsAt },
+      constants: {
+        ...overLiveList,
+        ...deathConstants(buffers),
+        RECHECK: recheck ? 1 : 0,
+        EVENT_BITS_AT: buffers.eventBitsAt,
+      },
       bindings: [
         ['storage', buffers.life],
         ['read-only-storage', buffers.lists],

@@ -25,6 +25,7 @@ import { FusedPipelineCache } from './fusedPipelines';
 import { Kernel } from './kernel';
 import { INDIRECT_ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
+import { deathConstants } from './lifecycleKernels';
 import type { ParticleBuffer } from './particleBuffer';
 import { StepParams, stepConstants } from './stepParams';
 import { shaders } from '../shaders';
@@ -85,6 +86,7 @@ export class LiveIntegratePass {
     const constants = {
       ...stepConstants(variant, workgroupSize),
       ...particles.health.constants,
+      ...deathConstants(buffers),
       CAPACITY: buffers.capacity,
     };
     const chunk = particles.chunking ? 2 ** particles.chunking.shift : 0;

@@ -116,6 +116,20 @@ export interface PreparedSpawnRules {
   readonly largestRadius: number;
   /** Whether any rule has a payload, on death or on collision (else the deaths need not be recorded). */
   readonly hasPayloads: boolean;
+  /**
+   * The floor every entry of the table has (as stored, float32), or null when
+   * they differ, one is not finite or there are none: with one floor shared,
+   * the death test need not look a particle's rule up (shaders/lifeDeath.wgsl).
+   */
+  readonly sharedFloor: number | null;
+}
+
+/** The floor each of the first `entries` of `table` has, as stored (see PreparedSpawnRules.sharedFloor). */
+function sharedFloorOf(table: StructArray<typeof SPAWN_RULE.fields>, entries: number): number | null {
+  if (entries === 0) return null;
+  const floor = table.get(0, 'floor');
+  for (let i = 1; i < entries; i++) if (table.get(i, 'floor') !== floor) return null;
+  return Number.isFinite(floor) ? floor : null;
 }
 
 /**
@@ -169,5 +183,6 @@ export function prepareSpawnRules(
     emitters: runtimes,
     largestRadius,
     hasPayloads,
+    sharedFloor: sharedFloorOf(table, E + fireworks.length),
   };
 }
