@@ -12,6 +12,9 @@
 // lifecycle records, shaders/dispatch.wgsl, shaders/pcg.wgsl, shaders/spawn.wgsl.
 
 override CAPACITY: u32;
+// Whether any spawn rule has a payload: without, no particle has children,
+// and their code (the parent's search) is compiled out.
+override HAS_PAYLOADS: bool = true;
 
 @group(1) @binding(0) var<storage, read_write> life: array<Life>;
 @group(1) @binding(1) var<storage, read_write> liveLists: array<u32>;
@@ -56,7 +59,7 @@ fn main(invocation: Invocation) {
   var key = 0u;
   var center = vec3f(0.0);
   var inheritFrom = vec3f(0.0);
-  if (j < counters.childRequests) {
+  if (HAS_PAYLOADS && j < counters.childRequests) {
     // A firework's child: at its parent's position, inheriting its velocity;
     // its death payload first (if it died), then its collision payload (if it hit).
     let death = deaths[findParent(j)];

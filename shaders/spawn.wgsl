@@ -12,6 +12,21 @@ const TAU_BELOW: f32 = 6.2831850051879883;
 // f32(1/3), for the cube roots of volume sampling.
 const ONE_THIRD: f32 = 0.3333333432674408;
 
+// The shapes and velocity modes some spawn rule of the system uses (bit
+// SHAPE_*, bit VELOCITY_*: src/core/emitters/spawnRules.ts, shapes and
+// velocityModes); the others' code is compiled out, as the software adapter
+// runs every case under a lane mask whether a lane takes it or not.
+override SPAWN_SHAPES: u32 = 0xffffffffu;
+override SPAWN_VELOCITY_MODES: u32 = 0xffffffffu;
+
+fn spawnsShape(shape: u32) -> bool {
+  return (SPAWN_SHAPES & (1u << shape)) != 0u;
+}
+
+fn spawnsVelocity(mode: u32) -> bool {
+  return (SPAWN_VELOCITY_MODES & (1u << mode)) != 0u;
+}
+
 // min + span * u, never past max (a rounded-up span must not push a damping of 1 past 1).
 fn within(low: f32, span: f32, high: f32, u: f32) -> f32 {
   return min(low + span * u, high);
@@ -39,33 +54,39 @@ fn samplePosition(rule: SpawnRule, center: vec3f, key: u32) -> vec3f {
   let c = uniform01(draw(key, DRAW_SHAPE_2));
   switch rule.shape {
     case SHAPE_SPHERE: {
-      // A ball: the radius as the cube root of a uniform share, for a uniform density.
-      let r = rule.radius * pow(open01(draw(key, DRAW_SHAPE_2)), ONE_THIRD);
-      return center + unitVector(a, b) * r;
+      if (spawnsShape(SHAPE_SPHERE)) {
+        // A ball: the radius as the cube root of a uniform share, for a uniform density.
+        let r = rule.radius * pow(open01(draw(key, DRAW_SHAPE_2)), ONE_THIRD);
+        return center + unitVector(a, b) * r;
+      }
     }
     case SHAPE_SPHERESURFACE: {
-      return center + unitVector(a, b) * rule.radius;
+      if (spawnsShape(SHAPE_SPHERESURFACE)) { return center + unitVector(a, b) * rule.radius; }
     }
     case SHAPE_BOX: {
-      return center + rule.halfExtents * (vec3f(a, b, c) * 2.0 - 1.0);
+      if (spawnsShape(SHAPE_BOX)) { return center + rule.halfExtents * (vec3f(a, b, c) * 2.0 - 1.0); }
     }
     case SHAPE_DISC: {
-      let r = rule.radius * safeSqrt(open01(draw(key, DRAW_SHAPE_0)));
-      let turn = (b - 0.5) * TAU_BELOW;
-      return center + rule.shapeX * (r * cos(turn)) + rule.shapeY * (r * sin(turn));
+      if (spawnsShape(SHAPE_DISC)) {
+        let r = rule.radius * safeSqrt(open01(draw(key, DRAW_SHAPE_0)));
+        let turn = (b - 0.5) * TAU_BELOW;
+        return center + rule.shapeX * (r * cos(turn)) + rule.shapeY * (r * sin(turn));
+      }
     }
     case SHAPE_CONE: {
-      // Distance from the apex as a cube root (the cross-section grows as its square),
-      // then uniform over that cross-section's disc.
-      let along = rule.height * pow(open01(draw(key, DRAW_SHAPE_0)), ONE_THIRD);
-      let r = (along * rule.tanAngle) * safeSqrt(open01(draw(key, DRAW_SHAPE_1)));
-      let turn = (c - 0.5) * TAU_BELOW;
-      return center + rule.shapeZ * along + rule.shapeX * (r * cos(turn)) + rule.shapeY * (r * sin(turn));
+      if (spawnsShape(SHAPE_CONE)) {
+        // Distance from the apex as a cube root (the cross-section grows as its square),
+        // then uniform over that cross-section's disc.
+        let along = rule.height * pow(open01(draw(key, DRAW_SHAPE_0)), ONE_THIRD);
+        let r = (along * rule.tanAngle) * safeSqrt(open01(draw(key, DRAW_SHAPE_1)));
+        let turn = (c - 0.5) * TAU_BELOW;
+        return center + rule.shapeZ * along + rule.shapeX * (r * cos(turn)) + rule.shapeY * (r * sin(turn));
+      }
     }
-    default: {
-      return center;
-    }
+    default: {}
   }
+  // A point (or a shape no rule uses).
+  return center;
 }
 
 // The velocity: a direction uniform over the spherical cap of the spread
@@ -73,7 +94,9 @@ fn samplePosition(rule: SpawnRule, center: vec3f, key: u32) -> vec3f {
 // max). Plus the inherited share of the emitter's (or the parent's) velocity.
 fn sampleVelocity(rule: SpawnRule, inheritFrom: vec3f, key: u32) -> vec3f {
   var v: vec3f;
-  if (rule.velocityMode == VELOCITY_BOX) {
+  // Where only one mode is used, the test is a constant.
+  let box = spawnsVelocity(VELOCITY_BOX) & ((rule.velocityMode == VELOCITY_BOX) | !spawnsVelocity(VELOCITY_CONE));
+  if (box) {
     let u = vec3f(
       uniform01(draw(key, DRAW_BOX_X)),
       uniform01(draw(key, DRAW_BOX_Y)),

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from '../src/core/emitters/cyclone';
 import { EmitterSet, fixedPointIncrement } from '../src/core/emitters/emitterSet';
-import { MAX_EMITTERS, MAX_LIFECYCLE_CAPACITY } from '../src/core/emitters/gpuRecords';
+import { MAX_EMITTERS, MAX_LIFECYCLE_CAPACITY, SHAPE, VELOCITY_MODE } from '../src/core/emitters/gpuRecords';
 import { prepareLifecycle } from '../src/core/emitters/options';
 import { packColor } from '../src/core/emitters/params';
 import { prepareSpawnRules } from '../src/core/emitters/spawnRules';
@@ -187,6 +187,31 @@ describe('firework rules', () => {
     const error = refusal(() => prepareSpawnRules([{ firework: 1, lifetime: 2 }], rule({})));
     expect(error.what).toBe('emitters[0].lifetime');
     expect(error.message).toMatch(/takes its lifetime from firework rule 1/);
+  });
+
+  it('says which shapes, velocity modes and floor the rules use, for the kernels that compile the rest out', () => {
+    const point: EmitterInit = { shape: { type: 'point' }, velocity: { spread: 0.2, speed: 1 }, lifetime: 1 };
+    const boxed: EmitterInit = {
+      shape: { type: 'box', halfExtents: [1, 1, 1] },
+      velocity: { min: [0, 0, 0], max: [1, 1, 1] },
+      lifetime: 1,
+      floor: -2,
+    };
+    const one = prepareSpawnRules([point]);
+    expect([one.shapes, one.velocityModes, one.sharedFloor]).toEqual([
+      1 << SHAPE.point,
+      1 << VELOCITY_MODE.cone,
+      -3.4028234663852886e38,
+    ]);
+    const two = prepareSpawnRules([point, boxed]);
+    expect([two.shapes, two.velocityModes, two.sharedFloor]).toEqual([
+      (1 << SHAPE.point) | (1 << SHAPE.box),
+      (1 << VELOCITY_MODE.cone) | (1 << VELOCITY_MODE.box),
+      null,
+    ]);
+    // Cyclone's rules all have the floor 0; their launchers too.
+    expect(prepareSpawnRules(cycloneLaunchers(), CYCLONE_FIREWORK_RULES).sharedFloor).toBe(0);
+    expect(prepareSpawnRules([]).sharedFloor).toBe(null);
   });
 
   it('packs Cyclone’s nine rules, their payloads pointing at table entries', () => {

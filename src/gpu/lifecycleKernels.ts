@@ -140,7 +140,13 @@ export function createLifecycleKernels(
       name: 'EmitPass',
       file: 'emit.wgsl',
       code: shaders.emit(),
-      constants: { ...overLiveList, ...particles.health.constants },
+      constants: {
+        ...overLiveList,
+        ...payloads,
+        ...particles.health.constants,
+        SPAWN_SHAPES: buffers.lifecycle.rules.shapes,
+        SPAWN_VELOCITY_MODES: buffers.lifecycle.rules.velocityModes,
+      },
       bindings: [
         ['storage', buffers.life],
         ['storage', buffers.lists],

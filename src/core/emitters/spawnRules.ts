@@ -122,6 +122,24 @@ export interface PreparedSpawnRules {
    * the death test need not look a particle's rule up (shaders/lifeDeath.wgsl).
    */
   readonly sharedFloor: number | null;
+  /**
+   * The shapes and the velocity modes the table's entries use, as bit masks
+   * (bit SHAPE[name], bit VELOCITY_MODE[name]): the emission's kernel compiles
+   * the others out (shaders/spawn.wgsl).
+   */
+  readonly shapes: number;
+  readonly velocityModes: number;
+}
+
+/** A mask with bit v set for each value v of `field` among the first `entries` of `table`. */
+function usedBits(
+  table: StructArray<typeof SPAWN_RULE.fields>,
+  field: 'shape' | 'velocityMode',
+  entries: number,
+): number {
+  let bits = 0;
+  for (let i = 0; i < entries; i++) bits |= 1 << table.get(i, field);
+  return bits >>> 0;
 }
 
 /** The floor each of the first `entries` of `table` has, as stored (see PreparedSpawnRules.sharedFloor). */
@@ -184,5 +202,7 @@ export function prepareSpawnRules(
     largestRadius,
     hasPayloads,
     sharedFloor: sharedFloorOf(table, E + fireworks.length),
+    shapes: usedBits(table, 'shape', E + fireworks.length),
+    velocityModes: usedBits(table, 'velocityMode', E + fireworks.length),
   };
 }
