@@ -84,7 +84,11 @@ try {
       inverseCellSize: gridSpacing(CONTACT_RADIUS, skin).inverseCellSize,
     };
     const inverseCellSize = contactStep.inverseCellSize!;
-    const stages: { name: string; part: 'grid' | 'iteration' | 'first' | 'later'; record: (encoder: GPUCommandEncoder) => void }[] = [
+    const stages: {
+      name: string;
+      part: 'grid' | 'iteration' | 'first' | 'later';
+      record: (encoder: GPUCommandEncoder) => void;
+    }[] = [
       ...GRID_STAGES.map((stage) => ({
         name: stage,
         part: 'grid' as const,
@@ -92,7 +96,8 @@ try {
       })),
       ...contactStages.map((stage) => ({
         name: stage === 'count' ? 'count (first)' : stage,
-        part: stage === 'candidates' ? ('grid' as const) : stage === 'count' ? ('first' as const) : ('iteration' as const),
+        part:
+          stage === 'candidates' ? ('grid' as const) : stage === 'count' ? ('first' as const) : ('iteration' as const),
         record: (encoder: GPUCommandEncoder) => contacts.encode(encoder, stage, contactStep),
       })),
       {
