@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from '../src/core/emitters/cyclone';
 import { fixedPointIncrement } from '../src/core/emitters/emitterSet';
-import type { EmitterInit } from '../src/core/emitters/types';
+import { NO_FLOOR, type EmitterInit } from '../src/core/emitters/types';
 import { useDevice } from './support/gpu';
 import { generations, lifecycleInvariantFailure } from './support/lifecycleChecks';
 import { cpuRig, gpuRig, type LifeRig, type RigOptions } from './support/lifecycleRig';
@@ -376,7 +376,7 @@ describe('the floor, looked up by rule or written in when every rule shares it',
     ['different floors: each rule’s own', [1, -1, null], null, 20],
     ['one floor above them all, shared', [1, 1, 1], 1, 0],
     ['one floor below them all, shared', [-1, -1, -1], -1, 30],
-    ['no floor at all (-FLT_MAX), shared', [null, null, null], -3.4028234663852886e38, 30],
+    ['no floor at all (NO_FLOOR), shared', [null, null, null], NO_FLOOR, 30],
   ] as const)('%s: the same deaths and lists as the CPU reference', async (_, floors, shared, live) => {
     const options: RigOptions = { capacity: 64, emitters: floors.map(still) };
     const system = await gpuRig(gpu.get().device, options);

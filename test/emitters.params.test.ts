@@ -10,7 +10,7 @@ import { MAX_EMITTERS, MAX_LIFECYCLE_CAPACITY, SHAPE, VELOCITY_MODE } from '../s
 import { prepareLifecycle } from '../src/core/emitters/options';
 import { packColor } from '../src/core/emitters/params';
 import { prepareSpawnRules } from '../src/core/emitters/spawnRules';
-import type { EmitterInit, FireworkRuleInit } from '../src/core/emitters/types';
+import { NO_FLOOR, type EmitterInit, type FireworkRuleInit } from '../src/core/emitters/types';
 import { SparkworksInputError } from '../src/core/errors';
 
 function refusal(run: () => unknown): SparkworksInputError {
@@ -201,7 +201,7 @@ describe('firework rules', () => {
     expect([one.shapes, one.velocityModes, one.sharedFloor]).toEqual([
       1 << SHAPE.point,
       1 << VELOCITY_MODE.cone,
-      -3.4028234663852886e38,
+      NO_FLOOR,
     ]);
     const two = prepareSpawnRules([point, boxed]);
     expect([two.shapes, two.velocityModes, two.sharedFloor]).toEqual([
