@@ -24,6 +24,7 @@
  * machine: the median of the rounds' ratios. No timing is asserted anywhere:
  * this only prints.
  */
+import { chooseDispatchMode } from '../src/gpu/device';
 import { acquireDevice } from '../src/node/device';
 import type { EmitterInit } from '../src/core/emitters/types';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -187,7 +188,7 @@ function describe({ label, ms, target, counts }: Measured): string {
 }
 
 const lines = [
-  `adapter: ${adapterInfo.description} (${adapterInfo.source})`,
+  `adapter: ${adapterInfo.description} (${adapterInfo.source}); dispatch: ${chooseDispatchMode(device)} (GpuParticleSystemOptions.dispatch, 'auto')`,
   `capacity: ${capacity.toLocaleString('en-US')} slots; ${frames} frames of dt ${DT.toFixed(4)} s per run, median of ${repeats} runs; ` +
     `churning pools started at their steady state, ${fill} steps before timing`,
   ...results.map(describe),

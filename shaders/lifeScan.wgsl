@@ -41,6 +41,10 @@ fn levelCount() -> u32 {
 fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let count = levelCount();
   let block = workgroup.x;
+  // A block past the level's items (direct dispatch sizes each level for a full pool) returns at once: its
+  // writes would land past what the next level reads. Uniform across the workgroup (read-only storage and
+  // the workgroup id), so the barriers below stay uniform.
+  if (block * BLOCK >= count) { return; }
   let first = block * BLOCK + localIndex * ITEMS;
   var items: array<vec4u, ITEMS>;
   var sum = vec4u(0u);
@@ -74,6 +78,7 @@ fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
 fn addOffsets(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let count = levelCount();
   let block = workgroup.x;
+  if (block * BLOCK >= count) { return; }
   let offset = sums[block];
   let first = block * BLOCK + localIndex * ITEMS;
   for (var k = 0u; k < ITEMS; k++) {

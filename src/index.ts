@@ -13,7 +13,9 @@ export { STORAGE_BESIDE_PARTICLES, type ParticleStore } from './gpu/particleBuff
 export {
   acquireDevice,
   isSoftwareAdapter,
+  chooseDispatchMode,
   NoAdapterError,
+  type DispatchMode,
   type AcquireOptions,
   type AdapterDescription,
   type AcquiredDevice,

@@ -10,6 +10,8 @@ export { acquireDevice, SWIFTSHADER_ICD } from './node/device';
 export {
   NoAdapterError,
   isSoftwareAdapter,
+  chooseDispatchMode,
+  type DispatchMode,
   type AcquireOptions,
   type AcquiredDevice,
   type AdapterDescription,

@@ -9,10 +9,15 @@
  * crossing the threshold both ways, must give the same state byte for byte:
  * no tolerance. Also over chunked state (the dense walk once per chunk over
  * that chunk's slots), and across a snapshot and restore (which rebuilds the
- * inverse map on the host).
+ * inverse map on the host). And with direct dispatch (the `dispatch` option,
+ * what hardware adapters get): every pass sized by the capacity, its
+ * invocations past the GPU's counts returning at once, the step always on the
+ * dense walk, the scan's blocks past the live words returning before their
+ * barriers; the same bytes again.
  */
 import { describe, expect, it } from 'vitest';
 import type { EmitterInit } from '../src/core/emitters/types';
+import { chooseDispatchMode } from '../src/gpu/device';
 import { denseWalkFrom } from '../src/gpu/lifecycle';
 import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -73,21 +78,34 @@ const COLLIDERS = [
 
 describe('the dense walk and the walk over the live list', () => {
   it.each([
-    ['', false],
-    [', with a floor and a kill sphere (the colliders pass walks as the step does)', true],
+    ['', false, false],
+    [', with a floor and a kill sphere (the colliders pass walks as the step does)', true, false],
+    [', with a wind and a drag as a pass of their own over the live list', false, true],
   ])(
-    'give the same state byte for byte over a churning pool, stepped either way or crossing the threshold both ways, chunked or not%s',
-    async (_, withColliders) => {
+    'give the same state byte for byte over a churning pool, stepped either way or crossing the threshold both ways, chunked or not, dispatched indirectly or directly%s',
+    async (_, withColliders, withForces) => {
       const { device } = gpu.get();
-      const make = async (denseFrom: number | null, chunkParticles?: number) => {
+      const make = async (
+        denseFrom: number | null,
+        chunkParticles?: number,
+        dispatch: 'indirect' | 'direct' = 'indirect',
+      ) => {
         const system = await ParticleSystem.create(device, {
           capacity: CAPACITY,
           emitters: EMITTERS,
+          dispatch,
           ...(chunkParticles ? { chunkParticles } : {}),
           ...(withColliders ? { collisions: { colliders: COLLIDERS } } : {}),
+          ...(withForces ? { fuseForces: false } : {}),
         });
+        if (withForces) {
+          system.forces.add({ type: 'wind', force: [3, 0, -1] });
+          system.forces.add({ type: 'drag', k1: 0.5, k2: 0.1 });
+          expect(system.stepPasses).toContain('forces');
+        }
         if (withColliders) expect(system.stepPasses).toContain('collisions');
         if (denseFrom !== null) system.lifecycle!.setDenseWalkFrom(denseFrom);
+        expect(system.lifecycle!.buffers.dispatchMode).toBe(dispatch);
         return system;
       };
       const systems = {
@@ -96,6 +114,8 @@ describe('the dense walk and the walk over the live list', () => {
         chosen: await make(null),
         chunkedDense: await make(0, 256),
         chunkedChosen: await make(null, 256),
+        direct: await make(null, undefined, 'direct'),
+        chunkedDirect: await make(null, 256, 'direct'),
       };
       const all = Object.values(systems);
       const threshold = denseWalkFrom(CAPACITY);
@@ -139,6 +159,28 @@ describe('the dense walk and the walk over the live list', () => {
       }
     },
   );
+
+  it('dispatches indirectly by default on a software adapter, directly on any other, and refuses an unknown mode, naming it', async () => {
+    const { device } = gpu.get();
+    const software = {
+      adapterInfo: { vendor: 'google', architecture: 'swiftshader', device: '', description: 'SwiftShader' },
+    };
+    const hardware = {
+      adapterInfo: { vendor: 'nvidia', architecture: 'hopper', device: '', description: 'NVIDIA H200' },
+    };
+    expect(chooseDispatchMode(software as unknown as GPUDevice)).toBe('indirect');
+    expect(chooseDispatchMode(hardware as unknown as GPUDevice)).toBe('direct');
+    expect(chooseDispatchMode(hardware as unknown as GPUDevice, 'indirect')).toBe('indirect');
+    // Without adapterInfo (older browsers): indirect, which is correct everywhere.
+    expect(chooseDispatchMode({} as GPUDevice)).toBe('indirect');
+    // This suite's adapter is the one the tests run on: SwiftShader here, where 'auto' means indirect.
+    const system = await ParticleSystem.create(device, { capacity: CAPACITY, emitters: EMITTERS });
+    expect(system.lifecycle!.buffers.dispatchMode).toBe(chooseDispatchMode(device));
+    system.destroy();
+    await expect(
+      ParticleSystem.create(device, { capacity: 4, emitters: EMITTERS, dispatch: 'sometimes' as 'auto' }),
+    ).rejects.toThrow(/dispatch = "sometimes" must be 'auto', 'indirect' or 'direct'/);
+  });
 
   it('a restored system takes the dense walk from the inverse map the restore rebuilt', async () => {
     const { device } = gpu.get();

@@ -114,6 +114,13 @@ export class CollidePass {
    */
   encodeWalks(encoder: GPUCommandEncoder, step: CollideStep, live: LiveDispatch): void {
     const { bindGroup, offset } = this.prepared(step);
+    if (live.direct) {
+      // Direct dispatch: every slot, as the dense walk would (a parked free slot collides with nothing).
+      const pass = encoder.beginComputePass({ label: 'CollidePass(every slot)' });
+      this.plain.record(pass, [{ group: bindGroup, offsets: [offset] }], { count: step.count });
+      pass.end();
+      return;
+    }
     const overLive = this.liveKernel(live);
     const pass = encoder.beginComputePass({ label: 'CollidePass(walks)' });
     overLive.kernel.record(pass, [{ group: overLive.bindGroup, offsets: [offset] }, live.bindGroup], {

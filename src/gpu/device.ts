@@ -60,6 +60,29 @@ export function isSoftwareAdapter(info: GPUAdapterInfo): boolean {
   );
 }
 
+/**
+ * How the passes whose size the GPU decides are dispatched: indirectly
+ * (the invocations follow the GPU's count) or directly over a fixed bound
+ * (invocations past the count return at once). See GpuParticleSystemOptions.dispatch.
+ */
+export type DispatchMode = 'indirect' | 'direct';
+
+/**
+ * The dispatch mode for `device`: `chosen` when it names one; for `'auto'`
+ * (or nothing) indirect on a software adapter, which pays for every
+ * invocation, else direct, since Dawn validates every indirect dispatch with
+ * a pass of its own. A device without `adapterInfo` (older browsers) gets
+ * indirect, correct everywhere.
+ */
+export function chooseDispatchMode(device: GPUDevice, chosen: DispatchMode | 'auto' = 'auto'): DispatchMode {
+  if (chosen !== 'auto' && chosen !== 'indirect' && chosen !== 'direct') {
+    throw new TypeError(`dispatch = ${JSON.stringify(chosen)} must be 'auto', 'indirect' or 'direct'`);
+  }
+  if (chosen !== 'auto') return chosen;
+  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  return info && !isSoftwareAdapter(info) ? 'direct' : 'indirect';
+}
+
 /** What `adapter` is, for reports and for choosing defaults on software adapters. */
 export function describeAdapter(adapter: GPUAdapter, source: string): AdapterDescription {
   const info = adapter.info;

@@ -162,12 +162,12 @@ export class ForcesPass {
 
   /**
    * Records one force pass over the live particles (a system with emitters),
-   * dispatched indirectly with the live count; `prepared` must come from
+   * dispatched as LiveDispatch says (indirectly with the live count, or over the capacity); `prepared` must come from
    * `prepare(..., capacity, live)`.
    */
   recordLive(pass: GPUComputePassEncoder, prepared: PreparedForces, live: LiveDispatch): void {
     const table = { group: this.bindGroup, offsets: [prepared.offset] };
-    prepared.kernel.record(pass, [table, live.bindGroup], { indirect: live.args, offset: live.argsOffset });
+    prepared.kernel.record(pass, [table, live.bindGroup], live.dispatch);
   }
 
   destroy(): void {

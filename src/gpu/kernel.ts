@@ -81,8 +81,15 @@ export interface KernelVariant {
 /** A bind group, with its dynamic offsets where it has any. */
 export type BoundGroup = GPUBindGroup | { readonly group: GPUBindGroup; readonly offsets: readonly number[] };
 
-/** How many invocations: a count (direct, 2D past the per-dimension limit) or indirect arguments on the GPU. */
-export type Dispatch = { readonly count: number } | { readonly indirect: GPUBuffer; readonly offset: number };
+/**
+ * How many invocations: a count (direct, 2D past the per-dimension limit),
+ * indirect arguments on the GPU, or (a kernel that does not read the
+ * particles) a number of workgroups along x.
+ */
+export type Dispatch =
+  | { readonly count: number }
+  | { readonly indirect: GPUBuffer; readonly offset: number }
+  | { readonly workgroups: number };
 
 export function bindGroupLayoutEntries(kinds: readonly BindingKind[]): GPUBindGroupLayoutEntry[] {
   return kinds.map((kind, binding) => ({
@@ -234,6 +241,14 @@ export class Kernel {
         else pass.setBindGroup(index++, bound);
       }
     };
+    if ('workgroups' in dispatch) {
+      if (this.chunkPipelines.length > 0) {
+        throw new Error(`${this.name}: a dispatch in workgroups is for kernels that do not read the particles`);
+      }
+      bind(this.pipeline);
+      for (let r = 0; r < repeat; r++) pass.dispatchWorkgroups(dispatch.workgroups);
+      return;
+    }
     const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
     if (this.perChunk === 'owner' && this.chunkPipelines.length > 0) {
       // The whole dispatch for each chunk in turn; the shader keeps its own chunk's slots.

@@ -25,20 +25,26 @@ import {
 } from '../core/emitters/gpuRecords';
 import { initialLifecycle } from '../core/emitters/lifecycle';
 import type { PreparedLifecycle } from '../core/emitters/options';
+import type { DispatchMode } from './device';
 import { INDIRECT_ARGS, MAX_SCAN_LEVELS } from './indirectArgs';
+import type { Dispatch } from './kernel';
 
 /**
  * What a pass needs to run over the live list instead of every slot: its
  * WGSL composed with shaders/liveDispatch.wgsl (src/shaders/index.ts), this group
- * bound at index 2, and an indirect dispatch from `args` at `argsOffset`
- * (bytes), sized by planStep from the live count. The pass's own count must
- * be `capacity`, so its guard rejects only NO_PARTICLE.
+ * bound at index 2, and `dispatch`: indirect from `args` at `argsOffset`
+ * (bytes), sized by planStep from the live count, or (direct dispatch) the
+ * capacity, whose invocations past the live count get NO_PARTICLE. The
+ * pass's own count must be `capacity`, so its guard rejects only NO_PARTICLE.
  */
 export interface LiveDispatch {
   readonly layout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
   readonly args: GPUBuffer;
   readonly argsOffset: number;
+  readonly dispatch: Dispatch;
+  /** Whether the passes are dispatched directly (LifeBuffers.dispatchMode). */
+  readonly direct: boolean;
   readonly capacity: number;
 }
 
@@ -167,6 +173,8 @@ export class LifeBuffers {
     readonly capacity: number,
     readonly lifecycle: PreparedLifecycle,
     submissions: SubmitWindow,
+    /** How the passes planStep and planEmit size are dispatched (GpuParticleSystemOptions.dispatch). */
+    readonly dispatchMode: DispatchMode = 'indirect',
   ) {
     const buffer = (label: string, size: number, usage: number) => {
       const created = device.createBuffer({
@@ -277,8 +285,20 @@ export class LifeBuffers {
       bindGroup: this.liveBindGroup,
       args: this.args,
       argsOffset: INDIRECT_ARGS.offsets.live,
+      dispatch: this.dispatchAt(INDIRECT_ARGS.offsets.live, this.capacity),
+      direct: this.dispatchMode === 'direct',
       capacity: this.capacity,
     };
+  }
+
+  /**
+   * The dispatch of a pass whose size planStep or planEmit writes at byte
+   * `offset` of `args`: that indirect dispatch, or with direct dispatch
+   * `bound` invocations (the most the count can be), which the kernel's own
+   * guard against the GPU's count cuts to the same work.
+   */
+  dispatchAt(offset: number, bound: number): Dispatch {
+    return this.dispatchMode === 'direct' ? { count: bound } : { indirect: this.args, offset };
   }
 
   /** A frame uniform binding of one slot, for a bind group entry with a dynamic offset. */

@@ -5,9 +5,9 @@
  * planStep derived from the live count.
  */
 import { scanArgsOffset } from './indirectArgs';
-import type { LifeBuffers } from './lifeBuffers';
+import { SCAN_BLOCK, type LifeBuffers } from './lifeBuffers';
 import { shaders } from '../shaders';
-import { Kernel } from './kernel';
+import { Kernel, type Dispatch } from './kernel';
 import { SCAN_LEVEL } from './passParams';
 import { UniformBlock } from './uniformBlock';
 
@@ -60,15 +60,21 @@ export class LifeScanPass {
 
   /** Every level up, then the offsets back down to level 1, into a compute pass the caller opened (after the deaths' counts). */
   record(pass: GPUComputePassEncoder): void {
-    const args = this.buffers.args;
     this.scanGroups.forEach((group, l) => {
-      this.scanBlocks.record(pass, [group], { indirect: args, offset: scanArgsOffset(l) });
+      this.scanBlocks.record(pass, [group], this.dispatch(l));
     });
     // addGroups[i] is level i + 1's: from the second-highest level down to level 1.
     for (let i = this.addGroups.length - 1; i >= 0; i--) {
       const group = this.addGroups[i] as GPUBindGroup;
-      this.addOffsets.record(pass, [group], { indirect: args, offset: scanArgsOffset(i + 1) });
+      this.addOffsets.record(pass, [group], this.dispatch(i + 1));
     }
+  }
+
+  /** Level l's blocks: as planStep counted them, or (direct dispatch) as many as a full pool has, the rest returning at once. */
+  private dispatch(level: number): Dispatch {
+    const buffers = this.buffers;
+    if (buffers.dispatchMode === 'indirect') return { indirect: buffers.args, offset: scanArgsOffset(level) };
+    return { workgroups: Math.ceil((buffers.levels[level] as number) / SCAN_BLOCK) };
   }
 
   destroy(): void {

@@ -33,6 +33,7 @@ import type { PreparedLifecycle } from '../core/emitters/options';
 import { lifecycleStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import type { Variant } from '../core/variants';
 import { createLifecycleKernels, type LifecycleKernels } from './lifecycleKernels';
+import type { DispatchMode } from './device';
 import type { FusedForces } from './forcesPass';
 import { LifeBuffers } from './lifeBuffers';
 import { LifePlanPass } from './lifePlanPass';
@@ -95,8 +96,9 @@ export class GpuLifecycle {
     prepared: PreparedLifecycle,
     variant: Variant,
     workgroupSize: number,
+    dispatch: DispatchMode = 'indirect',
   ): GpuLifecycle {
-    const buffers = new LifeBuffers(device, particles.capacity, prepared, particles.submissions);
+    const buffers = new LifeBuffers(device, particles.capacity, prepared, particles.submissions, dispatch);
     try {
       const planWith = (denseFrom: number) =>
         LifePlanPass.create(device, buffers, workgroupSize, {

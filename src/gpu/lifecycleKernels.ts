@@ -53,8 +53,14 @@ export function createLifecycleKernels(
 ): LifecycleKernels {
   const overLiveList = { WORKGROUP_SIZE: workgroupSize, CAPACITY: buffers.capacity };
   const payloads = { HAS_PAYLOADS: buffers.lifecycle.rules.hasPayloads ? 1 : 0 };
-  const kernel = (spec: Omit<LiveKernelSpec, 'args'>) =>
-    LiveKernel.create(device, particles, { ...spec, args: buffers.args });
+  // Each kernel's count is at most its bound: the capacity, or a word per 32 slots.
+  const words = buffers.levels[0] as number;
+  const kernel = ({
+    argsOffset,
+    bound,
+    ...spec
+  }: Omit<LiveKernelSpec, 'dispatch'> & { argsOffset: number; bound: number }) =>
+    LiveKernel.create(device, particles, { ...spec, dispatch: buffers.dispatchAt(argsOffset, bound) });
   const age = (recheck: boolean) =>
     kernel({
       name: recheck ? 'AgePass(recheck)' : 'AgePass',
@@ -75,6 +81,7 @@ export function createLifecycleKernels(
       ],
       frame: buffers.frameBinding,
       argsOffset: INDIRECT_ARGS.offsets.live,
+      bound: buffers.capacity,
       perChunk: 'owner',
     });
   return {
@@ -95,6 +102,7 @@ export function createLifecycleKernels(
         ['storage', buffers.ruleStats],
       ],
       argsOffset: INDIRECT_ARGS.offsets.words,
+      bound: words,
       perChunk: 'unread',
     }),
     compact: kernel({
@@ -119,6 +127,7 @@ export function createLifecycleKernels(
         ['uniform', buffers.rules],
       ],
       argsOffset: INDIRECT_ARGS.offsets.words,
+      bound: words,
       perChunk: 'owner',
     }),
     fill: kernel({
@@ -134,6 +143,7 @@ export function createLifecycleKernels(
         ['read-only-storage', buffers.freeList],
       ],
       argsOffset: INDIRECT_ARGS.offsets.fill,
+      bound: buffers.capacity,
       perChunk: 'unread',
     }),
     emit: kernel({
@@ -160,6 +170,7 @@ export function createLifecycleKernels(
       ],
       frame: buffers.frameBinding,
       argsOffset: INDIRECT_ARGS.offsets.emit,
+      bound: buffers.capacity,
       perChunk: 'owner',
     }),
   };

@@ -22,7 +22,7 @@
 import type { Variant } from '../core/variants';
 import type { FusedForces } from './forcesPass';
 import { FusedPipelineCache } from './fusedPipelines';
-import { Kernel } from './kernel';
+import { Kernel, type Dispatch } from './kernel';
 import { INDIRECT_ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 import { deathConstants } from './lifecycleKernels';
@@ -34,8 +34,9 @@ export class LiveIntegratePass {
   private destroyed = false;
   private readonly fused: FusedPipelineCache;
   private readonly denseFused: FusedPipelineCache;
-  private readonly dispatch: { readonly indirect: GPUBuffer; readonly offset: number };
-  private readonly denseDispatch: { readonly indirect: GPUBuffer; readonly offset: number };
+  /** The walk over the live list; null with direct dispatch, where the dense walk alone steps. */
+  private readonly dispatch: Dispatch | null;
+  private readonly denseDispatch: Dispatch;
 
   private constructor(
     device: GPUDevice,
@@ -65,8 +66,9 @@ export class LiveIntegratePass {
       denseConstants,
       'owner',
     );
-    this.dispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.stepList };
-    this.denseDispatch = { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.stepDense };
+    // Direct dispatch has no empty walk: the dense walk alone, over every slot, steps the same particles.
+    this.dispatch = buffers.dispatchMode === 'direct' ? null : buffers.dispatchAt(INDIRECT_ARGS.offsets.stepList, 0);
+    this.denseDispatch = buffers.dispatchAt(INDIRECT_ARGS.offsets.stepDense, LiveIntegratePass.denseSpan(particles));
   }
 
   /** The dense walk's invocations a run: a chunk's slots over chunked state (once per chunk, 'owner'), else every slot. */
@@ -133,7 +135,7 @@ export class LiveIntegratePass {
    */
   record(pass: GPUComputePassEncoder, dt: number, accumulator = true): void {
     const step = this.stepGroup(dt, accumulator);
-    this.kernel.record(pass, [step, this.buffers.stepBindGroup], this.dispatch);
+    if (this.dispatch) this.kernel.record(pass, [step, this.buffers.stepBindGroup], this.dispatch);
     this.denseKernel.record(pass, [step, this.buffers.denseStepBindGroup], this.denseDispatch);
   }
 
@@ -142,7 +144,7 @@ export class LiveIntegratePass {
     const fusion = { forces, colliders: null, accumulator: true };
     const step = this.stepGroup(dt);
     const fused = FusedPipelineCache.bindings(fusion);
-    this.fused.get(fusion).record(pass, [step, this.buffers.stepBindGroup, ...fused], this.dispatch);
+    if (this.dispatch) this.fused.get(fusion).record(pass, [step, this.buffers.stepBindGroup, ...fused], this.dispatch);
     this.denseFused.get(fusion).record(pass, [step, this.buffers.denseStepBindGroup, ...fused], this.denseDispatch);
   }
 

@@ -7,7 +7,7 @@
  * GPU. src/gpu/lifecycleKernels.ts declares each: its WGSL, its buffers and
  * its count.
  */
-import { Kernel, type PerChunk } from './kernel';
+import { Kernel, type Dispatch, type PerChunk } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 export interface LiveKernelSpec {
@@ -21,9 +21,8 @@ export interface LiveKernelSpec {
   bindings: readonly (readonly [GPUBufferBindingType, GPUBuffer])[];
   /** Group 2, where the kernel reads the frame's uniforms; absent where it does not. */
   frame?: GPUBufferBinding;
-  /** The indirect dispatch: the arguments buffer and the byte offset of this kernel's count. */
-  args: GPUBuffer;
-  argsOffset: number;
+  /** Indirect from the arguments planStep or planEmit writes, or direct over a bound (LifeBuffers.dispatchAt). */
+  dispatch: Dispatch;
   /** Over chunked particle state (see PerChunk): 'owner' for a kernel that skips other chunks' slots, 'unread' for one that never reads the particles. */
   perChunk: PerChunk;
 }
@@ -33,7 +32,7 @@ export class LiveKernel {
     private readonly kernel: Kernel,
     private readonly buffers: GPUBindGroup,
     private readonly frame: GPUBindGroup | null,
-    private readonly dispatch: { readonly indirect: GPUBuffer; readonly offset: number },
+    private readonly dispatch: Dispatch,
   ) {}
 
   /** Created synchronously: the caller's error scopes catch any failure. */
@@ -52,7 +51,7 @@ export class LiveKernel {
       `${spec.name}.bindGroup`,
     );
     const frame = spec.frame ? kernel.bindGroup(1, [spec.frame], `${spec.name}.frameBindGroup`) : null;
-    return new LiveKernel(kernel, buffers, frame, { indirect: spec.args, offset: spec.argsOffset });
+    return new LiveKernel(kernel, buffers, frame, spec.dispatch);
   }
 
   /** Into a compute pass the caller opened; `frameOffset` is the frame's uniforms' offset where the kernel reads them. */

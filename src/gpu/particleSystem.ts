@@ -43,6 +43,7 @@ import {
 } from '../core/particles';
 import { resolveVariant, type Variant } from '../core/variants';
 import { GpuCollisions } from './collisions';
+import { chooseDispatchMode, type DispatchMode } from './device';
 import { DeviceLossWatch, withErrorScopes } from './errors';
 import { GpuForces, type RecordForces } from './forces';
 import type { FusedStep } from './fusedPipelines';
@@ -94,6 +95,26 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
    * small sizes.
    */
   chunkParticles?: number;
+  /**
+   * How a system with emitters dispatches the passes whose size the GPU
+   * decides (the step and forces over the live list, the deaths' counts,
+   * scan and compaction, the fill, the emission; src/gpu/lifeBuffers.ts):
+   * - `'indirect'`: `dispatchWorkgroupsIndirect` with the counts planStep and
+   *   planEmit write, so the invocations follow the live count. What a
+   *   software adapter needs, where every invocation costs.
+   * - `'direct'`: fixed dispatches sized by the capacity, whose invocations
+   *   past the GPU's counts return at once. What a hardware adapter needs:
+   *   Dawn (Chrome's WebGPU and the `webgpu` package) validates each
+   *   indirect dispatch with a compute pass of its own, which cost about
+   *   0.18 ms a dispatch on an H200, ten times the frame's own work.
+   * - `'auto'` (the default): `'indirect'` on a software adapter (by
+   *   `device.adapterInfo`), else `'direct'`.
+   *
+   * The same particles, lists and counters either way, bit for bit: the
+   * kernels are the same. With `'direct'` the step always takes the dense
+   * walk over every slot, whatever the live count.
+   */
+  dispatch?: DispatchMode | 'auto';
 }
 
 /** Invocations per workgroup of every per-particle pass unless `workgroupSize` says otherwise. */
@@ -268,6 +289,7 @@ export class ParticleSystem implements ParticleSystemApi {
       throw new TypeError(`fuseColliders = ${String(options.fuseColliders)} must be true or false`);
     }
     const nonFinite = checkNonFinitePolicy(options.nonFinite);
+    const dispatch = chooseDispatchMode(device, options.dispatch);
     const loss = new DeviceLossWatch(device);
     loss.check();
     let particles: ParticleBuffer | undefined;
@@ -303,7 +325,7 @@ export class ParticleSystem implements ParticleSystemApi {
             if (collisionInputs.links) collisions.setLinks(collisionInputs.links);
           }
           if (lifecycleInputs) {
-            lifecycle = GpuLifecycle.create(device, particles, lifecycleInputs, variant, workgroupSize);
+            lifecycle = GpuLifecycle.create(device, particles, lifecycleInputs, variant, workgroupSize, dispatch);
             radii.note(lifecycleInputs.rules.largestRadius);
           }
           return { passes };
