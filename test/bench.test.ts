@@ -132,9 +132,12 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     return found[0] as TargetJson;
   };
 
-  it('names the adapter and how it timed', () => {
+  it('names the adapter, how it timed, and how the emitter cases dispatched', () => {
     expect(json.adapter.description).toBeTypeOf('string');
     expect(json.adapter.timing).toBeTypeOf('string');
+    // The suite runs on SwiftShader, a software adapter: 'auto' dispatches indirectly there.
+    expect(json.adapter.software).toBe(true);
+    expect(json.adapter.dispatch).toBe('indirect');
   });
 
   it('has the roofline, step, layout, force, collision, emitter and CPU cases, each once', () => {

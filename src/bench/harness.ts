@@ -7,7 +7,7 @@
  * rooflines' fractions, the layout comparisons and the targets from those
  * records.
  */
-import type { AdapterDescription } from '../gpu/device';
+import { chooseDispatchMode, type AdapterDescription } from '../gpu/device';
 import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
@@ -152,7 +152,7 @@ export async function runBench(
   }
   onProgress({ done: total, total, current: '' });
   return {
-    adapter: { ...adapter, timing: timer.method },
+    adapter: { ...adapter, timing: timer.method, dispatch: chooseDispatchMode(device) },
     options,
     startedAt,
     elapsedMs: performance.now() - started,

@@ -3,7 +3,7 @@
  * first, then how the case was measured) and the run around them. The JSON
  * report (src/bench/report.ts) is these records plus what it derives.
  */
-import type { AdapterDescription } from '../gpu/device';
+import type { AdapterDescription, DispatchMode } from '../gpu/device';
 import type { ColliderRatioResult } from './colliderRatio';
 import type { ContactRatioResult } from './contactRatio';
 import type { ForceRatioResult } from './forceRatio';
@@ -87,7 +87,11 @@ export interface CaseResult {
 }
 
 export interface BenchRun {
-  adapter: AdapterDescription & { timing: TimingMethod };
+  /**
+   * `dispatch`: how the emitter cases' systems dispatch their lifecycle passes
+   * on this device (GpuParticleSystemOptions.dispatch, 'auto').
+   */
+  adapter: AdapterDescription & { timing: TimingMethod; dispatch: DispatchMode };
   options: BenchOptions;
   startedAt: string;
   elapsedMs: number;
