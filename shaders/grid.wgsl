@@ -8,7 +8,10 @@
 // The scan is three dispatches and no workgroup barrier: each invocation sums
 // its own chunk of counts in a loop, one invocation scans the chunk totals,
 // and every bucket adds its chunk's offset (on a software adapter a barrier
-// costs far more than the few thousand additions it saves).
+// costs far more than the few thousand additions it saves). On a GPU those
+// serial loops are chains of memory latencies, so a hardware adapter's grid
+// (src/gpu/gridPass.ts) scans each chunk with a workgroup instead
+// (`scanChunksParallel`, `scanChunkSumsParallel`): the same sums.
 // Mirrored by src/core/collisions/grid.ts.
 // Prepended: the Particle struct and accessors, shaders/dispatch.wgsl,
 // shaders/gridHash.wgsl.
@@ -78,6 +81,60 @@ fn scanChunkSums(invocation: Invocation) {
     let n = chunkSums[c];
     chunkSums[c] = sum;
     sum += n;
+  }
+}
+
+// The parallel scan: a workgroup of SCAN_CHUNK invocations (WORKGROUP_SIZE is
+// SCAN_CHUNK for these entry points) scans SCAN_CHUNK counts in workgroup
+// memory, a log-step (Hillis-Steele) inclusive scan.
+var<workgroup> scanned: array<u32, SCAN_CHUNK>;
+
+// The inclusive scan of `value` across the workgroup; every invocation gets its own prefix.
+fn workgroupInclusiveScan(local: u32, value: u32) -> u32 {
+  scanned[local] = value;
+  workgroupBarrier();
+  for (var offset = 1u; offset < SCAN_CHUNK; offset <<= 1u) {
+    let before = select(0u, scanned[max(local, offset) - offset], local >= offset);
+    workgroupBarrier();
+    scanned[local] += before;
+    workgroupBarrier();
+  }
+  return scanned[local];
+}
+
+// One workgroup a chunk: its counts' exclusive scan, and its total.
+// (The builtins one by one, not the Invocation struct: a struct holding the local index is not uniform,
+// and the early return must be for the barriers after it.)
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scanChunksParallel(
+  @builtin(workgroup_id) workgroup: vec3u,
+  @builtin(num_workgroups) workgroups: vec3u,
+  @builtin(local_invocation_index) local: u32,
+) {
+  let chunk = workgroup.y * workgroups.x + workgroup.x;
+  // Past the last chunk (a 2D grid's rest): the whole workgroup returns, before any barrier.
+  if (chunk * SCAN_CHUNK >= scannedLength()) { return; }
+  let b = chunk * SCAN_CHUNK + local;
+  let inRange = b < scannedLength();
+  let n = select(0u, atomicLoad(&cursors[min(b, scannedLength() - 1u)]), inRange);
+  let inclusive = workgroupInclusiveScan(local, n);
+  if (inRange) { starts[b] = inclusive - n; }
+  if (local == SCAN_CHUNK - 1u) { chunkSums[chunk] = inclusive; }
+}
+
+// One workgroup: the exclusive scan of the chunk totals, SCAN_CHUNK at a time with a carry.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scanChunkSumsParallel(@builtin(local_invocation_index) local: u32) {
+  let chunks = (scannedLength() + SCAN_CHUNK - 1u) / SCAN_CHUNK;
+  var carry = 0u;
+  for (var first = 0u; first < chunks; first += SCAN_CHUNK) {
+    let c = first + local;
+    let n = select(0u, chunkSums[min(c, chunks - 1u)], c < chunks);
+    let inclusive = workgroupInclusiveScan(local, n);
+    if (c < chunks) { chunkSums[c] = carry + inclusive - n; }
+    carry += scanned[SCAN_CHUNK - 1u];
+    // Every invocation has read the total before the next round writes `scanned`.
+    workgroupBarrier();
   }
 }
 

@@ -19,6 +19,8 @@ import { SparkworksInputError } from '../src/core/errors';
 import { OFFSET, FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles, type ParticleInit } from '../src/core/particles';
 import { ParticleSystem } from '../src/gpu/particleSystem';
+import { GridPass } from '../src/gpu/gridPass';
+import { gridSpacing } from '../src/core/collisions/grid';
 import { staleWordIndex } from '../src/gpu/contactPass';
 import { UNIT_ROUNDOFF } from './support/errorBound';
 import { useDevice } from './support/gpu';
@@ -368,6 +370,47 @@ describe('particle-particle collisions', () => {
     world.contacts.run(MODE_LIST, state, count, world.links, twinGrid, world.contactParams(1 / 60), Math.fround);
     expect(Array.from(found)).toEqual(Array.from(world.contacts.active.subarray(0, count)));
     expect(Array.from(listed)).toEqual(Array.from(world.contacts.listed));
+    system.destroy();
+  });
+
+  it("builds the same grid with the serial scan (a software adapter's) and the parallel one (a GPU's), as the twin does", async () => {
+    // 70,000 slots: 131,072 buckets, so the parallel scan's chunk totals (513 of them, the last holding one
+    // count) take three rounds of its carry, and the serial scan's single invocation walks them all.
+    const { device } = gpu.get();
+    const random = seededRandom(29);
+    const count = 70_000;
+    const particles: ParticleInit[] = Array.from({ length: count }, (_, i) => ({
+      position: [random() * 4 - 2, random() * 4 - 2, random() * 4 - 2].map((x) => (i % 7 === 0 ? x * 0.1 : x)) as [
+        number,
+        number,
+        number,
+      ],
+      radius: 0.005 + random() * 0.01,
+      inverseMass: 1,
+    }));
+    const system = await ParticleSystem.create(device, { capacity: count, collisions: { particleCollisions: true } });
+    await system.writeParticles(0, particles);
+    const state = packParticles(particles);
+    const radius = new RadiusBound();
+    radius.note(largestRadius(state));
+    const world = new CpuCollisionWorld(count, resolveContactSettings({ particleCollisions: true }), radius, false);
+    const twin = world.buildGrid(state, count, Math.fround);
+    const inverseCellSize = gridSpacing(radius.value, Math.fround(resolveContactSettings({}).skin)).inverseCellSize;
+    for (const scan of ['serial', 'parallel'] as const) {
+      const grid = GridPass.create(device, system.particles, 256, scan);
+      try {
+        const encoder = device.createCommandEncoder();
+        grid.encode(encoder, count, inverseCellSize);
+        device.queue.submit([encoder.finish()]);
+        const starts = await readBuffer(device, grid.starts, (grid.buckets + 1) * 4);
+        const entries = await readBuffer(device, grid.entries, count * 4);
+        expect(grid.buckets, scan).toBe(131_072);
+        expect(Array.from(starts), `${scan}: starts`).toEqual(Array.from(twin.starts));
+        expect(Array.from(entries), `${scan}: entries`).toEqual(Array.from(twin.entries));
+      } finally {
+        grid.destroy();
+      }
+    }
     system.destroy();
   });
 

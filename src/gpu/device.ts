@@ -79,8 +79,18 @@ export function chooseDispatchMode(device: GPUDevice, chosen: DispatchMode | 'au
     throw new TypeError(`dispatch = ${JSON.stringify(chosen)} must be 'auto', 'indirect' or 'direct'`);
   }
   if (chosen !== 'auto') return chosen;
+  return isHardwareDevice(device) ? 'direct' : 'indirect';
+}
+
+/**
+ * Whether `device.adapterInfo` names a hardware adapter, for passes written
+ * two ways: one for a software adapter, which pays for every invocation and
+ * barrier, one for a GPU, which pays for long serial loops. False without
+ * `adapterInfo` (older browsers), where the software way is correct too.
+ */
+export function isHardwareDevice(device: GPUDevice): boolean {
   const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
-  return info && !isSoftwareAdapter(info) ? 'direct' : 'indirect';
+  return info !== undefined && !isSoftwareAdapter(info);
 }
 
 /** What `adapter` is, for reports and for choosing defaults on software adapters. */

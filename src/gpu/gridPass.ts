@@ -4,6 +4,7 @@
  * (bucket, index). The contact passes read its starts, entries and cells.
  */
 import { bucketCount } from '../core/collisions/grid';
+import { isHardwareDevice } from './device';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
@@ -15,6 +16,15 @@ export const GRID_STAGES = ['clear', 'assign', 'scan', 'scatter', 'sortBuckets']
 /** Counts each invocation of the scan's first dispatch sums (SCAN_CHUNK of shaders/grid.wgsl). */
 const SCAN_CHUNK = 256;
 export type GridStage = (typeof GRID_STAGES)[number];
+
+/**
+ * How the grid scans its bucket counts: 'serial', a loop an invocation and
+ * no barrier (what a software adapter, paying for every invocation and
+ * barrier, wants), or 'parallel', a workgroup a chunk in workgroup memory
+ * (what a GPU wants, where the serial loops are chains of memory latencies).
+ * The same integer sums either way.
+ */
+export type GridScan = 'serial' | 'parallel';
 
 export class GridPass {
   /** Bucket starts (bucketCount + 1 entries, padded): the last is the number of particles in the grid. */
@@ -43,6 +53,8 @@ export class GridPass {
       'assign' | 'scanChunks' | 'scanChunkSums' | 'addChunkSums' | 'scatter' | 'sortBuckets',
       Kernel
     >,
+    /** How the counts are scanned (GridScan). */
+    readonly scan: GridScan,
   ) {
     const capacity = particles.capacity;
     this.buckets = bucketCount(capacity);
@@ -65,8 +77,16 @@ export class GridPass {
     );
   }
 
-  /** Created synchronously: the caller's error scopes catch any failure. */
-  static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): GridPass {
+  /**
+   * Created synchronously: the caller's error scopes catch any failure.
+   * `scan`: 'parallel' on a hardware adapter, else 'serial' (GridScan).
+   */
+  static create(
+    device: GPUDevice,
+    particles: ParticleBuffer,
+    workgroupSize: number,
+    scan: GridScan = isHardwareDevice(device) ? 'parallel' : 'serial',
+  ): GridPass {
     const assign = Kernel.create(device, particles, {
       name: 'GridPass.assign',
       file: 'grid.wgsl',
@@ -76,16 +96,23 @@ export class GridPass {
       // params; starts, cursors, entries, cells, chunkSums.
       groups: [['uniform-dynamic', 'storage', 'storage', 'storage', 'storage', 'storage']],
     });
-    const variant = (entryPoint: string) =>
-      assign.variant({ name: `GridPass.${entryPoint}`, entryPoint, constants: { WORKGROUP_SIZE: workgroupSize } });
-    return new GridPass(device, particles, {
-      assign,
-      scanChunks: variant('scanChunks'),
-      scanChunkSums: variant('scanChunkSums'),
-      addChunkSums: variant('addChunkSums'),
-      scatter: variant('scatter'),
-      sortBuckets: variant('sortBuckets'),
-    });
+    const variant = (entryPoint: string, size = workgroupSize) =>
+      assign.variant({ name: `GridPass.${entryPoint}`, entryPoint, constants: { WORKGROUP_SIZE: size } });
+    const parallel = scan === 'parallel';
+    return new GridPass(
+      device,
+      particles,
+      {
+        assign,
+        // The parallel scan's workgroups are its chunks: SCAN_CHUNK invocations each.
+        scanChunks: parallel ? variant('scanChunksParallel', SCAN_CHUNK) : variant('scanChunks'),
+        scanChunkSums: parallel ? variant('scanChunkSumsParallel', SCAN_CHUNK) : variant('scanChunkSums'),
+        addChunkSums: variant('addChunkSums'),
+        scatter: variant('scatter'),
+        sortBuckets: variant('sortBuckets'),
+      },
+      scan,
+    );
   }
 
   /** Records a rebuild of the grid over particles [0, count). */
@@ -111,8 +138,10 @@ export class GridPass {
     if (stage === 'assign') record(pass, this.kernels.assign, count);
     else if (stage === 'scan') {
       const scanned = this.buckets + 1;
-      record(pass, this.kernels.scanChunks, Math.ceil(scanned / SCAN_CHUNK));
-      record(pass, this.kernels.scanChunkSums, 1);
+      // Serial: an invocation a chunk, then one invocation; parallel: a workgroup a chunk, then one workgroup.
+      const perChunk = this.scan === 'parallel' ? SCAN_CHUNK : 1;
+      record(pass, this.kernels.scanChunks, Math.ceil(scanned / SCAN_CHUNK) * perChunk);
+      record(pass, this.kernels.scanChunkSums, perChunk);
       record(pass, this.kernels.addChunkSums, scanned);
     } else if (stage === 'scatter') record(pass, this.kernels.scatter, count);
     else record(pass, this.kernels.sortBuckets, this.buckets);
