@@ -14,7 +14,7 @@
 // (`scanChunksParallel`, `scanChunkSumsParallel`): the same sums.
 // Mirrored by src/core/collisions/grid.ts.
 // Prepended: the Particle struct and accessors, shaders/dispatch.wgsl,
-// shaders/gridHash.wgsl.
+// shaders/gridHash.wgsl, shaders/workgroupScan.wgsl.
 
 const SCAN_CHUNK: u32 = 256u;
 
@@ -85,22 +85,9 @@ fn scanChunkSums(invocation: Invocation) {
 }
 
 // The parallel scan: a workgroup of SCAN_CHUNK invocations (WORKGROUP_SIZE is
-// SCAN_CHUNK for these entry points) scans SCAN_CHUNK counts in workgroup
-// memory, a log-step (Hillis-Steele) inclusive scan.
-var<workgroup> scanned: array<u32, SCAN_CHUNK>;
-
-// The inclusive scan of `value` across the workgroup; every invocation gets its own prefix.
-fn workgroupInclusiveScan(local: u32, value: u32) -> u32 {
-  scanned[local] = value;
-  workgroupBarrier();
-  for (var offset = 1u; offset < SCAN_CHUNK; offset <<= 1u) {
-    let before = select(0u, scanned[max(local, offset) - offset], local >= offset);
-    workgroupBarrier();
-    scanned[local] += before;
-    workgroupBarrier();
-  }
-  return scanned[local];
-}
+// SCAN_CHUNK for these entry points) scans SCAN_CHUNK counts with
+// workgroupInclusiveScan (shaders/workgroupScan.wgsl).
+const_assert SCAN_CHUNK == SCAN_LANES;
 
 // One workgroup a chunk: its counts' exclusive scan, and its total.
 // (The builtins one by one, not the Invocation struct: a struct holding the local index is not uniform,
@@ -132,8 +119,8 @@ fn scanChunkSumsParallel(@builtin(local_invocation_index) local: u32) {
     let n = select(0u, chunkSums[min(c, chunks - 1u)], c < chunks);
     let inclusive = workgroupInclusiveScan(local, n);
     if (c < chunks) { chunkSums[c] = carry + inclusive - n; }
-    carry += scanned[SCAN_CHUNK - 1u];
-    // Every invocation has read the total before the next round writes `scanned`.
+    carry += scanLanes[SCAN_CHUNK - 1u];
+    // Every invocation has read the total before the next round writes `scanLanes`.
     workgroupBarrier();
   }
 }

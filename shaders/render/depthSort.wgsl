@@ -9,7 +9,8 @@
 // invocations a pass). The first pass makes the keys and writes the slots
 // in slot order, so stability breaks ties by slot.
 // Prepended: the Particle and Life structs and accessors, the dispatch
-// helper, the DepthSortParams and SortDigit blocks (src/render/depthSort.ts).
+// helper, the DepthSortParams and SortDigit blocks (src/render/depthSort.ts),
+// shaders/workgroupScan.wgsl.
 
 const RADIX: u32 = 256u;
 // A system with emitters: every slot is sorted, the free ones (life.alive 0)
@@ -95,7 +96,7 @@ fn histogram(invocation: Invocation) {
   }
 }
 
-var<workgroup> digitTotals: array<u32, RADIX>;
+const_assert RADIX == SCAN_LANES;
 
 // One workgroup, one invocation a digit: the exclusive prefix sum of the
 // digit-major tallies, in place, so counts[d * chunks + chunk] becomes where
@@ -107,16 +108,8 @@ fn scan(@builtin(local_invocation_index) d: u32) {
   for (var c = 0u; c < params.chunks; c++) {
     total += counts[base + c];
   }
-  digitTotals[d] = total;
-  workgroupBarrier();
-  // Inclusive scan of the 256 totals (Hillis-Steele, 8 rounds).
-  for (var step = 1u; step < RADIX; step <<= 1u) {
-    let add = select(0u, digitTotals[max(d, step) - step], d >= step);
-    workgroupBarrier();
-    digitTotals[d] += add;
-    workgroupBarrier();
-  }
-  var at = digitTotals[d] - total;
+  // Where digit d starts: the totals of the digits below it (shaders/workgroupScan.wgsl).
+  var at = workgroupInclusiveScan(d, total) - total;
   for (var c = 0u; c < params.chunks; c++) {
     let n = counts[base + c];
     counts[base + c] = at;

@@ -264,7 +264,7 @@ export const shaders = {
   /** The same over the live list (a pool with emitters below its dense walk's threshold). */
   collideLive: () =>
     perLiveParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), restingSteps(), health(), s.worldContact, s.collide),
-  grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.grid),
+  grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
   contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.contacts),
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
@@ -331,6 +331,7 @@ export const shaders = {
       s.dispatch,
       params.wgsl(),
       digit.wgsl(),
+      s.workgroupScan,
       s.renderDepthSort,
     ),
   renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),

@@ -50,6 +50,7 @@ import scatter from '../../shaders/scatter.wgsl?raw';
 import spawn from '../../shaders/spawn.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
 import turbulence from '../../shaders/turbulence.wgsl?raw';
+import workgroupScan from '../../shaders/workgroupScan.wgsl?raw';
 import worldContact from '../../shaders/worldContact.wgsl?raw';
 
 /** Every shader file by name (`render/particles.wgsl` is `renderParticles`). */
@@ -101,5 +102,6 @@ export const sources = {
   spawn,
   springs,
   turbulence,
+  workgroupScan,
   worldContact,
 } as const;
