@@ -12,7 +12,13 @@
  * time (src/bench/timing.ts). --ordered keeps the free list in slot order
  * instead of shuffling it. --walk list|dense forces the step's walk (default:
  * planStep's choice by the live count, src/gpu/lifecycle.ts DENSE_WALK_FROM).
- * Prints only; asserts nothing.
+ * --wall times by wall clock (submit to onSubmittedWorkDone) even where
+ * timestamp queries exist, and --repeat K records each prefix K times in its
+ * pass (the plain step K steps) and divides: on a fast GPU a pass is tens of
+ * microseconds, Dawn quantizes timestamps (about 65 us steps in Node), and
+ * what Dawn adds around a dispatch (its validation of an indirect one) shows
+ * only in the wall time. --dispatch indirect|direct forces the system's
+ * dispatch (default 'auto'). Prints only; asserts nothing.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -29,10 +35,14 @@ const fractions = list('fractions', [1, 0.1]);
 const ordered = process.argv.includes('--ordered');
 const walkAt = process.argv.indexOf('--walk');
 const walk = walkAt < 0 ? 'auto' : (process.argv[walkAt + 1] as string);
+const wall = process.argv.includes('--wall');
+const repeat = list('repeat', [1])[0] as number;
+const dispatchAt = process.argv.indexOf('--dispatch');
+const dispatch = dispatchAt < 0 ? 'auto' : (process.argv[dispatchAt + 1] as 'indirect' | 'direct');
 const DT = 1 / 60;
 
 const { device, adapterInfo } = await acquireDevice();
-const timer = new GpuTimer(device);
+const timer = new GpuTimer(device, !wall);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Copies of `buffers`, and a restore of them (and `zeroed` cleared) submitted on its own. */
@@ -52,7 +62,7 @@ function saved(buffers: GPUBuffer[], zeroed: GPUBuffer[]): { restore: () => void
 
 const lines = [
   `adapter: ${adapterInfo.description}; timing: ${timer.method}; median of ${repeats} rounds; ` +
-    `free list ${ordered ? 'in slot order' : 'shuffled'}`,
+    `free list ${ordered ? 'in slot order' : 'shuffled'}; each prefix ${repeat} time(s) a pass; dispatch ${dispatch}`,
 ];
 const print = (line: string) => {
   lines.push(line);
@@ -62,10 +72,14 @@ for (const log2 of sizes) {
   const capacity = 2 ** log2;
   const plain = await ParticleSystem.create(device, { capacity });
   await advance(plain, DT, 2);
-  const timePlain = async () => (await timer.time((encoder) => plain.encodeSteps(encoder, DT, 1))).ms;
+  const timePlain = async () => (await timer.time((encoder) => plain.encodeSteps(encoder, DT, repeat))).ms / repeat;
   for (const fraction of fractions) {
     const target = liveTarget(capacity, fraction);
-    const system = await ParticleSystem.create(device, { capacity, emitters: churningEmitters(target, capacity, DT) });
+    const system = await ParticleSystem.create(device, {
+      capacity,
+      emitters: churningEmitters(target, capacity, DT),
+      dispatch,
+    });
     if (!ordered) shuffleFreeList(system);
     const lifecycle = system.lifecycle!;
     if (walk !== 'auto') lifecycle.setDenseWalkFrom(walk === 'dense' ? 0 : capacity + 1);
@@ -77,13 +91,12 @@ for (const log2 of sizes) {
     const passes = lifecycle.profilePasses(DT, false);
     const prefix = async (n: number) => {
       state.restore();
-      return (
-        await timer.time((encoder) => {
-          const pass = encoder.beginComputePass({ label: 'profile' });
-          for (const p of passes.slice(0, n)) p.record(pass);
-          pass.end();
-        })
-      ).ms;
+      const sample = await timer.time((encoder) => {
+        const pass = encoder.beginComputePass({ label: 'profile' });
+        for (let r = 0; r < repeat; r++) for (const p of passes.slice(0, n)) p.record(pass);
+        pass.end();
+      });
+      return sample.ms / repeat;
     };
     const perPass: number[][] = passes.map(() => []);
     const ratios: number[][] = passes.map(() => []);
