@@ -30,6 +30,7 @@ import { buildReport, reportJson, summaryLines, type BenchReport } from '../src/
 import { SoAStepPass, readBuffer } from '../src/bench/soaPass';
 import { LIFECYCLE_BYTES, lifecycleBytes, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
+import { stepsPerSubmission } from '../src/bench/timing';
 import { UniformAccelerationPass } from '../src/bench/uniformAccelerationPass';
 import { StepErrorBound, compareWithBound } from './support/errorBound';
 import { useDevice } from './support/gpu';
@@ -299,6 +300,7 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     expect(sizes.map((s) => s.count)).toEqual([COUNT]);
     const [size] = sizes;
     expect(size!.chunkSize).toBe(256);
+    expect(size!.stepsPerSubmission).toBeGreaterThanOrEqual(steps);
     expect(size!.ratios).toHaveLength(rounds);
     for (const value of [size!.stepMs, size!.sortMs, size!.ratio, size!.fastestRatio, ...size!.ratios])
       expect(value).toBeGreaterThan(0);
@@ -352,6 +354,38 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
 
   it('reported no uncaptured GPU error during the run', () => {
     expect(uncapturedDuringRun).toEqual([]);
+  });
+});
+
+describe('steps a timed submission (stepsPerSubmission)', () => {
+  // A cost model instead of a clock: `overhead` a submission plus `perStep` a step, in milliseconds.
+  const model = (overhead: number, perStep: number) => {
+    const asked: number[] = [];
+    const time = async (steps: number) => {
+      asked.push(steps);
+      return overhead + perStep * steps;
+    };
+    return { time, asked };
+  };
+
+  it('keeps the least where one submission of it already lasts the target (a software adapter)', async () => {
+    const { time, asked } = model(0.05, 20);
+    expect(await stepsPerSubmission(time, 5)).toBe(5);
+    expect(asked).toEqual([5]);
+  });
+
+  it('grows until a submission lasts the target where a step is microseconds (a GPU), so the step outweighs the submission', async () => {
+    const { time } = model(0.1, 0.01);
+    const steps = await stepsPerSubmission(time, 1);
+    expect(steps).toBeGreaterThanOrEqual(390);
+    expect(steps).toBeLessThanOrEqual(1024);
+    // The submission's own cost is then under 3% of what is divided by the steps.
+    expect(0.1 / (0.1 + 0.01 * steps)).toBeLessThan(0.03);
+  });
+
+  it('stops at the most', async () => {
+    const { time } = model(0.05, 0.0001);
+    expect(await stepsPerSubmission(time, 1, 4, 256)).toBe(256);
   });
 });
 

@@ -11,6 +11,7 @@ import { DEFAULT_CONTACT_SETTINGS } from '../core/collisions/world';
 import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { contactCube } from './contactScene';
+import { stepsPerSubmission } from './timing';
 
 /** The target: contacts (grid + 8 iterations) at most this many plain steps, at CONTACT_TARGET_COUNT particles. */
 export const CONTACT_TARGET_RATIO = 60;
@@ -33,6 +34,8 @@ export interface ContactSizeTiming {
   count: number;
   /** Median milliseconds of one plain step. */
   stepMs: number;
+  /** Plain steps in each timed submission (stepsPerSubmission in src/bench/timing.ts): the step's time is their mean. */
+  stepsPerSubmission: number;
   /** Median milliseconds of the grid rebuild, its candidate lists and `iterations` iterations. */
   contactsMs: number;
   /** Median over rounds of (contacts / plain step), each round timing both moments apart. */
@@ -88,13 +91,19 @@ export async function measureContactRatio(
       });
       await plain.writeParticles(0, particles);
       const passes = colliding.collisionPasses!;
+      // Enough steps a submission that the step, not the submission, is what the contacts are divided by.
+      const perSubmission = await stepsPerSubmission(
+        (k) => timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, k)),
+        1,
+      );
       const steps: number[] = [];
       const contacts: number[] = [];
       // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
       for (let round = 0; round <= rounds; round++) {
         // The same scene every round: the resolver separates the balls it pushes apart.
         await colliding.writeParticles(0, particles);
-        const step = await timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, 1));
+        const step =
+          (await timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, perSubmission))) / perSubmission;
         const contact = await timeRecorded(device, (encoder) => {
           passes.encodeGrid(encoder, dt, count);
           for (let k = 0; k < iterations; k++) passes.encodeIteration(encoder, dt, count);
@@ -105,7 +114,14 @@ export async function measureContactRatio(
         }
       }
       const ratios = contacts.map((c, r) => c / (steps[r] as number));
-      sizes.push({ count, stepMs: median(steps), contactsMs: median(contacts), ratio: median(ratios), ratios });
+      sizes.push({
+        count,
+        stepMs: median(steps),
+        stepsPerSubmission: perSubmission,
+        contactsMs: median(contacts),
+        ratio: median(ratios),
+        ratios,
+      });
     } finally {
       plain.destroy();
       colliding?.destroy();
@@ -133,7 +149,7 @@ export function contactTarget(result: ContactRatioResult | null): {
   const sizes = result.sizes
     .map(
       (s) =>
-        `2^${Math.log2(s.count)}: ${s.ratio.toFixed(1)}x (${s.contactsMs.toFixed(0)} ms against ${s.stepMs.toFixed(2)} ms)`,
+        `2^${Math.log2(s.count)}: ${s.ratio.toFixed(1)}x (${s.contactsMs.toFixed(0)} ms against ${s.stepMs.toFixed(3)} ms, the step timed ${s.stepsPerSubmission} a submission)`,
     )
     .join('; ');
   return {

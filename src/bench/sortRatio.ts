@@ -12,6 +12,7 @@ import { ParticleSystem } from '../gpu/particleSystem';
 import { OrbitCamera } from '../render/camera';
 import { DepthSort } from '../render/depthSort';
 import { benchState } from './state';
+import { stepsPerSubmission } from './timing';
 
 /** The sizes the issue names, as exponents of two; the main benchmark times those within its largest size. */
 export const SORT_RATIO_SIZES: readonly number[] = [18, 20];
@@ -33,6 +34,8 @@ export interface SortSizeTiming {
   /** Median milliseconds of one plain step, and of one sort of every particle. */
   stepMs: number;
   sortMs: number;
+  /** Plain steps in each timed submission: `steps` at least, more where a step is too short to time alone (stepsPerSubmission). */
+  stepsPerSubmission: number;
   /** Median over rounds of (sort / step), each round timing both moments apart. */
   ratio: number;
   ratios: number[];
@@ -41,7 +44,7 @@ export interface SortSizeTiming {
 }
 
 export interface SortRatioResult {
-  /** Steps and sorts recorded in one timed command buffer (each timing is divided by its count). */
+  /** Steps (at least; see each size's stepsPerSubmission) and sorts recorded in one timed command buffer (each timing is divided by its count). */
   steps: number;
   sorts: number;
   rounds: number;
@@ -97,16 +100,19 @@ export async function measureSortRatio(device: GPUDevice, options: SortRatioOpti
         chunkSize: options.chunkSize,
       });
       const sorter = sort;
+      const timeSteps = (k: number) =>
+        timeRecorded(
+          device,
+          (encoder) => system.encodeSteps(encoder, dt, k),
+          1,
+          () => system.submitted(),
+        );
+      const perSubmission = await stepsPerSubmission(timeSteps, STEPS);
       const steps: number[] = [];
       const sorts: number[] = [];
       // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
       for (let round = 0; round <= rounds; round++) {
-        const step = await timeRecorded(
-          device,
-          (encoder) => system.encodeSteps(encoder, dt, STEPS),
-          STEPS,
-          () => system.submitted(),
-        );
+        const step = (await timeSteps(perSubmission)) / perSubmission;
         const sorted = await timeRecorded(
           device,
           (encoder) => {
@@ -125,6 +131,7 @@ export async function measureSortRatio(device: GPUDevice, options: SortRatioOpti
         chunkSize: sort.chunkSize,
         stepMs: median(steps),
         sortMs: median(sorts),
+        stepsPerSubmission: perSubmission,
         ratio: median(ratios),
         ratios,
         fastestRatio: Math.min(...sorts) / Math.min(...steps),
@@ -142,7 +149,7 @@ export function sortRatioLines(result: SortRatioResult): string[] {
   return result.sizes.map(
     (s) =>
       `depth sort vs step @ 2^${Math.log2(s.count)} (chunks of ${s.chunkSize}): sort / step ${s.ratio.toFixed(2)}x, ` +
-      `median of ${result.rounds} alternating rounds (sort ${s.sortMs.toFixed(2)} ms, step ${s.stepMs.toFixed(2)} ms); ` +
+      `median of ${result.rounds} alternating rounds (sort ${s.sortMs.toFixed(2)} ms, step ${s.stepMs.toFixed(3)} ms, ${s.stepsPerSubmission} a submission); ` +
       `fastest rounds ${s.fastestRatio.toFixed(2)}x`,
   );
 }

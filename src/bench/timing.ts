@@ -128,3 +128,26 @@ export function spreadOf(values: readonly number[]): Spread {
     max: sorted[sorted.length - 1] as number,
   };
 }
+
+/**
+ * How many steps one timed submission should hold so that it lasts about
+ * `targetMs`, at least `least` and at most `most`. On a fast GPU a step is
+ * microseconds, and a submission's own cost (tens of microseconds from submit
+ * to onSubmittedWorkDone) would otherwise be most of what a ratio divides by;
+ * on a software adapter one step already lasts milliseconds and `least` stands.
+ * `timeSteps(k)` returns the milliseconds of one submission of k steps.
+ */
+export async function stepsPerSubmission(
+  timeSteps: (steps: number) => Promise<number>,
+  least: number,
+  targetMs = 4,
+  most = 1024,
+): Promise<number> {
+  let steps = least;
+  for (let tries = 0; tries < 4 && steps < most; tries++) {
+    const ms = await timeSteps(steps);
+    if (ms >= targetMs) break;
+    steps = Math.min(most, Math.max(2 * steps, Math.ceil((steps * targetMs) / Math.max(ms, 0.001))));
+  }
+  return steps;
+}
