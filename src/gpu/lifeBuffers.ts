@@ -32,16 +32,16 @@ import type { Dispatch } from './kernel';
 /**
  * What a pass needs to run over the live list instead of every slot: its
  * WGSL composed with shaders/liveDispatch.wgsl (src/shaders/index.ts), this group
- * bound at index 2, and `dispatch`: indirect from `args` at `argsOffset`
- * (bytes), sized by planStep from the live count, or (direct dispatch) the
- * capacity, whose invocations past the live count get NO_PARTICLE. The
- * pass's own count must be `capacity`, so its guard rejects only NO_PARTICLE.
+ * bound at index 2, and `dispatch`: indirect from `args` (sized by planStep
+ * from the live count), or (direct dispatch) the capacity, whose invocations
+ * past the live count get NO_PARTICLE. The pass's own count must be
+ * `capacity`, so its guard rejects only NO_PARTICLE.
  */
 export interface LiveDispatch {
   readonly layout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
+  /** The arguments planStep writes (the colliders pass reads the step's walks from them). */
   readonly args: GPUBuffer;
-  readonly argsOffset: number;
   readonly dispatch: Dispatch;
   /** Whether the passes are dispatched directly (LifeBuffers.dispatchMode). */
   readonly direct: boolean;
@@ -284,7 +284,6 @@ export class LifeBuffers {
       layout: this.liveLayout,
       bindGroup: this.liveBindGroup,
       args: this.args,
-      argsOffset: INDIRECT_ARGS.offsets.live,
       dispatch: this.dispatchAt(INDIRECT_ARGS.offsets.live, this.capacity),
       direct: this.dispatchMode === 'direct',
       capacity: this.capacity,

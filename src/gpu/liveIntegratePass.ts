@@ -67,7 +67,8 @@ export class LiveIntegratePass {
       'owner',
     );
     // Direct dispatch has no empty walk: the dense walk alone, over every slot, steps the same particles.
-    this.dispatch = buffers.dispatchMode === 'direct' ? null : buffers.dispatchAt(INDIRECT_ARGS.offsets.stepList, 0);
+    this.dispatch =
+      buffers.dispatchMode === 'direct' ? null : { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.stepList };
     this.denseDispatch = buffers.dispatchAt(INDIRECT_ARGS.offsets.stepDense, LiveIntegratePass.denseSpan(particles));
   }
 
