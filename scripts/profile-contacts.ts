@@ -74,7 +74,7 @@ try {
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(colliderBuffer, 0, colliders.bytes);
-    collide.bind(colliderBuffer, contacts.deltas);
+    collide.bind(colliderBuffer, contacts.deltas, contacts.positionCopy);
     const skin = Math.fround(DEFAULT_CONTACT_SETTINGS.skin);
     const contactStep: ContactStep = {
       count,

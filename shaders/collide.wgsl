@@ -36,8 +36,11 @@ const DEAD_RADIUS: f32 = -1.0;
 @group(1) @binding(1) var<storage, read> colliders: array<Collider>;
 // shaders/health.wgsl (prepended) counts what goes non-finite here.
 @group(1) @binding(3) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;
-// Two vec4 a particle: the position correction, then the velocity change.
-@group(1) @binding(2) var<storage, read> deltas: array<vec4f>;
+// Two vec4 a particle: the position correction, then the velocity change;
+// with particle contacts, from vec4 params.positionCopy, the contact
+// resolver's position copy (shaders/contacts.wgsl: position and radius, then
+// velocity, two vec4 a particle), which applying the corrections keeps up to date.
+@group(1) @binding(2) var<storage, read_write> deltas: array<vec4f>;
 
 // dot3 and resolveWorldContact: shaders/worldContact.wgsl (prepended).
 
@@ -177,6 +180,12 @@ fn main(invocation: Invocation) {
     // The step's lanes: position and velocity.
     storePositionInverseMass(index, vec4f(p, positionInverseMass.w));
     storeVelocityDamping(index, vec4f(v, velocityDamping.w));
+  }
+  if (APPLY_DELTAS && params.positionCopy != 0u) {
+    // As stored above: a particle stuck or killed is at rest, a killed one "no particle".
+    let stopped = c < colliderCount;
+    deltas[params.positionCopy + 2u * index] = vec4f(p, select(r, DEAD_RADIUS, stopped && !stuck));
+    deltas[params.positionCopy + 2u * index + 1u] = vec4f(select(v, vec3f(0.0), stopped), 0.0);
   }
   // A contact can overflow too (a radius near float32's largest): counted, and parked, as the step does
   // (a killed particle is at rest already).

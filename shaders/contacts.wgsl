@@ -58,6 +58,17 @@ override CANDIDATES: u32 = 0u;
 // Whether the system has links: without, their code is compiled out (the
 // software adapter runs a branch's code under a lane mask, taken or not).
 override LINKS: bool = true;
+// Where a particle whose candidates overflow its list walks the grid
+// (src/gpu/contactPass.ts, ContactWalk): WALK_INLINE, in the same pass as the
+// others (a GPU skips the walk's loop where no invocation enters it); or apart
+// (a software adapter runs that loop's body once under a lane mask for every
+// invocation, entered or not): the list pass (WALK_NONE) leaves such particles
+// alone and the walk pass (WALK_ONLY), dispatched with the arguments the
+// candidate lists wrote (no workgroups where no list overflowed), does only them.
+override WALKS: u32 = 0u;
+const WALK_INLINE: u32 = 0u;
+const WALK_NONE: u32 = 1u;
+const WALK_ONLY: u32 = 2u;
 // The most CANDIDATES can be (src/gpu/contactPass.ts, MAX_CANDIDATES).
 const MAX_CANDIDATES: u32 = 32u;
 // Room for each entry's near list (src/gpu/contactPass.ts, NEAR_ROOM); a
@@ -77,6 +88,13 @@ fn staleWord() -> u32 {
   return (3u + CANDIDATES + NEAR_ROOM) * params.capacity;
 }
 
+// After the stale word (walks apart): the walk pass's dispatch arguments, x, y
+// and z workgroups, cleared before the candidate lists and set by those that
+// overflow (walkArgsIndex in src/gpu/contactPass.ts).
+fn walkArgsWord() -> u32 {
+  return staleWord() + 1u;
+}
+
 // ContactParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: ContactParams;
 @group(1) @binding(1) var<storage, read> links: array<Link>;
@@ -94,7 +112,8 @@ fn staleWord() -> u32 {
 @group(1) @binding(6) var<storage, read_write> activeCounts: array<u32>;
 // Two vec4 a particle: the position correction, then the velocity change, as
 // float bits (shaders/collide.wgsl reads them as vec4f); in MODE_LIST, the
-// neighbours found, as indices.
+// neighbours found, as indices. Then, from vec4 2 * capacity, the position
+// copy (positionCopy).
 @group(1) @binding(7) var<storage, read_write> deltas: array<vec4u>;
 
 var<private> closing: u32;
@@ -129,14 +148,13 @@ fn visitContact(
   penetration: f32,
   restitution: f32,
 ) {
+  if (MODE == MODE_COUNT) {
+    countContact(isContact, vA, vB, n, penetration);
+    return;
+  }
   let separatingVelocity = dot3(vA - vB, n);
   let isClosing = isContact & (separatingVelocity < 0.0);
   let isPenetrating = isContact & (penetration > 0.0);
-  if (MODE == MODE_COUNT) {
-    closing += select(0u, 1u, isClosing);
-    penetrating += select(0u, 1u, isPenetrating);
-    return;
-  }
   let countsA = activeCounts[a];
   // An anchor (no particle) has no count: index 0 read, 0 taken.
   let countsB = select(activeCounts[select(b, 0u, b == NO_PARTICLE)], 0u, b == NO_PARTICLE);
@@ -158,15 +176,33 @@ fn visitContact(
   moveSum = select(moveSum, moveSum + movePerIMass * share, isPenetrating & (penetratingInverseMass > 0.0));
 }
 
+// The position copy: each particle's position and radius, then its velocity,
+// as the particle records hold them (the same bits), two vec4 a particle after
+// the corrections in `deltas`. The candidate lists write those of the
+// particles in the grid, the apply pass (shaders/collide.wgsl) those it moves.
+// MODE_COUNT's candidate test reads a candidate's first vec4 alone, 16 bytes
+// (the 64-byte records' lines were most of that pass's time at 2^18 on
+// SwiftShader), and counts a contact from both (src/gpu/contactPass.ts,
+// positionCopyIndex).
+fn positionCopy(i: u32) -> u32 {
+  return 2u * params.capacity + 2u * i;
+}
+
+fn copiedPositionRadius(i: u32) -> vec4f {
+  return bitcast<vec4f>(deltas[positionCopy(i)]);
+}
+
+fn copiedVelocity(i: u32) -> vec3f {
+  return bitcast<vec4f>(deltas[positionCopy(i) + 1u]).xyz;
+}
+
 // x: true unless the pair test surely finds no contact with `other`: its reach
 // test, looser by REACH_SLACK again (far above any rounding difference between
 // the two places the test is compiled). y: the same test with the reach longer
 // by the margin (the candidates a compacted list keeps).
-fn mayReach(selfPosition: vec3f, myRadius: f32, other: u32) -> vec2<bool> {
-  let candidate = particlePositionInverseMass(other);
-  let r = particleAccelerationRadiusW(other);
+fn mayReach(selfPosition: vec3f, myRadius: f32, position: vec3f, r: f32) -> vec2<bool> {
   let reach = r + myRadius;
-  let d = candidate.xyz - selfPosition;
+  let d = position - selfPosition;
   let distance2 = dot3(d, d);
   let limit = reach + params.skin;
   let wideLimit = reach + (params.skin + params.margin);
@@ -175,6 +211,37 @@ fn mayReach(selfPosition: vec3f, myRadius: f32, other: u32) -> vec2<bool> {
     alive & (distance2 < limit * limit * (REACH_SLACK * REACH_SLACK)),
     alive & (distance2 < wideLimit * wideLimit * (REACH_SLACK * REACH_SLACK)),
   );
+}
+
+// Two spheres, A's and B's centre and radius (negative: killed during this
+// step, no longer there): whether they are a contact (within the skin), its
+// normal (from B to A; coincident centres separate along y) and its
+// penetration.
+struct SphereContact {
+  normal: vec3f,
+  penetration: f32,
+  isContact: bool,
+}
+
+fn sphereContact(pA: vec3f, rA: f32, pB: vec3f, rB: f32) -> SphereContact {
+  let reach = rA + rB;
+  let sphereD = pA - pB;
+  let distance2 = dot3(sphereD, sphereD);
+  let limit = reach + params.skin;
+  let distance = sqrt(distance2);
+  let normal = select(vec3f(0.0, 1.0, 0.0), sphereD / distance, distance > 0.0);
+  let penetration = reach - distance;
+  let isContact = !((rA < 0.0) | (rB < 0.0)) & (reach > 0.0) & (distance2 < limit * limit * REACH_SLACK) &
+    (penetration > -params.skin);
+  return SphereContact(normal, penetration, isContact);
+}
+
+// MODE_COUNT: a contact counts as closing when A and B approach along its
+// normal, as penetrating when they overlap.
+fn countContact(isContact: bool, vA: vec3f, vB: vec3f, n: vec3f, penetration: f32) {
+  let separatingVelocity = dot3(vA - vB, n);
+  closing += select(0u, 1u, isContact & (separatingVelocity < 0.0));
+  penetrating += select(0u, 1u, isContact & (penetration > 0.0));
 }
 
 // The particle whose contacts are gathered (visitParticle sets them).
@@ -211,20 +278,13 @@ fn visitOther(me: u32, other: u32, link: Link, isLink: bool) {
   let pA = select(otherPosition, selfPosition, selfIsA);
   let pB = select(selfPosition, otherPosition, selfIsA);
 
-  // Spheres; killed during this step (negative radius): no longer there.
   let rA = select(otherAccelerationRadius.w, myRadius, selfIsA);
   let rB = select(myRadius, otherAccelerationRadius.w, selfIsA);
-  let reach = rA + rB;
-  let sphereD = pA - pB;
-  let distance2 = dot3(sphereD, sphereD);
-  let limit = reach + params.skin;
-  let distance = sqrt(distance2);
-  // Coincident centres separate along y.
-  var n = select(vec3f(0.0, 1.0, 0.0), sphereD / distance, distance > 0.0);
-  var penetration = reach - distance;
+  let sphere = sphereContact(pA, rA, pB, rB);
+  var n = sphere.normal;
+  var penetration = sphere.penetration;
   var restitution = params.restitution;
-  var isContact = !((rA < 0.0) | (rB < 0.0)) & (reach > 0.0) & (distance2 < limit * limit * REACH_SLACK) &
-    (penetration > -params.skin);
+  var isContact = sphere.isContact;
   if (LINKS) {
     // Cyclone's ParticleCable, ParticleRod and their anchored ParticleConstraint forms.
     let d = pB - pA;
@@ -271,6 +331,40 @@ fn visitOther(me: u32, other: u32, link: Link, isLink: bool) {
   }
 }
 
+// The neighbours of particle `me` in the 27 cells around its own, cell by
+// cell, by index, found by walking the grid (none unless `walking`).
+fn walkGrid(me: u32, walking: bool) {
+  let home = cells[me];
+  var walkCell = select(27u, 0u, walking);
+  var cell = home.xyz;
+  var entry = 0u;
+  var entryEnd = 0u;
+  loop {
+    var other = NO_PARTICLE;
+    loop {
+      if (entry < entryEnd) {
+        let candidate = entries[entry];
+        let candidateCell = cells[params.count + entry].xyz;
+        entry += 1u;
+        // Only particles in this very cell: another cell in the same bucket is a hash collision.
+        if (candidate != me && all(candidateCell == cell)) {
+          other = candidate;
+          break;
+        }
+        continue;
+      }
+      if (walkCell >= 27u) { break; }
+      cell = home.xyz + vec3i(i32(walkCell % 3u) - 1, i32((walkCell / 3u) % 3u) - 1, i32(walkCell / 9u) - 1);
+      let bucket = bucketOf(cell, params.bucketMask);
+      entry = starts[bucket];
+      entryEnd = starts[bucket + 1u];
+      walkCell += 1u;
+    }
+    if (other == NO_PARTICLE) { break; }
+    visitOther(me, other, Link(), false);
+  }
+}
+
 // The contacts of particle `me` (`gridded`: in the grid), in order: its links
 // in link order, then its neighbours, each pair seen the same way from both
 // sides (A is the lower index) so that the impulses are equal and opposite bit
@@ -281,10 +375,6 @@ fn visitParticle(me: u32, gridded: bool) {
   moveSum = vec3f(0.0);
   velocitySum = vec3f(0.0);
   listed = 0u;
-  if (MODE == MODE_LIST) {
-    deltas[2u * me] = vec4u(NO_PARTICLE);
-    deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
-  }
   selfPositionInverseMass = particlePositionInverseMass(me);
   selfVelocity = particleVelocityDamping(me).xyz;
   selfAccelerationRadius = particleAccelerationRadius(me);
@@ -319,6 +409,9 @@ fn visitParticle(me: u32, gridded: bool) {
     let nearFirst = nearCounts + params.capacity + me * NEAR_ROOM;
     let listFirst = 2u * params.capacity + me * CANDIDATES;
     walking = found > CANDIDATES;
+    // Walks apart: each particle's outputs from one of the two passes, before
+    // anything is written.
+    if ((WALKS != WALK_INLINE) & (walking != (WALKS == WALK_ONLY))) { return; }
     // The wide list while no particle has moved past margin / 2 since it was
     // made (the stale word, set by an earlier iteration's resolve), else the
     // candidates: the same pairs in reach, in the same order.
@@ -335,7 +428,27 @@ fn visitParticle(me: u32, gridded: bool) {
       var wideCount = 0u;
       for (var j = 0u; j < select(listCount, 0u, walking); j++) {
         let other = activeCounts[listStart + j];
-        let reaches = mayReach(selfPosition, myRadius, other);
+        let copied = copiedPositionRadius(other);
+        let reaches = mayReach(selfPosition, myRadius, copied.xyz, copied.w);
+        // Counted here, every candidate, from the copy: the exact test finds no
+        // contact out of reach, so these are the contacts (and the bits)
+        // visitOther finds in the near list, without a second loop that reads
+        // the records.
+        let selfIsA = me < other;
+        let otherVelocity = copiedVelocity(other);
+        let sphere = sphereContact(
+          select(copied.xyz, selfPosition, selfIsA),
+          select(copied.w, myRadius, selfIsA),
+          select(selfPosition, copied.xyz, selfIsA),
+          select(myRadius, copied.w, selfIsA),
+        );
+        countContact(
+          sphere.isContact,
+          select(otherVelocity, selfVelocity, selfIsA),
+          select(selfVelocity, otherVelocity, selfIsA),
+          sphere.normal,
+          sphere.penetration,
+        );
         if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = other; }
         nearCount += select(0u, 1u, reaches.x);
         let keep = widening & reaches.y;
@@ -353,7 +466,13 @@ fn visitParticle(me: u32, gridded: bool) {
     if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + me]; }
     let fromNear = kept <= NEAR_ROOM;
     listAt = select(listStart, nearFirst, fromNear);
-    items = select(select(listCount, kept, fromNear), 0u, walking);
+    // MODE_COUNT counted its listed neighbours as it filtered them.
+    items = select(select(listCount, kept, fromNear), 0u, walking | (MODE == MODE_COUNT));
+  }
+  if ((WALKS == WALK_ONLY) & !walking) { return; }
+  if (MODE == MODE_LIST) {
+    deltas[2u * me] = vec4u(NO_PARTICLE);
+    deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
   }
 
   // The links, then the listed neighbours.
@@ -368,38 +487,10 @@ fn visitParticle(me: u32, gridded: bool) {
     visitOther(me, other, link, isLink);
   }
 
-  // Past the candidate lists' room: the neighbours in the 27 cells around
-  // home, cell by cell, by index, found by walking the grid. Apart from the
-  // list's loop above, whose iterations it would otherwise weigh down.
-  let home = cells[me];
-  var walkCell = select(27u, 0u, walking);
-  var cell = home.xyz;
-  var entry = 0u;
-  var entryEnd = 0u;
-  loop {
-    var other = NO_PARTICLE;
-    loop {
-      if (entry < entryEnd) {
-        let candidate = entries[entry];
-        let candidateCell = cells[params.count + entry].xyz;
-        entry += 1u;
-        // Only particles in this very cell: another cell in the same bucket is a hash collision.
-        if (candidate != me && all(candidateCell == cell)) {
-          other = candidate;
-          break;
-        }
-        continue;
-      }
-      if (walkCell >= 27u) { break; }
-      cell = home.xyz + vec3i(i32(walkCell % 3u) - 1, i32((walkCell / 3u) % 3u) - 1, i32(walkCell / 9u) - 1);
-      let bucket = bucketOf(cell, params.bucketMask);
-      entry = starts[bucket];
-      entryEnd = starts[bucket + 1u];
-      walkCell += 1u;
-    }
-    if (other == NO_PARTICLE) { break; }
-    visitOther(me, other, Link(), false);
-  }
+  // Past the candidate lists' room: the walk of the grid, in a loop of its own
+  // (apart from the list's loop above, whose iterations it would otherwise
+  // weigh down), compiled out of the list pass of walks apart.
+  if (WALKS != WALK_NONE) { walkGrid(me, walking); }
 
   if (MODE == MODE_LIST) {
     activeCounts[me] = listed;
@@ -467,6 +558,13 @@ fn listCandidates(me: u32, slot: u32) {
     left -= buckets;
   }
   activeCounts[params.capacity + me] = found;
+  // Walks apart: the walk pass runs over every particle (plain stores: every
+  // invocation that writes them writes the same values).
+  if ((WALKS != WALK_INLINE) & (found > CANDIDATES)) {
+    activeCounts[walkArgsWord()] = params.walkGroupsX;
+    activeCounts[walkArgsWord() + 1u] = params.walkGroupsY;
+    activeCounts[walkArgsWord() + 2u] = 1u;
+  }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -479,6 +577,9 @@ fn main(invocation: Invocation) {
   if (MODE == MODE_CANDIDATES) {
     // Fresh lists: not stale (no other invocation of this dispatch reads the word).
     if ((t == 0u) & (params.pairs != 0u)) { activeCounts[staleWord()] = NO_PARTICLE; }
+    // The position copy of particle t (in particle order: the records read and the copy written in sequence).
+    deltas[positionCopy(t)] = bitcast<vec4u>(vec4f(particlePositionInverseMass(t).xyz, particleAccelerationRadiusW(t)));
+    deltas[positionCopy(t) + 1u] = bitcast<vec4u>(vec4f(particleVelocityDamping(t).xyz, 0.0));
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }

@@ -163,13 +163,15 @@ describe('chunking', () => {
   it('refuses past what one binding holds of the per-slot records kept beside the particles, naming them', async () => {
     const { device } = gpu.get();
     const binding = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
-    // The contact resolver keeps 44 bytes a slot in one binding with the grid: on SwiftShader's 1 GiB bindings,
-    // 24,403,223 slots, fewer than its chunks hold. Emitters' 32-byte life records: 2^25 slots.
+    // The contact resolver keeps 64 bytes a slot in one binding with the grid (its corrections and position
+    // copy): on SwiftShader's 1 GiB bindings, 16,777,216 slots, fewer than its chunks hold. Emitters' 32-byte
+    // life records: 2^25 slots.
+    expect(contactSlotBytes(true)).toBe(64);
     const contactLimit = Math.floor(binding / contactSlotBytes(true));
     expect(contactLimit).toBeLessThan(ParticleBuffer.maxParticles(device));
     await expect(
       ParticleSystem.create(device, { capacity: contactLimit + 1, collisions: { particleCollisions: true } }),
-    ).rejects.toThrow(new RegExp(`exceeds ${contactLimit} particles.*contact resolver's records at 44 bytes a slot`));
+    ).rejects.toThrow(new RegExp(`exceeds ${contactLimit} particles.*contact resolver's records at 64 bytes a slot`));
     const lifeLimit = Math.floor(binding / 32);
     expect(lifeLimit).toBeLessThan(ParticleBuffer.maxParticles(device, STORAGE_BESIDE_PARTICLES.step));
     await expect(ParticleSystem.create(device, { capacity: lifeLimit + 1, emitters: [{ rate: 10 }] })).rejects.toThrow(

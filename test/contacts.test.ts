@@ -12,16 +12,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticleSystemApi } from '../src/core/api';
 import { MAX_LISTED, MODE_LIST } from '../src/core/collisions/contacts';
-import type { LinkInit } from '../src/core/collisions/links';
+import { noLinks, prepareLinks, type LinkInit } from '../src/core/collisions/links';
 import { CpuCollisionWorld, RadiusBound, largestRadius, resolveContactSettings } from '../src/core/collisions/world';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SparkworksInputError } from '../src/core/errors';
 import { OFFSET, FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles, type ParticleInit } from '../src/core/particles';
-import { ParticleSystem } from '../src/gpu/particleSystem';
+import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../src/gpu/particleSystem';
 import { GridPass } from '../src/gpu/gridPass';
 import { gridSpacing } from '../src/core/collisions/grid';
-import { staleWordIndex } from '../src/gpu/contactPass';
+import { ContactPass, staleWordIndex, type ContactModeName, type ContactStep } from '../src/gpu/contactPass';
 import { UNIT_ROUNDOFF } from './support/errorBound';
 import { useDevice } from './support/gpu';
 import { seededRandom } from './support/random';
@@ -478,6 +478,92 @@ describe('particle-particle collisions', () => {
     system.destroy();
   });
 
+  it("walks the grid in the list's own pass (a GPU's way) or in a pass apart (a software adapter's): the same lists, counts and corrections", async () => {
+    const { device } = gpu.get();
+    const random = seededRandom(61);
+    const count = 600;
+    // A crowd like the test above's (half of it in a 0.5 m cube of 0.1 m cells,
+    // about 65 candidates each, overflowing their lists), then the same
+    // particles spread out (no list overflows: the walk pass gets no workgroups).
+    const crowd: ParticleInit[] = Array.from({ length: count }, (_, i) => {
+      const side = i < count / 2 ? 0.5 : 6;
+      const position = [0, 1, 2].map(() => (random() - 0.5) * side + (i < count / 2 ? 0 : 4));
+      return { position, velocity: position.map(() => random() - 0.5), mass: 0.5 + random(), radius: 0.05 };
+    });
+    const spread = crowd.map((p, i) => ({ ...p, position: [(i % 30) * 0.3, Math.floor(i / 30) * 0.0999, 0] }));
+    // Rods among the crowd and one anchored: the links' variants walk apart too.
+    const links = prepareLinks(
+      [
+        { type: 'rod', a: 0, b: 1, length: 0.05 },
+        { type: 'rod', a: 2, anchor: [0, 0, 0], length: 0.1 },
+        { type: 'cable', a: 3, b: 250, maxLength: 0.2 },
+      ],
+      count,
+    );
+    const system = await ParticleSystem.create(device, { capacity: count });
+    const skin = Math.fround(1e-4);
+    const step: ContactStep = {
+      count,
+      dt: Math.fround(1 / 60),
+      skin,
+      restitution: Math.fround(0.5),
+      inverseCellSize: gridSpacing(0.05, skin).inverseCellSize,
+    };
+    const grid = GridPass.create(device, system.particles, DEFAULT_WORKGROUP_SIZE);
+    const walks = (['inline', 'apart'] as const).map((walk) =>
+      ContactPass.create(device, system.particles, DEFAULT_WORKGROUP_SIZE, true, walk),
+    );
+    expect(walks.map((pass) => pass.walk)).toEqual(['inline', 'apart']);
+    const staleWord = staleWordIndex(count, walks[0]!.candidates);
+    for (const [scene, particles] of [
+      ['crowd', crowd],
+      ['spread', spread],
+    ] as const) {
+      await system.writeParticles(0, particles);
+      for (const withLinks of [false, true]) {
+        // Per walk: each mode's active words (counts, candidates, near lists, the stale word) and corrections.
+        const results: Uint32Array[][] = [];
+        for (const pass of walks) {
+          pass.setLinks(withLinks ? links : noLinks(count));
+          pass.useGrid(grid);
+          const outputs: Uint32Array[] = [];
+          for (const modes of [['list'], ['count', 'resolve', 'count', 'resolve']] as ContactModeName[][]) {
+            const encoder = device.createCommandEncoder();
+            grid.encode(encoder, count, step.inverseCellSize!);
+            pass.encode(encoder, 'candidates', step);
+            for (const mode of modes) pass.encode(encoder, mode, step);
+            device.queue.submit([encoder.finish()]);
+            outputs.push(await readBuffer(device, pass.active, (staleWord + 1) * 4));
+            outputs.push(await readBuffer(device, pass.deltas, count * 32));
+          }
+          results.push(outputs);
+        }
+        const found = results[0]![0]!.subarray(count, 2 * count);
+        const overflowing = found.filter((n) => n > walks[0]!.candidates).length;
+        if (scene === 'crowd') expect(overflowing, scene).toBeGreaterThan(100);
+        else expect(overflowing, scene).toBe(0);
+        results[1]!.forEach((words, k) =>
+          expect(
+            Buffer.from(words.buffer).equals(Buffer.from(results[0]![k]!.buffer)),
+            `${scene}, links ${withLinks}, output ${k}`,
+          ).toBe(true),
+        );
+        // Something was found: contacts listed, counted and resolved.
+        expect(
+          results[0]![0]!.subarray(0, count).some((n) => n > 0),
+          scene,
+        ).toBe(true);
+        expect(
+          results[0]![3]!.some((n) => n !== 0),
+          scene,
+        ).toBe(true);
+      }
+    }
+    for (const pass of walks) pass.destroy();
+    grid.destroy();
+    system.destroy();
+  });
+
   it('keeps the near candidates across the iterations, and filters all of them again once a particle has moved past half the margin: the same bits as the twin', async () => {
     const { device } = gpu.get();
     const random = seededRandom(41);
@@ -544,6 +630,92 @@ describe('particle-particle collisions', () => {
       expect(collided, `${name}`).toBeGreaterThan(0);
       system.destroy();
     }
+  });
+
+  it('sees a particle a collider kills or sticks during the iterations as the twin does: the same bits', async () => {
+    const { device } = gpu.get();
+    const random = seededRandom(53);
+    const count = 400;
+    // Balls of 0.05 m packed into a 0.5 m cube (many overlapping by
+    // centimetres) whose lower part reaches through a floor that kills and a
+    // wall that sticks: each iteration's apply pass kills or sticks some of
+    // them while their neighbours still press on them, so the later counts
+    // (which read the resolver's position copy) must see them dead (radius -1)
+    // or at rest, as the twin's records say.
+    const particles: ParticleInit[] = Array.from({ length: count }, () => ({
+      position: [(random() - 0.5) * 0.5, (random() - 0.5) * 0.5, (random() - 0.5) * 0.5],
+      velocity: [-2 - random(), (random() - 0.5) * 2, (random() - 0.5) * 2],
+      mass: 0.5 + random(),
+      radius: 0.05,
+    }));
+    const options = {
+      capacity: count,
+      collisions: {
+        particleCollisions: true,
+        iterations: 8,
+        colliders: [
+          {
+            type: 'plane' as const,
+            normal: [0, 1, 0] as [number, number, number],
+            offset: -0.15,
+            onHit: 'die' as const,
+          },
+          {
+            type: 'plane' as const,
+            normal: [1, 0, 0] as [number, number, number],
+            offset: -0.15,
+            onHit: 'stick' as const,
+          },
+        ],
+      },
+    };
+    const system = await ParticleSystem.create(device, options);
+    await system.writeParticles(0, particles);
+    const twin = new CpuParticleSystem(options);
+    twin.writeParticles(0, particles);
+    const { RADIUS } = OFFSET;
+    let killed = 0;
+    let stuck = 0;
+    for (let step = 1; step <= 3; step++) {
+      twin.state.set(await system.readPacked());
+      twin.step(1 / 60);
+      await system.step(1 / 60);
+      const gpuState = await system.readPacked();
+      // SwiftShader rounds the step as the twin does (checked in the test above): bit for bit.
+      if (gpu.get().adapterInfo.software)
+        expect(
+          Buffer.from(gpuState.buffer).equals(
+            Buffer.from(twin.state.buffer, twin.state.byteOffset, gpuState.byteLength),
+          ),
+          `step ${step}`,
+        ).toBe(true);
+      // The resolver's position copy, as the last apply pass left it, holds what the records hold: every
+      // particle's position, radius and velocity, the killed and the stuck ones' included.
+      const contacts = system.collisionPasses!.contacts!;
+      const copy = new Float32Array(
+        (await readBuffer(device, contacts.deltas, (contacts.positionCopy + 2 * count) * 16)).buffer,
+      ).subarray(contacts.positionCopy * 4);
+      const fromRecords = new Float32Array(count * 8);
+      for (let i = 0; i < count; i++) {
+        fromRecords.set([...at(gpuState, i, POSITION), gpuState[i * FLOATS_PER_PARTICLE + RADIUS]!], i * 8);
+        fromRecords.set([...at(gpuState, i, VELOCITY), 0], i * 8 + 4);
+      }
+      expect(
+        Buffer.from(copy.buffer, copy.byteOffset, copy.byteLength).equals(Buffer.from(fromRecords.buffer)),
+        `step ${step}: the position copy`,
+      ).toBe(true);
+      killed = 0;
+      stuck = 0;
+      for (let i = 0; i < count; i++) {
+        const base = i * FLOATS_PER_PARTICLE;
+        if (gpuState[base + RADIUS]! < 0) killed++;
+        else if (gpuState[base + INVERSE_MASS] === 0) stuck++;
+      }
+    }
+    // Both colliders acted (in the first step most of what they catch is inside the pile).
+    expect(killed).toBeGreaterThan(20);
+    expect(stuck).toBeGreaterThan(20);
+    system.destroy();
   });
 
   it('is deterministic: the same scene run twice gives the same bits', async () => {

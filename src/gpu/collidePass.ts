@@ -22,6 +22,8 @@ export class CollidePass {
   private readonly params: UniformRing;
   private readonly block = COLLIDE_PARAMS.value();
   private bindGroup: GPUBindGroup | null = null;
+  /** Where the contact resolver's position copy starts in the bound deltas, in vec4 (0: none). */
+  private positionCopy = 0;
   /** The pass over the live list and its bind group, made on first use. */
   private overLive: { kernel: Kernel; bindGroup: GPUBindGroup } | null = null;
   private destroyed = false;
@@ -49,7 +51,7 @@ export class CollidePass {
       code: shaders.collide(),
       constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 0, ...particles.health.constants },
       // Binding 3: the health record (src/gpu/health.ts).
-      groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage', 'storage']],
+      groups: [['uniform-dynamic', 'read-only-storage', 'storage', 'storage']],
       // Each invocation moves its own particle only: chunk by chunk over a chunked system.
       perChunk: true,
     });
@@ -64,8 +66,13 @@ export class CollidePass {
     return new CollidePass(device, particles, plain, applying, applyingOnly, workgroupSize);
   }
 
-  /** Binds the collider records and the resolver's corrections (the orchestrator owns both). */
-  bind(colliders: GPUBuffer, deltas: GPUBuffer): void {
+  /**
+   * Binds the collider records and the resolver's corrections (the
+   * orchestrator owns both), with where the resolver's position copy starts in
+   * them (ContactPass.positionCopy; 0: none), which applying them updates.
+   */
+  bind(colliders: GPUBuffer, deltas: GPUBuffer, positionCopy = 0): void {
+    this.positionCopy = positionCopy;
     this.resources = [this.params.binding, colliders, deltas, this.health];
     this.bindGroup = this.plain.bindGroup(0, this.resources, 'CollidePass.bindGroup');
     this.overLive = null;
@@ -85,7 +92,7 @@ export class CollidePass {
           CAPACITY: live.capacity,
           ...this.particles.health.constants,
         },
-        groups: [['uniform-dynamic', 'read-only-storage', 'read-only-storage', 'storage'], live.layout],
+        groups: [['uniform-dynamic', 'read-only-storage', 'storage', 'storage'], live.layout],
         // Each chunk's run keeps its own chunk's slots (shaders/liveDispatch.wgsl).
         perChunk: 'owner',
       });
@@ -101,7 +108,8 @@ export class CollidePass {
       .set('count', step.count)
       .set('colliderCount', step.colliderCount)
       .set('dt', step.dt)
-      .set('skin', step.skin);
+      .set('skin', step.skin)
+      .set('positionCopy', this.positionCopy);
     return { bindGroup: this.bindGroup, offset: this.params.offsetFor(block.bytes) };
   }
 

@@ -97,9 +97,15 @@ export class GpuCollisions {
   private colliders(): CollidePass {
     if (!this.collidePass) {
       this.collidePass = CollidePass.create(this.device, this.particles, this.workgroupSize);
-      this.collidePass.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
+      this.bindCollidePass();
     }
     return this.collidePass;
+  }
+
+  /** Binds the colliders pass to the colliders and the contact resolver's corrections (placeholders without). */
+  private bindCollidePass(): void {
+    const contacts = this.contactPass;
+    this.collidePass?.bind(this.colliderBuffer, contacts?.deltas ?? this.noDeltas, contacts?.positionCopy ?? 0);
   }
 
   /** The contact and grid passes, created on first need. */
@@ -112,7 +118,7 @@ export class GpuCollisions {
         this.gridPass = GridPass.create(this.device, this.particles, this.workgroupSize);
         this.contactPass.useGrid(this.gridPass);
       }
-      this.collidePass?.bind(this.colliderBuffer, this.contactPass.deltas);
+      this.bindCollidePass();
     }
     return this.contactPass;
   }
@@ -122,7 +128,7 @@ export class GpuCollisions {
     this.colliderBuffer.destroy();
     this.colliderBuffer = this.createColliderBuffer(colliders);
     this.colliderCount = colliders.count;
-    this.collidePass?.bind(this.colliderBuffer, this.contactPass?.deltas ?? this.noDeltas);
+    this.bindCollidePass();
     const composition = colliderComposition(colliders);
     this.fusedColliders =
       colliders.count === 0 || hasStickCollider(colliders)
@@ -235,6 +241,11 @@ export class GpuCollisions {
   /** The grid's buffers (null without particle-particle collisions). */
   get grid(): GridPass | null {
     return this.gridPass;
+  }
+
+  /** The contact resolver's buffers (null until the first step or link that needs them). */
+  get contacts(): ContactPass | null {
+    return this.contactPass;
   }
 
   destroy(): void {

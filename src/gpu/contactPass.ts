@@ -5,6 +5,8 @@
  * the per-particle counts and corrections that shaders/collide.wgsl applies.
  */
 import type { PackedLinks } from '../core/collisions/links';
+import { isHardwareDevice } from './device';
+import { dispatchSize } from './dispatch';
 import { Kernel } from './kernel';
 import type { GridPass } from './gridPass';
 import type { ParticleBuffer } from './particleBuffer';
@@ -36,17 +38,43 @@ export const NEAR_ROOM = 8;
  */
 export const LIST_MARGIN = 0.1;
 
+/**
+ * Where a particle whose candidates overflow its list walks the grid
+ * (shaders/contacts.wgsl, WALKS): 'inline', in the count, resolve and list
+ * passes themselves; 'apart', in a walk pass of its own after each, dispatched
+ * with arguments the candidate lists write, no workgroups while no list
+ * overflows. A GPU skips a loop no invocation enters, so inline costs it
+ * nothing; a software adapter runs the loop's body once under a lane mask for
+ * every invocation, entered or not, and the extra dispatch is the cheaper way.
+ */
+export type ContactWalk = 'inline' | 'apart';
+
 /** Words a particle of the active buffer holds besides its candidates: active counts, candidates found, near count and list. */
 const WORDS_BESIDE_CANDIDATES = 3 + NEAR_ROOM;
 
 /**
  * The most bytes a slot takes in one of the resolver's buffers (each one
- * binding): two vec4 of corrections, and with the grid the active buffer's
- * words beside the candidates (the candidates shrink to fit, down to none)
- * and the grid's 32-byte cell record.
+ * binding): two vec4 of corrections (with the grid a third, the position
+ * copy), and with the grid the active buffer's words beside the candidates
+ * (the candidates shrink to fit, down to none) and the grid's 32-byte cell
+ * record.
  */
 export function contactSlotBytes(grid: boolean): number {
-  return Math.max(32, grid ? 4 * (2 + 1 + NEAR_ROOM) : 4 * 2);
+  return Math.max(32, grid ? Math.max(4 * (2 + 1 + NEAR_ROOM), 16 * DELTA_VECTORS_WITH_GRID) : 4 * 2);
+}
+
+/**
+ * The vec4 a particle of the deltas buffer holds with the grid: its position
+ * correction and velocity change, then (from vec4 2 * capacity) the position
+ * copy: each particle's position and radius, then its velocity, written by the
+ * candidate lists and by each iteration's apply pass. The count's candidate
+ * test reads a candidate's 16 bytes there instead of its 64-byte record.
+ */
+const DELTA_VECTORS_WITH_GRID = 4;
+
+/** Where the position copy starts in the deltas buffer, in vec4 (with the grid; shaders/contacts.wgsl positionCopy). */
+export function positionCopyIndex(capacity: number): number {
+  return 2 * capacity;
 }
 
 /**
@@ -58,13 +86,26 @@ export function staleWordIndex(capacity: number, candidates: number): number {
   return (3 + candidates + NEAR_ROOM) * capacity;
 }
 
+/** After the stale word: the walk pass's dispatch arguments (x, y, z workgroups; walks apart). */
+export function walkArgsIndex(capacity: number, candidates: number): number {
+  return staleWordIndex(capacity, candidates) + 1;
+}
+
+/** The active buffer's words past the per-particle ones: the stale word and the walk pass's three arguments. */
+const ACTIVE_TAIL_WORDS = 4;
+
 /** The candidates a particle has room for, with the active counts and near lists, in one buffer the device allows. */
 export function candidateRoom(capacity: number, limits: GPUSupportedLimits): number {
-  // One word besides: the kept lists' stale word.
-  const words = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / 4) - 1;
+  // Besides: the kept lists' stale word and the walk pass's arguments.
+  const words = Math.floor(Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize) / 4) - ACTIVE_TAIL_WORDS;
   return Math.max(0, Math.min(MAX_CANDIDATES, Math.floor(words / Math.max(capacity, 1)) - WORDS_BESIDE_CANDIDATES));
 }
 export type ContactModeName = keyof typeof CONTACT_MODES;
+/** The modes that visit each particle's contacts, and so may walk the grid. */
+type WalkMode = Exclude<ContactModeName, 'candidates'>;
+type WalkKernels = Record<WalkMode, Kernel>;
+/** shaders/contacts.wgsl's WALKS: the walk in the pass, the list pass of walks apart, its walk pass. */
+const WALKS = { inline: 0, none: 1, only: 2 } as const;
 
 export interface ContactStep {
   count: number;
@@ -88,20 +129,29 @@ export class ContactPass {
    * candidates (with a wide list, 1 + its length above 16 bits), then their
    * lists (a wide list after the candidates), `candidates` words a particle; then (with
    * the grid) each particle's number in reach and their list, NEAR_ROOM words
-   * a particle, and one word: whether the kept lists went stale.
+   * a particle, and one word: whether the kept lists went stale; then the
+   * walk pass's three dispatch arguments (walks apart).
    */
   readonly active: GPUBuffer;
-  /** Two vec4 a particle: position correction, velocity change (list mode: neighbour indices). */
+  /**
+   * Two vec4 a particle: position correction, velocity change (list mode:
+   * neighbour indices); with the grid, then the position copy, a vec4 a
+   * particle (positionCopyIndex).
+   */
   readonly deltas: GPUBuffer;
   private links: GPUBuffer;
   private linkIndex: GPUBuffer;
   private linkCount = 0;
   private readonly placeholders: GPUBuffer[];
+  /** The walk pass's dispatch arguments, copied from the active buffer after the candidate lists (walks apart). */
+  private readonly walkArgs: GPUBuffer | null;
   private grid: GridPass | null = null;
   private bindGroup: GPUBindGroup | null = null;
   private readonly params: UniformRing;
   private readonly block = CONTACT_PARAMS.value();
   private destroyed = false;
+  /** Where the position copy starts in `deltas`, in vec4; 0: none (links alone). */
+  readonly positionCopy: number;
   /** The Jacobi iterations (count, resolve) recorded since the last candidate lists. */
   private iteration = 0;
 
@@ -111,19 +161,38 @@ export class ContactPass {
     private readonly kernels: Record<ContactModeName, Kernel>,
     /** The same without the links' code, used while there are none. */
     private readonly kernelsWithoutLinks: Record<ContactModeName, Kernel>,
+    /** Walks apart: the walk passes of the count, resolve and list modes, with links' code and without. */
+    private readonly walkKernels: { links: WalkKernels; withoutLinks: WalkKernels } | null,
     /** Room for each particle's candidates. */
     readonly candidates: number,
     grid: boolean,
+    private readonly workgroupSize: number,
   ) {
     const capacity = particles.capacity;
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.active = device.createBuffer({
       label: 'ContactPass.active',
       size:
-        4 * (grid ? staleWordIndex(Math.max(capacity, 1), candidates) + 1 : Math.max(capacity, 1) * (2 + candidates)),
+        4 *
+        (grid
+          ? staleWordIndex(Math.max(capacity, 1), candidates) + ACTIVE_TAIL_WORDS
+          : Math.max(capacity, 1) * (2 + candidates)),
       usage: storage,
     });
-    this.deltas = device.createBuffer({ label: 'ContactPass.deltas', size: capacity * 32, usage: storage });
+    this.walkArgs =
+      grid && walkKernels
+        ? device.createBuffer({
+            label: 'ContactPass.walkArgs',
+            size: 12,
+            usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
+          })
+        : null;
+    this.deltas = device.createBuffer({
+      label: 'ContactPass.deltas',
+      size: Math.max(capacity, 1) * 16 * (grid ? DELTA_VECTORS_WITH_GRID : 2),
+      usage: storage,
+    });
+    this.positionCopy = grid ? positionCopyIndex(capacity) : 0;
     this.links = device.createBuffer({ label: 'ContactPass.links', size: 32, usage: storage });
     this.linkIndex = device.createBuffer({ label: 'ContactPass.linkIndex', size: (capacity + 2) * 4, usage: storage });
     // Bound in place of the grid's buffers when there are no particle-particle collisions.
@@ -135,16 +204,26 @@ export class ContactPass {
 
   /**
    * Created synchronously: the caller's error scopes catch any failure. With
-   * `grid` false (links alone) it makes no room for candidate lists.
+   * `grid` false (links alone) it makes no room for candidate lists. `walk`:
+   * 'inline' on a hardware adapter, else 'apart' (ContactWalk).
    */
-  static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number, grid: boolean): ContactPass {
+  static create(
+    device: GPUDevice,
+    particles: ParticleBuffer,
+    workgroupSize: number,
+    grid: boolean,
+    walk: ContactWalk = isHardwareDevice(device) ? 'inline' : 'apart',
+  ): ContactPass {
     // Links alone need no candidate lists.
     const candidates = grid ? candidateRoom(particles.capacity, device.limits) : 0;
-    const constants = (mode: ContactModeName, links = true) => ({
+    // Without candidate lists nothing overflows: nothing walks apart.
+    const apart = walk === 'apart' && grid;
+    const constants = (mode: ContactModeName, links = true, walks: number = apart ? WALKS.none : WALKS.inline) => ({
       WORKGROUP_SIZE: workgroupSize,
       MODE: CONTACT_MODES[mode],
       CANDIDATES: candidates,
       LINKS: links ? 1 : 0,
+      WALKS: walks,
     });
     const count = Kernel.create(device, particles, {
       name: 'ContactPass(count)',
@@ -170,7 +249,27 @@ export class ContactPass {
     const kernels = { count, resolve: variant('resolve'), list: variant('list'), candidates: variant('candidates') };
     // The iterations of a system without links (the usual one): their code compiled out.
     const withoutLinks = { ...kernels, count: variant('count', false), resolve: variant('resolve', false) };
-    return new ContactPass(device, particles, kernels, withoutLinks, candidates, grid);
+    const walkVariant = (mode: WalkMode, links = true) =>
+      count.variant({
+        name: `ContactPass(${mode} walk${links ? '' : ', no links'})`,
+        constants: constants(mode, links, WALKS.only),
+      });
+    const walkKernels = apart
+      ? {
+          links: { count: walkVariant('count'), resolve: walkVariant('resolve'), list: walkVariant('list') },
+          withoutLinks: {
+            count: walkVariant('count', false),
+            resolve: walkVariant('resolve', false),
+            list: walkVariant('list'),
+          },
+        }
+      : null;
+    return new ContactPass(device, particles, kernels, withoutLinks, walkKernels, candidates, grid, workgroupSize);
+  }
+
+  /** Where a particle whose candidates overflow its list walks the grid (ContactWalk). */
+  get walk(): ContactWalk {
+    return this.walkKernels ? 'apart' : 'inline';
   }
 
   /** Uploads links (replacing the previous ones). */
@@ -248,12 +347,29 @@ export class ContactPass {
       .set('margin', margin)
       // Read only with kept lists: otherwise 0, so that every iteration shares one parameter block.
       .set('iteration', keepLists ? this.iteration : 0);
+    const [walkGroupsX, walkGroupsY] = dispatchSize(
+      step.count,
+      this.workgroupSize,
+      this.device.limits.maxComputeWorkgroupsPerDimension,
+    );
+    block.set('walkGroupsX', walkGroupsX).set('walkGroupsY', walkGroupsY);
     if (mode === 'resolve') this.iteration++;
     const offset = this.params.offsetFor(block.bytes);
+    // Walks apart: no walk pass unless a candidate list of this rebuild overflows and sets its arguments.
+    const argsOffset = 4 * walkArgsIndex(this.particles.capacity, this.candidates);
+    const walkArgs = grid ? this.walkArgs : null;
+    if (mode === 'candidates' && walkArgs) encoder.clearBuffer(this.active, argsOffset, 12);
     const pass = encoder.beginComputePass({ label: `ContactPass(${mode})` });
-    const kernels = this.linkCount > 0 ? this.kernels : this.kernelsWithoutLinks;
-    kernels[mode].record(pass, [{ group: this.currentBindGroup(), offsets: [offset] }], { count: step.count });
+    const links = this.linkCount > 0;
+    const kernels = links ? this.kernels : this.kernelsWithoutLinks;
+    const groups = [{ group: this.currentBindGroup(), offsets: [offset] }];
+    kernels[mode].record(pass, groups, { count: step.count });
+    if (mode !== 'candidates' && walkArgs && this.walkKernels) {
+      const walkKernels = links ? this.walkKernels.links : this.walkKernels.withoutLinks;
+      walkKernels[mode].record(pass, groups, { indirect: walkArgs, offset: 0 });
+    }
     pass.end();
+    if (mode === 'candidates' && walkArgs) encoder.copyBufferToBuffer(this.active, argsOffset, walkArgs, 0, 12);
   }
 
   destroy(): void {
@@ -261,5 +377,6 @@ export class ContactPass {
     this.destroyed = true;
     this.params.destroy();
     for (const buffer of [this.active, this.deltas, this.links, this.linkIndex, ...this.placeholders]) buffer.destroy();
+    this.walkArgs?.destroy();
   }
 }

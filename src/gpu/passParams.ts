@@ -21,6 +21,10 @@ export const COLLIDE_PARAMS = defineStruct('CollideParams', {
   // A contact exists from `skin` before touching: its velocity is resolved (so a
   // resting particle stays at rest through rounding), its position only once it penetrates.
   skin: { type: 'f32', doc: 'a contact exists from skin before touching' },
+  positionCopy: {
+    type: 'u32',
+    doc: "where the contact resolver's position copy starts in deltas, in vec4 (0: none); applying deltas updates it",
+  },
 });
 
 /** shaders/contacts.wgsl. */
@@ -36,6 +40,14 @@ export const CONTACT_PARAMS = defineStruct('ContactParams', {
   capacity: { type: 'u32', doc: 'the particle capacity: where the candidate lists start in activeCounts' },
   margin: { type: 'f32', doc: 'how far past the reach a wide list reaches (0: lists not kept across iterations)' },
   iteration: { type: 'u32', doc: 'the Jacobi iteration since the candidate lists were made (0: the first)' },
+  walkGroupsX: {
+    type: 'u32',
+    doc: "the walk pass's workgroups along x, when a candidate list overflows (walks apart)",
+  },
+  walkGroupsY: {
+    type: 'u32',
+    doc: "the walk pass's workgroups along y, when a candidate list overflows (walks apart)",
+  },
 });
 
 /** shaders/grid.wgsl. */
