@@ -27,13 +27,15 @@
 // candidates of the particle in entry t, reading the runs near its own), the
 // other modes in particle order. MODE_COUNT keeps the candidates in reach (the
 // near list) for the MODE_RESOLVE that follows it on the same state, which then
-// visits only those: the same pairs in the same order.
+// visits only those: the same pairs in the same order. MODE_COUNT reads the
+// other particles from the position copy (positionCopy), not their records.
 // Laid out for a software adapter (SwiftShader), which runs every branch under
 // a lane mask, taken or not, and every loop body at least once: one loop visits
 // a particle's links and listed neighbours, the contact worked out without
 // branches (visitOther); the walk of the grid, past the candidate lists' room,
 // is a loop of its own after it, so that its code is not run in every
-// iteration; what a configuration does not use (links) is compiled out.
+// iteration, or a pass of its own (WALKS); what a configuration does not use
+// (links) is compiled out.
 // Kept lists (params.margin > 0: no world colliders, so within a step only the
 // resolver's corrections move a particle): the step's first MODE_COUNT also
 // lists, after each particle's candidates and in their order, those within
@@ -182,8 +184,8 @@ fn visitContact(
 // particles in the grid, the apply pass (shaders/collide.wgsl) those it moves.
 // MODE_COUNT's candidate test reads a candidate's first vec4 alone, 16 bytes
 // (the 64-byte records' lines were most of that pass's time at 2^18 on
-// SwiftShader), and counts a contact from both (src/gpu/contactPass.ts,
-// positionCopyIndex).
+// SwiftShader), and its count of the contacts in reach reads both
+// (src/gpu/contactPass.ts, positionCopyIndex).
 fn positionCopy(i: u32) -> u32 {
   return 2u * params.capacity + 2u * i;
 }
@@ -430,10 +432,28 @@ fn visitParticle(me: u32, gridded: bool) {
         let other = activeCounts[listStart + j];
         let copied = copiedPositionRadius(other);
         let reaches = mayReach(selfPosition, myRadius, copied.xyz, copied.w);
-        // Counted here, every candidate, from the copy: the exact test finds no
-        // contact out of reach, so these are the contacts (and the bits)
-        // visitOther finds in the near list, without a second loop that reads
-        // the records.
+        if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = other; }
+        nearCount += select(0u, 1u, reaches.x);
+        let keep = widening & reaches.y;
+        // Not kept (or no room): written back where it was read.
+        activeCounts[select(listStart + j, listFirst + found + wideCount, keep & (found + wideCount < CANDIDATES))] =
+          other;
+        wideCount += select(0u, 1u, keep);
+      }
+      if (widening) {
+        activeCounts[params.capacity + me] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
+      }
+      activeCounts[nearCounts + me] = nearCount;
+      kept = nearCount;
+      // The contacts counted from the copy (the lines the filter just read):
+      // the near list, or past its room the list itself (the exact test finds
+      // no contact out of reach), so the contacts (and the bits) visitOther
+      // would find, without the records or the square root of every candidate.
+      let countFromNear = nearCount <= NEAR_ROOM;
+      let countAt = select(listStart, nearFirst, countFromNear);
+      for (var j = 0u; j < select(select(listCount, nearCount, countFromNear), 0u, walking); j++) {
+        let other = activeCounts[countAt + j];
+        let copied = copiedPositionRadius(other);
         let selfIsA = me < other;
         let otherVelocity = copiedVelocity(other);
         let sphere = sphereContact(
@@ -449,24 +469,12 @@ fn visitParticle(me: u32, gridded: bool) {
           sphere.normal,
           sphere.penetration,
         );
-        if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = other; }
-        nearCount += select(0u, 1u, reaches.x);
-        let keep = widening & reaches.y;
-        // Not kept (or no room): written back where it was read.
-        activeCounts[select(listStart + j, listFirst + found + wideCount, keep & (found + wideCount < CANDIDATES))] =
-          other;
-        wideCount += select(0u, 1u, keep);
       }
-      if (widening) {
-        activeCounts[params.capacity + me] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
-      }
-      activeCounts[nearCounts + me] = nearCount;
-      kept = nearCount;
     }
     if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + me]; }
     let fromNear = kept <= NEAR_ROOM;
     listAt = select(listStart, nearFirst, fromNear);
-    // MODE_COUNT counted its listed neighbours as it filtered them.
+    // MODE_COUNT counted its listed neighbours above.
     items = select(select(listCount, kept, fromNear), 0u, walking | (MODE == MODE_COUNT));
   }
   if ((WALKS == WALK_ONLY) & !walking) { return; }
