@@ -54,7 +54,7 @@ const WORDS_BESIDE_CANDIDATES = 3 + NEAR_ROOM;
 
 /**
  * The most bytes a slot takes in one of the resolver's buffers (each one
- * binding): two vec4 of corrections (with the grid a third, the position
+ * binding): two vec4 of corrections (with the grid two more, the position
  * copy), and with the grid the active buffer's words beside the candidates
  * (the candidates shrink to fit, down to none) and the grid's 32-byte cell
  * record.
@@ -135,7 +135,7 @@ export class ContactPass {
   readonly active: GPUBuffer;
   /**
    * Two vec4 a particle: position correction, velocity change (list mode:
-   * neighbour indices); with the grid, then the position copy, a vec4 a
+   * neighbour indices); with the grid, then the position copy, two vec4 a
    * particle (positionCopyIndex).
    */
   readonly deltas: GPUBuffer;
