@@ -21,6 +21,7 @@ import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
 import { contactCube, CONTACT_NEIGHBOURS, CONTACT_RADIUS } from '../src/bench/contactScene';
 import { contactTargetLine, measureContactRatio } from '../src/bench/contactRatio';
 import { scriptFlags } from '../src/bench/options';
+import { timeSubmitted } from '../src/bench/timing';
 
 const flags = scriptFlags(process.argv, (message) => {
   process.stderr.write(`bench:collisions: ${message}\n`);
@@ -39,16 +40,7 @@ const { device, adapterInfo } = await acquireDevice();
 /** Median wall time of `record`, submitted alone after the queue drained. */
 async function time(record: (encoder: GPUCommandEncoder) => void, count = repeats): Promise<number> {
   const samples: number[] = [];
-  for (let r = 0; r < count; r++) {
-    const encoder = device.createCommandEncoder({ label: 'bench:collisions' });
-    record(encoder);
-    const commands = encoder.finish();
-    await device.queue.onSubmittedWorkDone();
-    const started = performance.now();
-    device.queue.submit([commands]);
-    await device.queue.onSubmittedWorkDone();
-    samples.push(performance.now() - started);
-  }
+  for (let r = 0; r < count; r++) samples.push(await timeSubmitted(device, record, 'bench:collisions'));
   return median(samples);
 }
 

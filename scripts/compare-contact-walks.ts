@@ -18,6 +18,7 @@ import { contactCube, CONTACT_RADIUS } from '../src/bench/contactScene';
 import { GridPass } from '../src/gpu/gridPass';
 import { ContactPass, type ContactModeName, type ContactStep, type ContactWalk } from '../src/gpu/contactPass';
 import { noLinks } from '../src/core/collisions/links';
+import { timeSubmitted } from '../src/bench/timing';
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -30,16 +31,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const { device, adapterInfo } = await acquireDevice();
 
-async function time(record: (encoder: GPUCommandEncoder) => void): Promise<number> {
-  const encoder = device.createCommandEncoder({ label: 'compare-contact-walks' });
-  record(encoder);
-  const commands = encoder.finish();
-  await device.queue.onSubmittedWorkDone();
-  const started = performance.now();
-  device.queue.submit([commands]);
-  await device.queue.onSubmittedWorkDone();
-  return performance.now() - started;
-}
+const time = (record: (encoder: GPUCommandEncoder) => void) => timeSubmitted(device, record, 'compare-contact-walks');
 
 try {
   const system = await ParticleSystem.create(device, { capacity: count });

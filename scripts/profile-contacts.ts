@@ -21,6 +21,7 @@ import { CollidePass } from '../src/gpu/collidePass';
 import { prepareColliders } from '../src/core/collisions/colliders';
 import { noLinks } from '../src/core/collisions/links';
 import { DEFAULT_WORKGROUP_SIZE } from '../src/gpu/particleSystem';
+import { timeSubmitted } from '../src/bench/timing';
 
 const contactStages: ContactModeName[] = ['candidates', 'count', 'resolve'];
 
@@ -35,16 +36,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const { device, adapterInfo } = await acquireDevice();
 
-async function time(record: (encoder: GPUCommandEncoder) => void): Promise<number> {
-  const encoder = device.createCommandEncoder({ label: 'profile-contacts' });
-  record(encoder);
-  const commands = encoder.finish();
-  await device.queue.onSubmittedWorkDone();
-  const started = performance.now();
-  device.queue.submit([commands]);
-  await device.queue.onSubmittedWorkDone();
-  return performance.now() - started;
-}
+const time = (record: (encoder: GPUCommandEncoder) => void) => timeSubmitted(device, record, 'profile-contacts');
 
 try {
   process.stdout.write(

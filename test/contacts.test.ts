@@ -5,8 +5,10 @@
  * within the rounding the twin audits, the grid finds exactly the pairs a
  * brute-force check finds (and sorts them as the twin does), a particle
  * whose candidates overflow its list walks the grid to the same bits as the
- * twin, runs are deterministic, and bad links are refused with the state
- * unchanged.
+ * twin (the walk inline and in a pass apart giving the same bytes), a
+ * particle a collider kills or sticks mid-iterations is seen as the twin sees
+ * it (the count's position copy equal to the records), runs are
+ * deterministic, and bad links are refused with the state unchanged.
  * Each tolerance is derived next to its test.
  */
 import { describe, expect, it } from 'vitest';
@@ -34,6 +36,45 @@ const at = (state: Float32Array, i: number, offset: number) =>
   Array.from(state.subarray(i * FLOATS_PER_PARTICLE + offset, i * FLOATS_PER_PARTICLE + offset + 3));
 const distance = (a: number[], b: number[]) => Math.hypot(...a.map((x, c) => x - (b[c] as number)));
 const l1 = (a: number[]) => a.reduce((s, x) => s + Math.abs(x), 0);
+
+/**
+ * Balls of 0.05 m: half in a cube of `side` metres around the origin (crowded
+ * past the candidate lists' room for a side well under 1 m), half spread over
+ * 6 m around (4, 4, 4).
+ */
+function crowd(count: number, seed: number, side: number): ParticleInit[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const inCrowd = i < count / 2;
+    const position = [0, 1, 2].map(() => (random() - 0.5) * (inCrowd ? side : 6) + (inCrowd ? 0 : 4));
+    return { position, velocity: position.map(() => random() - 0.5), mass: 0.5 + random(), radius: 0.05 };
+  });
+}
+
+/**
+ * One step of the GPU system and of the twin from the GPU's state, and the
+ * states before and after. With `compare` (by default on SwiftShader, which
+ * rounds the step as the twin does: checked in the overflow test) the two
+ * must agree bit for bit.
+ */
+async function stepAgainstTwin(
+  system: ParticleSystem,
+  twin: CpuParticleSystem,
+  what: string,
+  compare = gpu.get().adapterInfo.software,
+): Promise<{ before: Float32Array; after: Float32Array }> {
+  const before = await system.readPacked();
+  twin.state.set(before);
+  twin.step(1 / 60);
+  await system.step(1 / 60);
+  const after = await system.readPacked();
+  if (compare)
+    expect(
+      Buffer.from(after.buffer).equals(Buffer.from(twin.state.buffer, twin.state.byteOffset, after.byteLength)),
+      what,
+    ).toBe(true);
+  return { before, after };
+}
 
 /** Copies a GPU buffer back (a staging buffer, unmapped and destroyed). */
 async function readBuffer(device: GPUDevice, buffer: GPUBuffer, bytes: number): Promise<Uint32Array> {
@@ -416,15 +457,10 @@ describe('particle-particle collisions', () => {
 
   it('walks the grid for a particle whose candidates overflow its list: the same pairs, in the same order, as the twin', async () => {
     const { device } = gpu.get();
-    const random = seededRandom(29);
     const count = 600;
     // Half in a 0.6 m cube of 0.1 m cells (about 75 candidates each, past any
     // list), half spread over 6 m (a few candidates each, within their lists).
-    const particles: ParticleInit[] = Array.from({ length: count }, (_, i) => {
-      const side = i < count / 2 ? 0.6 : 6;
-      const position = [0, 1, 2].map(() => (random() - 0.5) * side + (i < count / 2 ? 0 : 4));
-      return { position, velocity: position.map(() => random() - 0.5), mass: 0.5 + random(), radius: 0.05 };
-    });
+    const particles = crowd(count, 29, 0.6);
     const options = { capacity: count, collisions: { particleCollisions: true, iterations: 4 } };
     const system = await ParticleSystem.create(device, options);
     await system.writeParticles(0, particles);
@@ -465,32 +501,19 @@ describe('particle-particle collisions', () => {
     if (gpu.get().adapterInfo.software) expect(roundsAsTwin, 'SwiftShader rounds the step as the twin').toBe(true);
     const twin = new CpuParticleSystem(options);
     twin.writeParticles(0, particles);
-    for (let step = 1; step <= (roundsAsTwin ? 3 : 0); step++) {
-      twin.state.set(await system.readPacked());
-      twin.step(1 / 60);
-      await system.step(1 / 60);
-      const gpuState = await system.readPacked();
-      expect(
-        Buffer.from(gpuState.buffer).equals(Buffer.from(twin.state.buffer, twin.state.byteOffset, gpuState.byteLength)),
-        `step ${step}`,
-      ).toBe(true);
-    }
+    for (let step = 1; step <= (roundsAsTwin ? 3 : 0); step++)
+      await stepAgainstTwin(system, twin, `step ${step}`, true);
     system.destroy();
   });
 
   it("walks the grid in the list's own pass (a GPU's way) or in a pass apart (a software adapter's): the same lists, counts and corrections", async () => {
     const { device } = gpu.get();
-    const random = seededRandom(61);
     const count = 600;
     // A crowd like the test above's (half of it in a 0.5 m cube of 0.1 m cells,
     // about 65 candidates each, overflowing their lists), then the same
     // particles spread out (no list overflows: the walk pass gets no workgroups).
-    const crowd: ParticleInit[] = Array.from({ length: count }, (_, i) => {
-      const side = i < count / 2 ? 0.5 : 6;
-      const position = [0, 1, 2].map(() => (random() - 0.5) * side + (i < count / 2 ? 0 : 4));
-      return { position, velocity: position.map(() => random() - 0.5), mass: 0.5 + random(), radius: 0.05 };
-    });
-    const spread = crowd.map((p, i) => ({ ...p, position: [(i % 30) * 0.3, Math.floor(i / 30) * 0.0999, 0] }));
+    const crowded = crowd(count, 61, 0.5);
+    const spread = crowded.map((p, i) => ({ ...p, position: [(i % 30) * 0.3, Math.floor(i / 30) * 0.0999, 0] }));
     // Rods among the crowd and one anchored: the links' variants walk apart too.
     const links = prepareLinks(
       [
@@ -516,7 +539,7 @@ describe('particle-particle collisions', () => {
     expect(walks.map((pass) => pass.walk)).toEqual(['inline', 'apart']);
     const staleWord = staleWordIndex(count, walks[0]!.candidates);
     for (const [scene, particles] of [
-      ['crowd', crowd],
+      ['crowd', crowded],
       ['spread', spread],
     ] as const) {
       await system.writeParticles(0, particles);
@@ -606,19 +629,7 @@ describe('particle-particle collisions', () => {
       const staleWord = staleWordIndex(count, contacts.candidates);
       let collided = 0;
       for (let step = 1; step <= 3; step++) {
-        const before = await system.readPacked();
-        twin.state.set(before);
-        twin.step(1 / 60);
-        await system.step(1 / 60);
-        const gpuState = await system.readPacked();
-        // SwiftShader rounds the step as the twin does (checked in the test above): bit for bit.
-        if (gpu.get().adapterInfo.software)
-          expect(
-            Buffer.from(gpuState.buffer).equals(
-              Buffer.from(twin.state.buffer, twin.state.byteOffset, gpuState.byteLength),
-            ),
-            `${name}, step ${step}`,
-          ).toBe(true);
+        const { before, after: gpuState } = await stepAgainstTwin(system, twin, `${name}, step ${step}`);
         const word = (await readBuffer(device, contacts.active, (staleWord + 1) * 4))[staleWord];
         // Stale from some iteration's resolve on (the word holds its index) where
         // particles move far; never among the barely touching balls.
@@ -677,18 +688,7 @@ describe('particle-particle collisions', () => {
     let killed = 0;
     let stuck = 0;
     for (let step = 1; step <= 3; step++) {
-      twin.state.set(await system.readPacked());
-      twin.step(1 / 60);
-      await system.step(1 / 60);
-      const gpuState = await system.readPacked();
-      // SwiftShader rounds the step as the twin does (checked in the test above): bit for bit.
-      if (gpu.get().adapterInfo.software)
-        expect(
-          Buffer.from(gpuState.buffer).equals(
-            Buffer.from(twin.state.buffer, twin.state.byteOffset, gpuState.byteLength),
-          ),
-          `step ${step}`,
-        ).toBe(true);
+      const { after: gpuState } = await stepAgainstTwin(system, twin, `step ${step}`);
       // The resolver's position copy, as the last apply pass left it, holds what the records hold: every
       // particle's position, radius and velocity, the killed and the stuck ones' included.
       const contacts = system.collisionPasses!.contacts!;

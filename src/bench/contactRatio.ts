@@ -11,7 +11,7 @@ import { DEFAULT_CONTACT_SETTINGS } from '../core/collisions/world';
 import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { contactCube } from './contactScene';
-import { stepsPerSubmission } from './timing';
+import { stepsPerSubmission, timeSubmitted } from './timing';
 
 /** The target: contacts (grid + 8 iterations) at most this many plain steps, at CONTACT_TARGET_COUNT particles. */
 export const CONTACT_TARGET_RATIO = 60;
@@ -58,16 +58,9 @@ function median(values: readonly number[]): number {
 
 /** Wall-clock of what `record` encodes, submitted alone after the queue drained. */
 async function timeRecorded(device: GPUDevice, record: (encoder: GPUCommandEncoder) => void): Promise<number> {
-  return withHeldErrorScopes(device, 'timing the contacts against the step', async () => {
-    const encoder = device.createCommandEncoder({ label: 'measureContactRatio' });
-    record(encoder);
-    const commands = encoder.finish();
-    await device.queue.onSubmittedWorkDone();
-    const started = performance.now();
-    device.queue.submit([commands]);
-    await device.queue.onSubmittedWorkDone();
-    return performance.now() - started;
-  });
+  return withHeldErrorScopes(device, 'timing the contacts against the step', () =>
+    timeSubmitted(device, record, 'measureContactRatio'),
+  );
 }
 
 /** Times the plain step and a step's contacts at each size, alternating every round. The device stays the caller's. */

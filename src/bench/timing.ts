@@ -91,6 +91,26 @@ export class GpuTimer {
   }
 }
 
+/**
+ * Milliseconds of wall time from submitting what `record` encodes, alone and
+ * after the queue drained, to the queue's done: the contact and sort ratios'
+ * clock and the profiles' (encoding happens before the clock starts).
+ */
+export async function timeSubmitted(
+  device: GPUDevice,
+  record: (encoder: GPUCommandEncoder) => void,
+  label: string,
+): Promise<number> {
+  const encoder = device.createCommandEncoder({ label });
+  record(encoder);
+  const commands = encoder.finish();
+  await device.queue.onSubmittedWorkDone();
+  const started = performance.now();
+  device.queue.submit([commands]);
+  await device.queue.onSubmittedWorkDone();
+  return performance.now() - started;
+}
+
 /** Times host work (the CPU reference, or a host-side API call that submits itself). */
 export async function timeHost(work: () => void | Promise<void>): Promise<Sample> {
   const started = performance.now();
