@@ -180,8 +180,8 @@ fn visitContact(
 
 // The position copy: each particle's position and radius, then its velocity,
 // as the particle records hold them (the same bits), two vec4 a particle after
-// the corrections in `deltas`. The candidate lists write those of the
-// particles in the grid, the apply pass (shaders/collide.wgsl) those it moves.
+// the corrections in `deltas`. The candidate lists' dispatch writes every
+// particle's, the apply pass (shaders/collide.wgsl) those it moves.
 // MODE_COUNT's candidate test reads a candidate's first vec4 alone, 16 bytes
 // (the 64-byte records' lines were most of that pass's time at 2^18 on
 // SwiftShader), and its count of the contacts in reach reads both
