@@ -103,7 +103,7 @@ try {
   const ratio = await measureContactRatio(device, { sizes, iterations, rounds: repeats, dt: DT });
   for (const size of ratio.sizes) {
     process.stdout.write(
-      `${size.count} particles, alternating rounds: step ${size.stepMs.toFixed(3)} ms (${size.stepsPerSubmission} a submission), grid + ${iterations} ` +
+      `${size.count} particles, alternating rounds: step ${size.stepMs.toFixed(3)} ms (${size.stepsPerSubmission} a submission, the median of ${size.stepSamplesPerRound} a round), grid + ${iterations} ` +
         `iterations ${size.contactsMs.toFixed(1)} ms = ${size.ratio.toFixed(1)}x the step ` +
         `(rounds: ${size.ratios.map((r) => r.toFixed(1)).join(', ')})\n`,
     );

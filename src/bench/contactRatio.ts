@@ -19,6 +19,13 @@ export const CONTACT_TARGET_COUNT = 2 ** 18;
 export const CONTACT_TARGET = `contacts <= ${CONTACT_TARGET_RATIO}x step at 2^18`;
 /** The sizes the main benchmark times, as exponents of two (those within its largest size). */
 export const CONTACT_RATIO_SIZES: readonly number[] = [16, 18];
+/**
+ * Submissions of the plain step timed in each round, beside one of the
+ * contacts: the round's step is their median, so that one disturbed sample
+ * of a step (milliseconds, against seconds of contacts) does not move the
+ * round's ratio by half.
+ */
+export const STEP_SAMPLES_PER_ROUND = 5;
 
 export interface ContactRatioOptions {
   /** Exponents of two. Default [16, 18]. */
@@ -36,6 +43,8 @@ export interface ContactSizeTiming {
   stepMs: number;
   /** Plain steps in each timed submission (stepsPerSubmission in src/bench/timing.ts): the step's time is their mean. */
   stepsPerSubmission: number;
+  /** Submissions of the plain step timed in each round (STEP_SAMPLES_PER_ROUND): the round's step is their median. */
+  stepSamplesPerRound: number;
   /** Median milliseconds of the grid rebuild, its candidate lists and `iterations` iterations. */
   contactsMs: number;
   /** Median over rounds of (contacts / plain step), each round timing both moments apart. */
@@ -95,8 +104,10 @@ export async function measureContactRatio(
       for (let round = 0; round <= rounds; round++) {
         // The same scene every round: the resolver separates the balls it pushes apart.
         await colliding.writeParticles(0, particles);
-        const step =
-          (await timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, perSubmission))) / perSubmission;
+        const stepSamples: number[] = [];
+        for (let k = 0; k < STEP_SAMPLES_PER_ROUND; k++)
+          stepSamples.push(await timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, perSubmission)));
+        const step = median(stepSamples) / perSubmission;
         const contact = await timeRecorded(device, (encoder) => {
           passes.encodeGrid(encoder, dt, count);
           for (let k = 0; k < iterations; k++) passes.encodeIteration(encoder, dt, count);
@@ -111,6 +122,7 @@ export async function measureContactRatio(
         count,
         stepMs: median(steps),
         stepsPerSubmission: perSubmission,
+        stepSamplesPerRound: STEP_SAMPLES_PER_ROUND,
         contactsMs: median(contacts),
         ratio: median(ratios),
         ratios,
@@ -142,7 +154,7 @@ export function contactTarget(result: ContactRatioResult | null): {
   const sizes = result.sizes
     .map(
       (s) =>
-        `2^${Math.log2(s.count)}: ${s.ratio.toFixed(1)}x (${s.contactsMs.toFixed(0)} ms against ${s.stepMs.toFixed(3)} ms, the step timed ${s.stepsPerSubmission} a submission)`,
+        `2^${Math.log2(s.count)}: ${s.ratio.toFixed(1)}x (${s.contactsMs.toFixed(0)} ms against ${s.stepMs.toFixed(3)} ms, the step timed ${s.stepsPerSubmission} a submission, the median of ${s.stepSamplesPerRound} submissions a round)`,
     )
     .join('; ');
   return {
