@@ -31,6 +31,7 @@ import { SoAStepPass, readBuffer } from '../src/bench/soaPass';
 import { LIFECYCLE_BYTES, lifecycleBytes, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
 import { stepsPerSubmission } from '../src/bench/timing';
+import { STEP_SAMPLES_PER_ROUND, measureContactRatio } from '../src/bench/contactRatio';
 import { UniformAccelerationPass } from '../src/bench/uniformAccelerationPass';
 import { StepErrorBound, compareWithBound } from './support/errorBound';
 import { useDevice } from './support/gpu';
@@ -354,6 +355,23 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
 
   it('reported no uncaptured GPU error during the run', () => {
     expect(uncapturedDuringRun).toEqual([]);
+  });
+});
+
+describe('the contact ratio (measureContactRatio)', () => {
+  it('times grid + iterations against the step in alternating rounds, and reports the step samples a round', async () => {
+    const { device } = gpu.get();
+    const result = await measureContactRatio(device, { sizes: [10], iterations: 2, rounds: 2 });
+    expect(result.iterations).toBe(2);
+    const [size] = result.sizes;
+    expect(size!.count).toBe(1024);
+    expect(size!.stepSamplesPerRound).toBe(STEP_SAMPLES_PER_ROUND);
+    expect(size!.stepsPerSubmission).toBeGreaterThanOrEqual(1);
+    expect(size!.ratios).toHaveLength(2);
+    for (const value of [size!.stepMs, size!.contactsMs, size!.ratio, ...size!.ratios])
+      expect(value).toBeGreaterThan(0);
+    // No 2^18 in the sizes: the target is stated, not judged.
+    expect(result.target).toEqual({ target: 'contacts <= 60x step at 2^18', figure: null, met: false });
   });
 });
 
