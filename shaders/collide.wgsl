@@ -38,8 +38,8 @@ const DEAD_RADIUS: f32 = -1.0;
 @group(1) @binding(3) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;
 // Two vec4 a particle: the position correction, then the velocity change;
 // with particle contacts, from vec4 params.positionCopy, the contact
-// resolver's position copy (shaders/contacts.wgsl: position and radius, then
-// velocity, two vec4 a particle), which applying the corrections keeps up to date.
+// resolver's position copy (shaders/positionCopy.wgsl), which applying the
+// corrections keeps up to date.
 @group(1) @binding(2) var<storage, read_write> deltas: array<vec4f>;
 
 // dot3 and resolveWorldContact: shaders/worldContact.wgsl (prepended).
@@ -184,8 +184,9 @@ fn main(invocation: Invocation) {
   if (APPLY_DELTAS && params.positionCopy != 0u) {
     // As stored above: a particle stuck or killed is at rest, a killed one "no particle".
     let stopped = c < colliderCount;
-    deltas[params.positionCopy + 2u * index] = vec4f(p, select(r, DEAD_RADIUS, stopped && !stuck));
-    deltas[params.positionCopy + 2u * index + 1u] = vec4f(select(v, vec3f(0.0), stopped), 0.0);
+    let lanes = positionCopyLanes(p, select(r, DEAD_RADIUS, stopped && !stuck), select(v, vec3f(0.0), stopped));
+    deltas[positionCopyAt(params.positionCopy, index)] = lanes[0];
+    deltas[positionCopyAt(params.positionCopy, index) + 1u] = lanes[1];
   }
   // A contact can overflow too (a radius near float32's largest): counted, and parked, as the step does
   // (a killed particle is at rest already).

@@ -8,7 +8,8 @@
 // the same order, operation for operation; the twin walks the grid where this
 // reads the per-step candidate lists (the same particles, see MODE_CANDIDATES).
 // Prepended: the Particle struct and accessors, shaders/dispatch.wgsl, the Link
-// struct generated from src/core/collisions/links.ts, shaders/gridHash.wgsl.
+// struct generated from src/core/collisions/links.ts, shaders/gridHash.wgsl,
+// shaders/positionCopy.wgsl.
 
 // MODE_COUNT: how many contacts of each particle are activeCounts (closing; penetrating).
 // MODE_RESOLVE: the corrections, with each particle's inverse mass multiplied by
@@ -178,16 +179,13 @@ fn visitContact(
   moveSum = select(moveSum, moveSum + movePerIMass * share, isPenetrating & (penetratingInverseMass > 0.0));
 }
 
-// The position copy: each particle's position and radius, then its velocity,
-// as the particle records hold them (the same bits), two vec4 a particle after
-// the corrections in `deltas`. The candidate lists' dispatch writes every
-// particle's, the apply pass (shaders/collide.wgsl) those it moves.
-// MODE_COUNT's candidate test reads a candidate's first vec4 alone, 16 bytes
-// (the 64-byte records' lines were most of that pass's time at 2^18 on
-// SwiftShader), and its count of the contacts in reach reads both
-// (src/gpu/contactPass.ts, positionCopyIndex).
+// The position copy (shaders/positionCopy.wgsl), after the corrections in
+// `deltas`: the candidate lists' dispatch writes every particle's.
+// MODE_COUNT's candidate test reads a candidate's first vec4 alone (the 64-byte
+// records' lines were most of that pass's time at 2^18 on SwiftShader), and its
+// count of the contacts in reach reads both.
 fn positionCopy(i: u32) -> u32 {
-  return 2u * params.capacity + 2u * i;
+  return positionCopyAt(params.positionCopy, i);
 }
 
 fn copiedPositionRadius(i: u32) -> vec4f {
@@ -586,8 +584,13 @@ fn main(invocation: Invocation) {
     // Fresh lists: not stale (no other invocation of this dispatch reads the word).
     if ((t == 0u) & (params.pairs != 0u)) { activeCounts[staleWord()] = NO_PARTICLE; }
     // The position copy of particle t (in particle order: the records read and the copy written in sequence).
-    deltas[positionCopy(t)] = bitcast<vec4u>(vec4f(particlePositionInverseMass(t).xyz, particleAccelerationRadiusW(t)));
-    deltas[positionCopy(t) + 1u] = bitcast<vec4u>(vec4f(particleVelocityDamping(t).xyz, 0.0));
+    let lanes = positionCopyLanes(
+      particlePositionInverseMass(t).xyz,
+      particleAccelerationRadiusW(t),
+      particleVelocityDamping(t).xyz,
+    );
+    deltas[positionCopy(t)] = bitcast<vec4u>(lanes[0]);
+    deltas[positionCopy(t) + 1u] = bitcast<vec4u>(lanes[1]);
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }

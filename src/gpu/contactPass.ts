@@ -179,14 +179,13 @@ export class ContactPass {
           : Math.max(capacity, 1) * (2 + candidates)),
       usage: storage,
     });
-    this.walkArgs =
-      grid && walkKernels
-        ? device.createBuffer({
-            label: 'ContactPass.walkArgs',
-            size: 12,
-            usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
-          })
-        : null;
+    this.walkArgs = walkKernels
+      ? device.createBuffer({
+          label: 'ContactPass.walkArgs',
+          size: 12,
+          usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
+        })
+      : null;
     this.deltas = device.createBuffer({
       label: 'ContactPass.deltas',
       size: Math.max(capacity, 1) * 16 * (grid ? DELTA_VECTORS_WITH_GRID : 2),
@@ -345,6 +344,7 @@ export class ContactPass {
       .set('linkRefs', this.particles.capacity + 1)
       .set('capacity', this.particles.capacity)
       .set('margin', margin)
+      .set('positionCopy', this.positionCopy)
       // Read only with kept lists: otherwise 0, so that every iteration shares one parameter block.
       .set('iteration', keepLists ? this.iteration : 0);
     const [walkGroupsX, walkGroupsY] = dispatchSize(

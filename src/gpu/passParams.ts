@@ -40,6 +40,10 @@ export const CONTACT_PARAMS = defineStruct('ContactParams', {
   capacity: { type: 'u32', doc: 'the particle capacity: where the candidate lists start in activeCounts' },
   margin: { type: 'f32', doc: 'how far past the reach a wide list reaches (0: lists not kept across iterations)' },
   iteration: { type: 'u32', doc: 'the Jacobi iteration since the candidate lists were made (0: the first)' },
+  positionCopy: {
+    type: 'u32',
+    doc: 'where the position copy starts in deltas, in vec4 (ContactPass.positionCopy; 0: none)',
+  },
   walkGroupsX: {
     type: 'u32',
     doc: "the walk pass's workgroups along x, when a candidate list overflows (walks apart)",

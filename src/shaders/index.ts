@@ -259,13 +259,23 @@ export const shaders = {
       restingSteps(),
       health(),
       s.worldContact,
+      s.positionCopy,
       s.collide,
     ),
   /** The same over the live list (a pool with emitters below its dense walk's threshold). */
   collideLive: () =>
-    perLiveParticle(wgslColliderStruct(), COLLIDE_PARAMS.wgsl(), restingSteps(), health(), s.worldContact, s.collide),
+    perLiveParticle(
+      wgslColliderStruct(),
+      COLLIDE_PARAMS.wgsl(),
+      restingSteps(),
+      health(),
+      s.worldContact,
+      s.positionCopy,
+      s.collide,
+    ),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
-  contacts: () => perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.contacts),
+  contacts: () =>
+    perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.positionCopy, s.contacts),
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.age),

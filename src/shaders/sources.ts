@@ -32,6 +32,7 @@ import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
 import noColliders from '../../shaders/noColliders.wgsl?raw';
 import noFieldForces from '../../shaders/noFieldForces.wgsl?raw';
 import pcg from '../../shaders/pcg.wgsl?raw';
+import positionCopy from '../../shaders/positionCopy.wgsl?raw';
 import renderColor from '../../shaders/render/color.wgsl?raw';
 import renderDepthSort from '../../shaders/render/depthSort.wgsl?raw';
 import renderGrid from '../../shaders/render/grid.wgsl?raw';
@@ -84,6 +85,7 @@ export const sources = {
   noColliders,
   noFieldForces,
   pcg,
+  positionCopy,
   renderColor,
   renderDepthSort,
   renderGrid,
