@@ -1,5 +1,5 @@
 /**
- * `npx vite-node scripts/profile-contacts.ts [-- --sizes 16,18] [--repeats 3]`
+ * `npx vite-node scripts/profile-contacts.ts [-- --sizes 16,18] [--repeats 3] [--timestamps] [--repeat 1]`
  *
  * Where particle contacts spend their time: each pass of a step with
  * collisions (the grid rebuild's stages, the candidate lists, and one
@@ -7,8 +7,15 @@
  * which unlike the step's first makes no wide lists) submitted alone and timed with wall
  * time around submit and onSubmittedWorkDone (the queue drained first), right
  * after a plain step timed the same way, and quoted in ms and as a multiple of
- * that step; medians of the repeats. The scene is the bench's
- * (src/bench/contactScene.ts).
+ * that step; medians of the repeats. With `--timestamps` (where the adapter
+ * has 'timestamp-query') each is the GPU's time between timestamps instead: on
+ * a fast GPU a pass takes microseconds and a submission's wall time is mostly
+ * the submission, while Dawn's timestamps there come in steps of about 65 us.
+ * `--repeat N` records each pass (and the step) N times in its submission and
+ * quotes a pass's share: the way to see a fast GPU's passes. A repeated pass
+ * redoes the same work, except apply, which moves the particles again; the
+ * grid's stages are then timed together, the whole rebuild repeated.
+ * The scene is the bench's (src/bench/contactScene.ts).
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -21,7 +28,7 @@ import { CollidePass } from '../src/gpu/collidePass';
 import { prepareColliders } from '../src/core/collisions/colliders';
 import { noLinks } from '../src/core/collisions/links';
 import { DEFAULT_WORKGROUP_SIZE } from '../src/gpu/particleSystem';
-import { timeSubmitted } from '../src/bench/timing';
+import { GpuTimer, timeSubmitted } from '../src/bench/timing';
 
 const contactStages: ContactModeName[] = ['candidates', 'count', 'resolve'];
 
@@ -31,17 +38,22 @@ function flag(name: string, fallback: string): string {
 }
 const sizes = flag('--sizes', '16,18').split(',').map(Number);
 const repeats = Number(flag('--repeats', '3'));
+const repeat = Number(flag('--repeat', '1'));
 const DT = 1 / 60;
+// Milliseconds to three figures at least: a GPU's passes take microseconds.
+const msText = (ms: number) => ms.toFixed(ms < 1 ? 3 : 1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 const { device, adapterInfo } = await acquireDevice();
 
-const time = (record: (encoder: GPUCommandEncoder) => void) => timeSubmitted(device, record, 'profile-contacts');
+const timer = process.argv.includes('--timestamps') ? new GpuTimer(device) : null;
+const time = async (record: (encoder: GPUCommandEncoder) => void) =>
+  timer ? (await timer.time(record, 'profile-contacts')).ms : timeSubmitted(device, record, 'profile-contacts');
 
 try {
   process.stdout.write(
     `adapter: ${adapterInfo.description}; timestamp-query: ${device.features.has('timestamp-query')}; ` +
-      `wall time per pass, median of ${repeats}\n`,
+      `${timer ? timer.method : 'wall time'} per pass (${repeat} a submission), median of ${repeats}\n`,
   );
   for (const exponent of sizes) {
     const count = 2 ** exponent;
@@ -81,11 +93,22 @@ try {
       part: 'grid' | 'iteration' | 'first' | 'later';
       record: (encoder: GPUCommandEncoder) => void;
     }[] = [
-      ...GRID_STAGES.map((stage) => ({
-        name: stage,
-        part: 'grid' as const,
-        record: (encoder: GPUCommandEncoder) => grid.encodeStage(encoder, stage, count, inverseCellSize),
-      })),
+      // Repeated, the grid is rebuilt whole each time: a stage alone again would count its particles twice.
+      ...(repeat > 1
+        ? [
+            {
+              name: 'grid',
+              part: 'grid' as const,
+              record: (encoder: GPUCommandEncoder) => {
+                for (const stage of GRID_STAGES) grid.encodeStage(encoder, stage, count, inverseCellSize);
+              },
+            },
+          ]
+        : GRID_STAGES.map((stage) => ({
+            name: stage,
+            part: 'grid' as const,
+            record: (encoder: GPUCommandEncoder) => grid.encodeStage(encoder, stage, count, inverseCellSize),
+          }))),
       ...contactStages.map((stage) => ({
         name: stage === 'count' ? 'count (first)' : stage,
         part:
@@ -111,15 +134,18 @@ try {
     const steps: number[] = [];
     for (let r = 0; r < repeats; r++) {
       for (const stage of stages) {
-        const step = await time((encoder) => plain.encodeSteps(encoder, DT, 1));
-        const ms = await time(stage.record);
+        const step = (await time((encoder) => plain.encodeSteps(encoder, DT, repeat))) / repeat;
+        const ms =
+          (await time((encoder) => {
+            for (let k = 0; k < repeat; k++) stage.record(encoder);
+          })) / repeat;
         steps.push(step);
         samples.get(stage.name)!.ms.push(ms);
         samples.get(stage.name)!.ratio.push(ms / step);
       }
     }
     if (process.env.PROFILE_SAMPLES)
-      for (const [name, { ms }] of samples) process.stdout.write(`${name}: ${ms.map((x) => x.toFixed(1)).join(' ')}\n`);
+      for (const [name, { ms }] of samples) process.stdout.write(`${name}: ${ms.map(msText).join(' ')}\n`);
     for (const owned of [grid, contacts, collide, colliderBuffer, system, plain]) owned.destroy();
     let gridMs = 0;
     let gridRatio = 0;
@@ -140,7 +166,7 @@ try {
       } else {
         counts[stage.part] = { ms, ratio };
       }
-      parts.push(`${stage.name} ${ms.toFixed(1)} (${ratio.toFixed(1)}x)`);
+      parts.push(`${stage.name} ${msText(ms)} (${ratio.toFixed(1)}x)`);
     }
     const iterations = DEFAULT_CONTACT_SETTINGS.iterations;
     // The step's first count, then iterations - 1 later ones.
@@ -148,12 +174,13 @@ try {
     iterationMs += counts.later.ms;
     iterationRatio += counts.later.ratio;
     process.stdout.write(
-      `2^${exponent}: step ${median(steps).toFixed(1)} ms | ${parts.join(', ')} ms (x the step) | ` +
-        `grid + lists ${gridMs.toFixed(1)} ms (${gridRatio.toFixed(1)}x), iteration ${iterationMs.toFixed(1)} ms ` +
+      `2^${exponent}: step ${msText(median(steps))} ms | ${parts.join(', ')} ms (x the step) | ` +
+        `grid + lists ${msText(gridMs)} ms (${gridRatio.toFixed(1)}x), iteration ${msText(iterationMs)} ms ` +
         `(${iterationRatio.toFixed(1)}x, with a later count); grid + ${iterations} iterations = ` +
         `${(gridRatio + countsRatio + iterations * (iterationRatio - counts.later.ratio)).toFixed(1)}x the step\n`,
     );
   }
 } finally {
+  timer?.destroy();
   device.destroy();
 }
