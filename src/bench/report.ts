@@ -303,13 +303,13 @@ function colliderTargets(run: BenchRun): Target[] {
 }
 
 /**
- * The speed issue's emitter targets (item 2), judged at 2^20 slots, the size
- * the issue states them at (where the run has no 2^20, at the next count
- * above it; with none from 2^20 up, at the largest, measured but not judged): a frame at 100% live with the
+ * The speed issue's emitter targets (item 2): a frame at 100% live with the
  * benchmark's churn <= 2.5x the plain step, and a frame at 10% live <= 0.2 of
- * the 100% frame. The figures of the run's other sizes from 2^20 up follow.
- * The cases are timed apart; `npm run bench:emitters` times the frames and the
- * plain step alternately.
+ * the 100% frame. Judged at 2^20 slots, the size the issue states them at
+ * (where the run has no 2^20, at the next count above it; with none from 2^20
+ * up, at the largest, measured but not judged); the figures of the run's other
+ * sizes from 2^20 up follow. The cases are timed apart; `npm run bench:emitters`
+ * times the frames and the plain step alternately.
  */
 export function emitterTargets(cases: readonly CaseResult[]): Target[] {
   const frameLabel = 'emitters: a frame at 100% live <= 2.5x the plain step, at 2^20';
