@@ -17,7 +17,7 @@ import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
 import { measureSortRatio, SORT_RATIO_SIZES, type SortRatioResult } from './sortRatio';
 import { CHUNKING_RATIO_SIZES, measureChunkingRatio, type ChunkingRatioResult } from './chunkingRatio';
 import type { BenchOptions } from './options';
-import type { BenchRun, Progress } from './results';
+import { statedSizeOf, type BenchRun, type Progress } from './results';
 import { caseLabel, runCount, withFractions, type Measured } from './runner';
 import { benchState } from './state';
 import { GpuTimer } from './timing';
@@ -104,12 +104,14 @@ export async function runBench(
         skipped.push(`${caseLabel('force ratio', largest)}: out of memory`);
         return null;
       });
-      onProgress({ done, total, current: caseLabel('colliders vs step, alternating rounds', largest) });
-      colliderRatio = await withHeldErrorScopes(device, caseLabel('collider ratio', largest), () =>
-        measureColliderRatio(device, largest),
+      // At the size the collider targets are stated at.
+      const colliderCount = statedSizeOf(groups.map((group) => group[0]?.particles ?? 0)) ?? largest;
+      onProgress({ done, total, current: caseLabel('colliders vs step, alternating rounds', colliderCount) });
+      colliderRatio = await withHeldErrorScopes(device, caseLabel('collider ratio', colliderCount), () =>
+        measureColliderRatio(device, colliderCount),
       ).catch((error: unknown) => {
         if (!(error instanceof GpuOutOfMemoryError)) throw error;
-        skipped.push(`${caseLabel('collider ratio', largest)}: out of memory`);
+        skipped.push(`${caseLabel('collider ratio', colliderCount)}: out of memory`);
         return null;
       });
       // Particle contacts cost hundreds of steps on a software adapter: one timed round, at the sizes the run reaches.

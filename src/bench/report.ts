@@ -11,7 +11,7 @@ import { sortRatioLines } from './sortRatio';
 import { chunkingRatioLines } from './chunkingRatio';
 import { LIVE_TOLERANCE } from './emitters';
 import { WORKGROUP_SIZES } from './options';
-import type { BenchRun, CaseResult } from './results';
+import { STATED_COUNT, statedSizeOf, type BenchRun, type CaseResult } from './results';
 import { BYTES, totalBytes } from './roofline';
 
 export interface Contender {
@@ -229,9 +229,10 @@ export function targets(run: BenchRun): Target[] {
 
 /**
  * The speed issue's collider targets (items 1 and 4): step + one plane and
- * gravity + drag + plane against the plain step at 2^20, judged from the
- * alternating rounds (run.colliderRatio) when there are any, else from the
- * cases, timed apart; and the bytes each moves a particle-step.
+ * gravity + drag + plane against the plain step at 2^20 (statedSizeOf),
+ * judged from the alternating rounds (run.colliderRatio, measured there) when
+ * there are any, else from the cases, timed apart; and the bytes each moves a
+ * particle-step.
  */
 function colliderTargets(run: BenchRun): Target[] {
   const out: Target[] = [];
@@ -246,10 +247,10 @@ function colliderTargets(run: BenchRun): Target[] {
     const label = `${target} <= ${limit}x the step, at 2^20`;
     const timed = paired?.cases.find((c) => c.name === name);
     const own = run.cases.filter((c) => c.name === caseName);
-    const largest = own.reduce<CaseResult | null>((a, b) => (a && a.particles >= b.particles ? a : b), null);
-    const step = largest ? find(run.cases, DEFAULT_STEP, largest.particles) : undefined;
-    const fromCases = largest && step ? largest.medianMs / step.medianMs : null;
-    const count = paired && timed ? paired.count : (largest?.particles ?? 0);
+    const stated = own.find((c) => c.particles === statedSizeOf(own.map((o) => o.particles)));
+    const step = stated ? find(run.cases, DEFAULT_STEP, stated.particles) : undefined;
+    const fromCases = stated && step ? stated.medianMs / step.medianMs : null;
+    const count = paired && timed ? paired.count : (stated?.particles ?? 0);
     const ratio = timed ? timed.ratio : fromCases;
     if (ratio === null) {
       out.push({ target: label, met: null, figure: 'not measured', applies: true });
@@ -257,7 +258,7 @@ function colliderTargets(run: BenchRun): Target[] {
     }
     out.push({
       target: label,
-      met: count >= 1 << 20 ? ratio <= limit : null,
+      met: count >= STATED_COUNT ? ratio <= limit : null,
       figure:
         `at 2^${Math.log2(count)}` +
         (timed
@@ -323,13 +324,10 @@ export function emitterTargets(cases: readonly CaseResult[]): Target[] {
       tenth: cases.find((c) => c.lifecycle?.targetFraction === 0.1 && c.particles === full.particles),
     }))
     .sort((a, b) => a.full.particles - b.full.particles);
-  const stated = 1 << 20;
-  const top =
-    sizes.find((s) => s.full.particles === stated) ??
-    sizes.find((s) => s.full.particles > stated) ??
-    sizes[sizes.length - 1];
-  const judged = top !== undefined && top.full.particles >= stated;
-  const others = sizes.filter((s) => s !== top && s.full.particles >= stated);
+  const judgedAt = statedSizeOf(sizes.map((s) => s.full.particles));
+  const top = sizes.find((s) => s.full.particles === judgedAt);
+  const judged = top !== undefined && top.full.particles >= STATED_COUNT;
+  const others = sizes.filter((s) => s !== top && s.full.particles >= STATED_COUNT);
   const at = (particles: number) => `2^${Math.log2(particles)}`;
   const frameRatio = (s: (typeof sizes)[number]) => s.full.medianMs / (s.step as CaseResult).medianMs;
   const tenthRatio = (s: (typeof sizes)[number]) => (s.tenth as CaseResult).medianMs / s.full.medianMs;

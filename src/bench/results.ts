@@ -12,6 +12,19 @@ import type { ChunkingRatioResult } from './chunkingRatio';
 import type { BenchOptions } from './options';
 import type { TimingMethod } from './timing';
 
+/** The count the speed issue states its collider and emitter targets at (2^20). */
+export const STATED_COUNT = 1 << 20;
+
+/**
+ * Where a run judges a target stated at STATED_COUNT: that count if the run
+ * has it, else the next one above, else (a run below it, which measures but
+ * does not judge) its largest; undefined for no counts.
+ */
+export function statedSizeOf(counts: readonly number[]): number | undefined {
+  const sorted = [...counts].sort((a, b) => a - b);
+  return sorted.find((c) => c === STATED_COUNT) ?? sorted.find((c) => c > STATED_COUNT) ?? sorted.at(-1);
+}
+
 export type CaseGroup = 'roofline' | 'step' | 'layout' | 'workgroup' | 'force' | 'collisions' | 'emitters' | 'cpu';
 
 /**
@@ -107,7 +120,8 @@ export interface BenchRun {
    */
   forceRatio?: ForceRatioResult | null;
   /**
-   * The speed issue's collider ratios at the largest size measured: the plain
+   * The speed issue's collider ratios at 2^20, where the targets are stated
+   * (statedSizeOf: else the next size up, else the largest): the plain
    * step, step + one plane and gravity + drag + plane timed in alternating
    * rounds (src/bench/colliderRatio.ts); null when that size could not hold them.
    */
