@@ -30,6 +30,8 @@ const FLAG_STICK: u32 = 4u;
 // A killed particle: inverse mass 0 (never integrated again), at rest where it
 // touched, and this radius, which every collision pass reads as "no particle".
 const DEAD_RADIUS: f32 = -1.0;
+// A particle without an entry in the contact resolver's position copy (shaders/positionCopy.wgsl).
+const NO_ENTRY: u32 = 0xffffffffu;
 
 // CollideParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: CollideParams;
@@ -181,12 +183,20 @@ fn main(invocation: Invocation) {
     storePositionInverseMass(index, vec4f(p, positionInverseMass.w));
     storeVelocityDamping(index, vec4f(v, velocityDamping.w));
   }
-  if (APPLY_DELTAS && params.positionCopy != 0u) {
-    // As stored above: a particle stuck or killed is at rest, a killed one "no particle".
+  // At the particle's entry in the resolver's tables: the velocity change's w lane, as u32 bits.
+  var entry = NO_ENTRY;
+  if (APPLY_DELTAS && (params.positionCopy != 0u)) { entry = bitcast<u32>(deltas[2u * index + 1u].w); }
+  if (entry != NO_ENTRY) {
+    // As stored above: a particle stuck or killed is at rest and immovable, a killed one "no particle".
     let stopped = c < colliderCount;
-    let lanes = positionCopyLanes(p, select(r, DEAD_RADIUS, stopped && !stuck), select(v, vec3f(0.0), stopped));
-    deltas[positionCopyAt(params.positionCopy, index)] = lanes[0];
-    deltas[positionCopyAt(params.positionCopy, index) + 1u] = lanes[1];
+    let lanes = positionCopyLanes(
+      p,
+      select(r, DEAD_RADIUS, stopped && !stuck),
+      select(v, vec3f(0.0), stopped),
+      select(positionInverseMass.w, 0.0, stopped),
+    );
+    deltas[positionCopyAt(params.positionCopy, entry)] = lanes[0];
+    deltas[positionCopyAt(params.positionCopy, entry) + 1u] = lanes[1];
   }
   // A contact can overflow too (a radius near float32's largest): counted, and parked, as the step does
   // (a killed particle is at rest already).

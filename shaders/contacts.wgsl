@@ -72,6 +72,15 @@ override WALKS: u32 = 0u;
 const WALK_INLINE: u32 = 0u;
 const WALK_NONE: u32 = 1u;
 const WALK_ONLY: u32 = 2u;
+// Whether the resolver's tables (the position copy, the candidate and near
+// lists) are by grid entry, with the count and the resolve run over the grid's
+// entries (src/gpu/contactPass.ts, ContactOrder 'entries': a pool with
+// emitters on a software adapter, whose free slots, out of the grid, would
+// cost every pass an invocation each, dispatched over the entries alone), or
+// by particle, every pass in particle order ('particles'). Entry e stands for
+// particle entries[e]; with particles, a particle stands for itself.
+override ENTRY_ORDER: bool = false;
+
 // The most CANDIDATES can be (src/gpu/contactPass.ts, MAX_CANDIDATES).
 const MAX_CANDIDATES: u32 = 32u;
 // Room for each entry's near list (src/gpu/contactPass.ts, NEAR_ROOM); a
@@ -98,6 +107,13 @@ fn walkArgsWord() -> u32 {
   return staleWord() + 1u;
 }
 
+// After the walk's arguments (ENTRY_ORDER): the count's and the resolve's
+// dispatch arguments, the grid's entries' workgroups, set by the candidate
+// lists' invocation 0 (entryArgsIndex in src/gpu/contactPass.ts).
+fn entryArgsWord() -> u32 {
+  return walkArgsWord() + 3u;
+}
+
 // ContactParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: ContactParams;
 @group(1) @binding(1) var<storage, read> links: array<Link>;
@@ -108,15 +124,16 @@ fn walkArgsWord() -> u32 {
 // Per particle, then per entry (from entry count): cell xyz and bucket (-1: not in the grid).
 @group(1) @binding(5) var<storage, read> cells: array<vec4i>;
 // Active contacts per particle: closing ones in the low 16 bits, penetrating
-// ones above (capacity entries); then per particle: its number of candidates
-// (capacity entries), their lists (CANDIDATES entries a particle), the number
-// in reach (capacity entries) and their list (NEAR_ROOM entries a particle).
-// One binding for all, as a stage has only 8 storage buffers.
+// ones above (capacity entries); then per entry (ENTRY_ORDER: grid entry,
+// else particle): its number of candidates (capacity entries), their lists
+// (CANDIDATES entries an entry), the number in reach (capacity entries) and
+// their list (NEAR_ROOM entries an entry); the lists hold entries too. One
+// binding for all, as a stage has only 8 storage buffers.
 @group(1) @binding(6) var<storage, read_write> activeCounts: array<u32>;
 // Two vec4 a particle: the position correction, then the velocity change, as
-// float bits (shaders/collide.wgsl reads them as vec4f); in MODE_LIST, the
-// neighbours found, as indices. Then, from vec4 2 * capacity, the position
-// copy (positionCopy).
+// float bits (shaders/collide.wgsl reads them as vec4f), its w lane the
+// particle's entry (entryOf); in MODE_LIST, the neighbours found, as indices.
+// Then, from vec4 2 * capacity, the position copy by entry (positionCopy).
 @group(1) @binding(7) var<storage, read_write> deltas: array<vec4u>;
 
 var<private> closing: u32;
@@ -180,20 +197,28 @@ fn visitContact(
 }
 
 // The position copy (shaders/positionCopy.wgsl), after the corrections in
-// `deltas`: the candidate lists' dispatch writes every particle's.
-// MODE_COUNT's candidate test reads a candidate's first vec4 alone (the 64-byte
-// records' lines were most of that pass's time at 2^18 on SwiftShader), and its
-// count of the contacts in reach reads both.
-fn positionCopy(i: u32) -> u32 {
-  return positionCopyAt(params.positionCopy, i);
+// `deltas`, by entry: the candidate lists' dispatch writes every entry's.
+// MODE_COUNT reads its candidates from the copy (with ENTRY_ORDER its own
+// state too, and no record of a particle in the grid): its candidate test a
+// candidate's first vec4 alone (the 64-byte records' lines were most of that
+// pass's time at 2^18 on SwiftShader), its count of the contacts in reach both.
+fn positionCopy(e: u32) -> u32 {
+  return positionCopyAt(params.positionCopy, e);
 }
 
-fn copiedPositionRadius(i: u32) -> vec4f {
-  return bitcast<vec4f>(deltas[positionCopy(i)]);
+fn copiedPositionRadius(e: u32) -> vec4f {
+  return bitcast<vec4f>(deltas[positionCopy(e)]);
 }
 
-fn copiedVelocity(i: u32) -> vec3f {
-  return bitcast<vec4f>(deltas[positionCopy(i) + 1u]).xyz;
+fn copiedVelocityInverseMass(e: u32) -> vec4f {
+  return bitcast<vec4f>(deltas[positionCopy(e) + 1u]);
+}
+
+// The entry of particle i (ENTRY_ORDER: its grid entry, NO_PARTICLE out of
+// the grid; else i), kept in its velocity change's w lane
+// (shaders/positionCopy.wgsl).
+fn entryOf(i: u32) -> u32 {
+  return deltas[2u * i + 1u].w;
 }
 
 // x: true unless the pair test surely finds no contact with `other`: its reach
@@ -368,16 +393,35 @@ fn walkGrid(me: u32, walking: bool) {
 // The contacts of particle `me` (`gridded`: in the grid), in order: its links
 // in link order, then its neighbours, each pair seen the same way from both
 // sides (A is the lower index) so that the impulses are equal and opposite bit
-// for bit.
-fn visitParticle(me: u32, gridded: bool) {
+// for bit. `entry`: its entry, where its lists are (when `gridded`); a
+// resolve writes it back where it was (entryOf).
+fn visitParticle(me: u32, gridded: bool, entry: u32) {
   closing = 0u;
   penetrating = 0u;
   moveSum = vec3f(0.0);
   velocitySum = vec3f(0.0);
   listed = 0u;
-  selfPositionInverseMass = particlePositionInverseMass(me);
-  selfVelocity = particleVelocityDamping(me).xyz;
-  selfAccelerationRadius = particleAccelerationRadius(me);
+  // MODE_COUNT over the entries reads a particle in the grid from the position
+  // copy, and record 0 in place of its own (a cache hit, not taken): no
+  // branch, no lane mask.
+  let fromCopy = ENTRY_ORDER & (MODE == MODE_COUNT) & gridded;
+  let record = select(me, 0u, fromCopy);
+  selfPositionInverseMass = particlePositionInverseMass(record);
+  selfVelocity = particleVelocityDamping(record).xyz;
+  selfAccelerationRadius = particleAccelerationRadius(record);
+  if (MODE == MODE_COUNT) {
+    let copied = select(0u, entry, fromCopy);
+    let positionRadius = copiedPositionRadius(copied);
+    let velocityInverseMass = copiedVelocityInverseMass(copied);
+    selfPositionInverseMass = select(
+      selfPositionInverseMass,
+      vec4f(positionRadius.xyz, velocityInverseMass.w),
+      fromCopy,
+    );
+    selfVelocity = select(selfVelocity, velocityInverseMass.xyz, fromCopy);
+    // The count reads no acceleration (countContact).
+    selfAccelerationRadius = select(selfAccelerationRadius, vec4f(vec3f(0.0), positionRadius.w), fromCopy);
+  }
   let selfPosition = selfPositionInverseMass.xyz;
   let myRadius = selfAccelerationRadius.w;
   // Immovable (and dead) particles are never moved: no contacts to gather.
@@ -402,12 +446,12 @@ fn visitParticle(me: u32, gridded: bool) {
     // The candidates' word: their number; with a wide list (kept lists), also
     // 1 + the number of those within reach + skin + margin, above 16 bits,
     // listed in the candidate list's room after the candidates.
-    let foundWord = activeCounts[params.capacity + me];
+    let foundWord = activeCounts[params.capacity + entry];
     let wide = foundWord >> 16u;
     let found = select(foundWord & 0xffffu, foundWord, wide == 0u);
     let nearCounts = (2u + CANDIDATES) * params.capacity;
-    let nearFirst = nearCounts + params.capacity + me * NEAR_ROOM;
-    let listFirst = 2u * params.capacity + me * CANDIDATES;
+    let nearFirst = nearCounts + params.capacity + entry * NEAR_ROOM;
+    let listFirst = 2u * params.capacity + entry * CANDIDATES;
     walking = found > CANDIDATES;
     // Walks apart: each particle's outputs from one of the two passes, before
     // anything is written.
@@ -427,21 +471,21 @@ fn visitParticle(me: u32, gridded: bool) {
       var nearCount = 0u;
       var wideCount = 0u;
       for (var j = 0u; j < select(listCount, 0u, walking); j++) {
-        let other = activeCounts[listStart + j];
-        let copied = copiedPositionRadius(other);
+        let candidate = activeCounts[listStart + j];
+        let copied = copiedPositionRadius(candidate);
         let reaches = mayReach(selfPosition, myRadius, copied.xyz, copied.w);
-        if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = other; }
+        if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = candidate; }
         nearCount += select(0u, 1u, reaches.x);
         let keep = widening & reaches.y;
         // Not kept (or no room): written back where it was read.
         activeCounts[select(listStart + j, listFirst + found + wideCount, keep & (found + wideCount < CANDIDATES))] =
-          other;
+          candidate;
         wideCount += select(0u, 1u, keep);
       }
       if (widening) {
-        activeCounts[params.capacity + me] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
+        activeCounts[params.capacity + entry] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
       }
-      activeCounts[nearCounts + me] = nearCount;
+      activeCounts[nearCounts + entry] = nearCount;
       kept = nearCount;
       // The contacts counted from the copy (the lines the filter just read):
       // the near list, or past its room the list itself (the exact test finds
@@ -450,10 +494,12 @@ fn visitParticle(me: u32, gridded: bool) {
       let countFromNear = nearCount <= NEAR_ROOM;
       let countAt = select(listStart, nearFirst, countFromNear);
       for (var j = 0u; j < select(select(listCount, nearCount, countFromNear), 0u, walking); j++) {
-        let other = activeCounts[countAt + j];
-        let copied = copiedPositionRadius(other);
+        let candidate = activeCounts[countAt + j];
+        var other = candidate;
+        if (ENTRY_ORDER) { other = entries[candidate]; }
+        let copied = copiedPositionRadius(candidate);
         let selfIsA = me < other;
-        let otherVelocity = copiedVelocity(other);
+        let otherVelocity = copiedVelocityInverseMass(candidate).xyz;
         let sphere = sphereContact(
           select(copied.xyz, selfPosition, selfIsA),
           select(copied.w, myRadius, selfIsA),
@@ -469,7 +515,7 @@ fn visitParticle(me: u32, gridded: bool) {
         );
       }
     }
-    if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + me]; }
+    if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + entry]; }
     let fromNear = kept <= NEAR_ROOM;
     listAt = select(listStart, nearFirst, fromNear);
     // MODE_COUNT counted its listed neighbours above.
@@ -481,16 +527,22 @@ fn visitParticle(me: u32, gridded: bool) {
     deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
   }
 
-  // The links, then the listed neighbours.
-  for (var j = 0u; j < linkCount + items; j++) {
-    let isLink = LINKS & (j < linkCount);
-    var link = Link();
-    var other = activeCounts[listAt + select(j - linkCount, 0u, isLink)];
-    if (LINKS) {
-      link = links[linkIndex[params.linkRefs + linkFirst + select(0u, j, isLink)]];
-      other = select(other, select(link.a, link.b, me == link.a), isLink);
+  // The links, then the listed neighbours (MODE_COUNT: the links alone, none
+  // without links: compiled out, as the software adapter would run the body
+  // once, and read a record, where no invocation enters the loop).
+  if (LINKS | (MODE != MODE_COUNT)) {
+    for (var j = 0u; j < linkCount + items; j++) {
+      let isLink = LINKS & (j < linkCount);
+      var link = Link();
+      var other = activeCounts[listAt + select(j - linkCount, 0u, isLink)];
+      // A listed neighbour is an entry (a link reads entry 0, not taken).
+      if (ENTRY_ORDER) { other = entries[select(other, 0u, isLink)]; }
+      if (LINKS) {
+        link = links[linkIndex[params.linkRefs + linkFirst + select(0u, j, isLink)]];
+        other = select(other, select(link.a, link.b, me == link.a), isLink);
+      }
+      visitOther(me, other, link, isLink);
     }
-    visitOther(me, other, link, isLink);
   }
 
   // Past the candidate lists' room: the walk of the grid, in a loop of its own
@@ -522,17 +574,19 @@ fn visitParticle(me: u32, gridded: bool) {
       }
     }
     deltas[2u * me] = bitcast<vec4u>(vec4f(moveSum, moved));
-    deltas[2u * me + 1u] = bitcast<vec4u>(vec4f(velocitySum, 0.0));
+    deltas[2u * me + 1u] = vec4u(bitcast<vec3u>(velocitySum), entry);
   }
 }
 
-// Writes the candidates of `me`, grid entry `slot` (as many as fit), and their
-// number: the 27 cells as 9 rows along x, each row's three buckets one run of
-// the entries (three runs where it wraps around the table's end). In a run
-// the buckets come in order, each by index: the walk's order.
+// Writes the candidates of `me`, grid entry `slot`, as entries (as many as
+// fit), and their number, at its entry: the 27 cells as 9 rows along x, each
+// row's three buckets one run of the grid's entries (three runs where it
+// wraps around the table's end). In a run the buckets come in order, each by
+// index: the walk's order.
 fn listCandidates(me: u32, slot: u32) {
   let home = cells[params.count + slot];
-  let first = 2u * params.capacity + me * CANDIDATES;
+  let at = select(me, slot, ENTRY_ORDER);
+  let first = 2u * params.capacity + at * CANDIDATES;
   let mask = params.bucketMask;
   var found = 0u;
   var row = 0u;
@@ -557,13 +611,14 @@ fn listCandidates(me: u32, slot: u32) {
       let other = entries[s];
       let isCandidate = (cell.y == y) & (cell.z == z) & (abs(cell.x - home.x) <= 1) & (other != me);
       // Without a branch: one not kept is written to the count's word, written last.
-      activeCounts[select(params.capacity + me, first + found, isCandidate & (found < CANDIDATES))] = other;
+      activeCounts[select(params.capacity + at, first + found, isCandidate & (found < CANDIDATES))] =
+        select(other, s, ENTRY_ORDER);
       found += select(0u, 1u, isCandidate);
     }
     bucket = (bucket + buckets) & mask;
     left -= buckets;
   }
-  activeCounts[params.capacity + me] = found;
+  activeCounts[params.capacity + at] = found;
   // Walks apart: the walk pass runs over every particle (plain stores: every
   // invocation that writes them writes the same values).
   if ((WALKS != WALK_INLINE) & (found > CANDIDATES)) {
@@ -576,23 +631,85 @@ fn listCandidates(me: u32, slot: u32) {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
   let t = particleIndex(invocation);
-  if (t >= params.count) { return; }
   // The grid's entries: the particles in it, sorted by cell.
   var inGrid = 0u;
   if (params.pairs != 0u) { inGrid = starts[params.bucketMask + 1u]; }
+  if ((MODE == MODE_CANDIDATES) & ENTRY_ORDER) {
+    if ((t >= params.count) | (params.pairs == 0u)) { return; }
+    // Fresh lists: not stale (no other invocation of this dispatch reads the word).
+    if (t == 0u) {
+      activeCounts[staleWord()] = NO_PARTICLE;
+      // The count's and the resolve's dispatch: the entries alone (walkGroupsX wide, as the particles' is).
+      let groups = (inGrid + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+      activeCounts[entryArgsWord()] = min(groups, params.walkGroupsX);
+      activeCounts[entryArgsWord() + 1u] = (groups + params.walkGroupsX - 1u) / params.walkGroupsX;
+      activeCounts[entryArgsWord() + 2u] = 1u;
+    }
+    // Particle t, out of the grid, has no entry (entryOf), and no correction
+    // unless a link gives it one (without links no iteration visits it).
+    if (cells[t].w < 0) {
+      activeCounts[t] = 0u;
+      deltas[2u * t] = vec4u(0u);
+      deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, NO_PARTICLE);
+    }
+    if (t < inGrid) {
+      // Entry t: its particle's position copy, the particle's entry, its candidates.
+      let me = entries[t];
+      let lanes = positionCopyLanes(
+        particlePositionInverseMass(me).xyz,
+        particleAccelerationRadiusW(me),
+        particleVelocityDamping(me).xyz,
+        particlePositionInverseMassW(me),
+      );
+      deltas[positionCopy(t)] = bitcast<vec4u>(lanes[0]);
+      deltas[positionCopy(t) + 1u] = bitcast<vec4u>(lanes[1]);
+      deltas[2u * me + 1u] = vec4u(0u, 0u, 0u, t);
+      listCandidates(me, t);
+    }
+    return;
+  }
   if (MODE == MODE_CANDIDATES) {
+    if (t >= params.count) { return; }
     // Fresh lists: not stale (no other invocation of this dispatch reads the word).
     if ((t == 0u) & (params.pairs != 0u)) { activeCounts[staleWord()] = NO_PARTICLE; }
-    // The position copy of particle t (in particle order: the records read and the copy written in sequence).
+    // The position copy of particle t (in particle order: the records read and the copy written in sequence),
+    // and its entry: itself.
     let lanes = positionCopyLanes(
       particlePositionInverseMass(t).xyz,
       particleAccelerationRadiusW(t),
       particleVelocityDamping(t).xyz,
+      particlePositionInverseMassW(t),
     );
     deltas[positionCopy(t)] = bitcast<vec4u>(lanes[0]);
     deltas[positionCopy(t) + 1u] = bitcast<vec4u>(lanes[1]);
+    deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, t);
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }
-  visitParticle(t, params.pairs != 0u && cells[t].w >= 0);
+  var me = t;
+  var gridded = false;
+  var entry = t;
+  if (ENTRY_ORDER & ((MODE == MODE_COUNT) | (MODE == MODE_RESOLVE)) & (params.pairs != 0u)) {
+    // Over the entries: invocation t < inGrid visits the particle of entry t,
+    // whose neighbours are those of its neighbours in the dispatch. With
+    // links, past the entries, invocation t visits particle t - inGrid if it
+    // is out of the grid (its links alone; the dispatch covers 2 * count);
+    // without, such a particle has nothing to visit, and keeps what the
+    // candidate lists wrote, and the dispatch covers the entries alone.
+    if (t < inGrid) {
+      me = entries[t];
+      gridded = true;
+    } else {
+      if (!LINKS) { return; }
+      me = t - inGrid;
+      if (me >= params.count) { return; }
+      if (cells[me].w >= 0) { return; }
+      entry = NO_PARTICLE;
+    }
+  } else {
+    if (t >= params.count) { return; }
+    gridded = (params.pairs != 0u) && (cells[t].w >= 0);
+    if (ENTRY_ORDER & (params.pairs != 0u)) { entry = entryOf(t); }
+  }
+  visitParticle(me, gridded, entry);
 }

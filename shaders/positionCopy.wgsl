@@ -1,17 +1,24 @@
 // The contact resolver's position copy (src/gpu/contactPass.ts,
-// positionCopyIndex): from vec4 `base` of its corrections buffer, two vec4 a
-// particle, its position and radius, then its velocity, the records' own
-// bits. Written by the candidate lists' dispatch (shaders/contacts.wgsl) and
-// by the apply pass (shaders/collide.wgsl) for what it moves; read by the
-// count, whose candidate test reads the first vec4 alone (16 bytes where a
-// record is 64).
+// positionCopyIndex): from vec4 `base` of its corrections buffer, two vec4 an
+// entry: the entry's particle's position and radius, then its velocity and
+// inverse mass, the records' own bits. An entry is a particle itself, or with
+// the resolver's tables by grid entry (ContactOrder 'entries') a grid entry
+// (the particles in cell order, as the grid's `entries` lists them), whose
+// candidates are then a few runs of consecutive entries. Written by the
+// candidate lists' dispatch (shaders/contacts.wgsl) and by the apply pass
+// (shaders/collide.wgsl) for what it moves; read by the count.
+//
+// Where each particle's entry is: the w lane of its velocity change (the
+// corrections' second vec4, `deltas[2 * i + 1]`), as u32 bits (NO_PARTICLE:
+// none, out of the grid), written with the candidate lists and kept by each
+// resolve, which writes the lane back as it read it.
 
-// Where particle i's two vec4 start.
-fn positionCopyAt(base: u32, i: u32) -> u32 {
-  return base + 2u * i;
+// Where entry e's two vec4 start.
+fn positionCopyAt(base: u32, e: u32) -> u32 {
+  return base + 2u * e;
 }
 
-// Particle i's two vec4 from its position, radius and velocity.
-fn positionCopyLanes(position: vec3f, radius: f32, velocity: vec3f) -> array<vec4f, 2> {
-  return array<vec4f, 2>(vec4f(position, radius), vec4f(velocity, 0.0));
+// An entry's two vec4 from its particle's position, radius, velocity and inverse mass.
+fn positionCopyLanes(position: vec3f, radius: f32, velocity: vec3f, inverseMass: f32) -> array<vec4f, 2> {
+  return array<vec4f, 2>(vec4f(position, radius), vec4f(velocity, inverseMass));
 }

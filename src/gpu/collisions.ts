@@ -20,7 +20,7 @@ import { gridSpacing } from '../core/collisions/grid';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
 import { RadiusBound, type ContactSettings } from '../core/collisions/world';
 import { CollidePass } from './collidePass';
-import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
+import { ContactPass, type ContactModeName, type ContactOrder, type ContactStep } from './contactPass';
 import { GridPass } from './gridPass';
 import { bindGroupLayoutEntries } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
@@ -60,6 +60,8 @@ export class GpuCollisions {
     /** The largest radius written to the system, which sizes the grid's cells. */
     readonly radius: RadiusBound,
     private readonly workgroupSize: number,
+    /** The contact resolver's tables and walk (ContactOrder in src/gpu/contactPass.ts). */
+    private readonly contactOrder: ContactOrder,
   ) {
     this.colliderBuffer = this.createColliderBuffer(prepareColliders([]));
     this.noDeltas = device.createBuffer({ label: 'GpuCollisions.noDeltas', size: 32, usage: GPUBufferUsage.STORAGE });
@@ -70,15 +72,20 @@ export class GpuCollisions {
     if (settings.particleCollisions) this.ensureContacts();
   }
 
-  /** Created synchronously: the caller's error scopes catch any failure. */
+  /**
+   * Created synchronously: the caller's error scopes catch any failure.
+   * `contactOrder`: 'entries' for a pool with emitters on a software adapter
+   * (ContactOrder), else 'particles'.
+   */
   static create(
     device: GPUDevice,
     particles: ParticleBuffer,
     settings: ContactSettings,
     radius: RadiusBound,
     workgroupSize: number,
+    contactOrder: ContactOrder = 'particles',
   ): GpuCollisions {
-    return new GpuCollisions(device, particles, settings, radius, workgroupSize);
+    return new GpuCollisions(device, particles, settings, radius, workgroupSize, contactOrder);
   }
 
   private createColliderBuffer(colliders: PackedColliders): GPUBuffer {
@@ -112,7 +119,14 @@ export class GpuCollisions {
   private ensureContacts(): ContactPass {
     if (!this.contactPass) {
       const grid = this.settings.particleCollisions;
-      this.contactPass = ContactPass.create(this.device, this.particles, this.workgroupSize, grid);
+      this.contactPass = ContactPass.create(
+        this.device,
+        this.particles,
+        this.workgroupSize,
+        grid,
+        undefined,
+        this.contactOrder,
+      );
       this.contactPass.setLinks(noLinks(this.particles.capacity));
       if (this.settings.particleCollisions) {
         this.gridPass = GridPass.create(this.device, this.particles, this.workgroupSize);

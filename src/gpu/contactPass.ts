@@ -49,6 +49,21 @@ export const LIST_MARGIN = 0.1;
  */
 export type ContactWalk = 'inline' | 'apart';
 
+/**
+ * How the resolver's tables (the position copy, the candidate and near lists)
+ * are laid out and walked (shaders/contacts.wgsl, ENTRY_ORDER): 'particles',
+ * by particle, every pass over every slot in particle order; 'entries', by
+ * grid entry, the count and the resolve over the grid's entries alone (in cell
+ * order), dispatched with arguments the candidate lists write from the grid's
+ * entry count. A pool with emitters has its free slots out of the grid: over
+ * the entries, a software adapter, which pays for every invocation, even one
+ * that returns at once, no longer pays for them (at 2^18 slots with 26,214
+ * live, 459 against 1,129 ms a step). Over a full pool the particle order is
+ * the cheaper one there; a GPU dispatches directly over every slot and skips
+ * the free ones for almost nothing.
+ */
+export type ContactOrder = 'particles' | 'entries';
+
 /** Words a particle of the active buffer holds besides its candidates: active counts, candidates found, near count and list. */
 const WORDS_BESIDE_CANDIDATES = 3 + NEAR_ROOM;
 
@@ -91,8 +106,13 @@ export function walkArgsIndex(capacity: number, candidates: number): number {
   return staleWordIndex(capacity, candidates) + 1;
 }
 
-/** The active buffer's words past the per-particle ones: the stale word and the walk pass's three arguments. */
-const ACTIVE_TAIL_WORDS = 4;
+/** After the walk's arguments: the count's and the resolve's over the grid's entries (ContactOrder 'entries'). */
+export function entryArgsIndex(capacity: number, candidates: number): number {
+  return walkArgsIndex(capacity, candidates) + 3;
+}
+
+/** The active buffer's words past the per-particle ones: the stale word, the walk pass's and the entries' arguments. */
+const ACTIVE_TAIL_WORDS = 7;
 
 /** The candidates a particle has room for, with the active counts and near lists, in one buffer the device allows. */
 export function candidateRoom(capacity: number, limits: GPUSupportedLimits): number {
@@ -145,6 +165,8 @@ export class ContactPass {
   private readonly placeholders: GPUBuffer[];
   /** The walk pass's dispatch arguments, copied from the active buffer after the candidate lists (walks apart). */
   private readonly walkArgs: GPUBuffer | null;
+  /** The count's and the resolve's dispatch arguments, copied from the active buffer after the candidate lists (entries). */
+  private readonly entryArgs: GPUBuffer | null;
   private grid: GridPass | null = null;
   private bindGroup: GPUBindGroup | null = null;
   private readonly params: UniformRing;
@@ -167,6 +189,8 @@ export class ContactPass {
     readonly candidates: number,
     grid: boolean,
     private readonly workgroupSize: number,
+    /** The resolver's tables and walk (ContactOrder); 'particles' without the grid. */
+    readonly order: ContactOrder,
   ) {
     const capacity = particles.capacity;
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
@@ -186,6 +210,14 @@ export class ContactPass {
           usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
         })
       : null;
+    this.entryArgs =
+      order === 'entries'
+        ? device.createBuffer({
+            label: 'ContactPass.entryArgs',
+            size: 12,
+            usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
+          })
+        : null;
     this.deltas = device.createBuffer({
       label: 'ContactPass.deltas',
       size: Math.max(capacity, 1) * 16 * (grid ? DELTA_VECTORS_WITH_GRID : 2),
@@ -204,7 +236,8 @@ export class ContactPass {
   /**
    * Created synchronously: the caller's error scopes catch any failure. With
    * `grid` false (links alone) it makes no room for candidate lists. `walk`:
-   * 'inline' on a hardware adapter, else 'apart' (ContactWalk).
+   * 'inline' on a hardware adapter, else 'apart' (ContactWalk). `order`
+   * (ContactOrder): 'particles' unless said; 'entries' needs the grid.
    */
   static create(
     device: GPUDevice,
@@ -212,9 +245,11 @@ export class ContactPass {
     workgroupSize: number,
     grid: boolean,
     walk: ContactWalk = isHardwareDevice(device) ? 'inline' : 'apart',
+    order: ContactOrder = 'particles',
   ): ContactPass {
     // Links alone need no candidate lists.
     const candidates = grid ? candidateRoom(particles.capacity, device.limits) : 0;
+    const entryOrder = order === 'entries' && grid;
     // Without candidate lists nothing overflows: nothing walks apart.
     const apart = walk === 'apart' && grid;
     const constants = (mode: ContactModeName, links = true, walks: number = apart ? WALKS.none : WALKS.inline) => ({
@@ -223,6 +258,7 @@ export class ContactPass {
       CANDIDATES: candidates,
       LINKS: links ? 1 : 0,
       WALKS: walks,
+      ENTRY_ORDER: entryOrder ? 1 : 0,
     });
     const count = Kernel.create(device, particles, {
       name: 'ContactPass(count)',
@@ -263,7 +299,17 @@ export class ContactPass {
           },
         }
       : null;
-    return new ContactPass(device, particles, kernels, withoutLinks, walkKernels, candidates, grid, workgroupSize);
+    return new ContactPass(
+      device,
+      particles,
+      kernels,
+      withoutLinks,
+      walkKernels,
+      candidates,
+      grid,
+      workgroupSize,
+      entryOrder ? 'entries' : 'particles',
+    );
   }
 
   /** Where a particle whose candidates overflow its list walks the grid (ContactWalk). */
@@ -363,13 +409,23 @@ export class ContactPass {
     const links = this.linkCount > 0;
     const kernels = links ? this.kernels : this.kernelsWithoutLinks;
     const groups = [{ group: this.currentBindGroup(), offsets: [offset] }];
-    kernels[mode].record(pass, groups, { count: step.count });
+    // Over the grid's entries (ContactOrder 'entries'): the count and the resolve dispatched with the arguments
+    // the candidate lists wrote, the entries alone; with links, over 2 * count, the particles out of the grid
+    // after the entries (shaders/contacts.wgsl main).
+    const entryArgs = grid ? this.entryArgs : null;
+    const overEntries = entryArgs !== null && (mode === 'count' || mode === 'resolve');
+    if (overEntries && !links) kernels[mode].record(pass, groups, { indirect: entryArgs, offset: 0 });
+    else kernels[mode].record(pass, groups, { count: overEntries ? 2 * step.count : step.count });
     if (mode !== 'candidates' && walkArgs && this.walkKernels) {
       const walkKernels = links ? this.walkKernels.links : this.walkKernels.withoutLinks;
       walkKernels[mode].record(pass, groups, { indirect: walkArgs, offset: 0 });
     }
     pass.end();
     if (mode === 'candidates' && walkArgs) encoder.copyBufferToBuffer(this.active, argsOffset, walkArgs, 0, 12);
+    if (mode === 'candidates' && entryArgs) {
+      const at = 4 * entryArgsIndex(this.particles.capacity, this.candidates);
+      encoder.copyBufferToBuffer(this.active, at, entryArgs, 0, 12);
+    }
   }
 
   destroy(): void {
@@ -378,5 +434,6 @@ export class ContactPass {
     this.params.destroy();
     for (const buffer of [this.active, this.deltas, this.links, this.linkIndex, ...this.placeholders]) buffer.destroy();
     this.walkArgs?.destroy();
+    this.entryArgs?.destroy();
   }
 }

@@ -51,7 +51,7 @@ import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import type { LiveSource } from './lifeBuffers';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES, type ChunkingOptions, type ParticleStore } from './particleBuffer';
-import { contactSlotBytes } from './contactPass';
+import { contactSlotBytes, type ContactOrder } from './contactPass';
 import { LIFE_SLOT_BYTES } from './lifeBuffers';
 import { ScatterPass } from './scatterPass';
 import { StepPlan, type Stage } from './stepPlan';
@@ -198,6 +198,8 @@ export class ParticleSystem implements ParticleSystemApi {
   private radii = new RadiusBound();
   /** Emitters, lifetimes and recycling (src/gpu/lifecycle.ts); null without emitters: every slot live. */
   private lifecyclePasses: GpuLifecycle | null = null;
+  /** How a contact resolver created later lays out and walks its tables (ContactOrder). */
+  private contactOrder: ContactOrder = 'particles';
   private fuseForces = true;
   private fuseColliders = true;
   /**
@@ -301,6 +303,9 @@ export class ParticleSystem implements ParticleSystemApi {
     const radii = new RadiusBound();
     // Checked before any GPU object exists: a refused emitter builds nothing.
     const lifecycleInputs = prepareLifecycle(options, options.capacity);
+    // With emitters on a software adapter (indirect dispatch) the contact resolver walks the grid's entries alone:
+    // the free slots, out of the grid, would cost it an invocation each (ContactOrder).
+    const contactOrder: ContactOrder = lifecycleInputs && dispatch === 'indirect' ? 'entries' : 'particles';
     let lifecycle: GpuLifecycle | undefined;
     try {
       await withErrorScopes(
@@ -320,7 +325,7 @@ export class ParticleSystem implements ParticleSystemApi {
             ScatterPass.create(device, particles, workgroupSize),
           ]);
           if (options.collisions !== undefined) {
-            collisions = GpuCollisions.create(device, particles, collisionSettings, radii, workgroupSize);
+            collisions = GpuCollisions.create(device, particles, collisionSettings, radii, workgroupSize, contactOrder);
             if (collisionInputs.colliders) collisions.setColliders(collisionInputs.colliders);
             if (collisionInputs.links) collisions.setLinks(collisionInputs.links);
           }
@@ -354,6 +359,7 @@ export class ParticleSystem implements ParticleSystemApi {
     system.collisions = collisions ?? null;
     system.radii = radii;
     system.lifecyclePasses = lifecycle ?? null;
+    system.contactOrder = contactOrder;
     system.fuseForces = options.fuseForces ?? true;
     system.fuseColliders = options.fuseColliders ?? true;
     system.health = new HealthRecord(nonFinite);
@@ -724,6 +730,7 @@ export class ParticleSystem implements ParticleSystemApi {
       this.collisionSettings,
       this.radii,
       this.integratePass.workgroupSize,
+      this.contactOrder,
     );
     return this.collisions;
   }
