@@ -26,7 +26,8 @@
 //   (shaders/gridHash.wgsl), so the 27 cells are read as 9 runs.
 // MODE_CANDIDATES runs in the grid's entry order (invocation t lists the
 // candidates of the particle in entry t, reading the runs near its own), the
-// other modes in particle order. MODE_COUNT keeps the candidates in reach (the
+// other modes in particle order (with ENTRY_ORDER, MODE_COUNT and MODE_RESOLVE
+// over the entries too). MODE_COUNT keeps the candidates in reach (the
 // near list) for the MODE_RESOLVE that follows it on the same state, which then
 // visits only those: the same pairs in the same order. MODE_COUNT reads the
 // other particles from the position copy (positionCopy), not their records.
