@@ -222,6 +222,18 @@ fn entryOf(i: u32) -> u32 {
   return deltas[2u * i + 1u].w;
 }
 
+// Entry e's position copy, from particle i's record (MODE_CANDIDATES).
+fn copyParticle(e: u32, i: u32) {
+  let lanes = positionCopyLanes(
+    particlePositionInverseMass(i).xyz,
+    particleAccelerationRadiusW(i),
+    particleVelocityDamping(i).xyz,
+    particlePositionInverseMassW(i),
+  );
+  deltas[positionCopy(e)] = bitcast<vec4u>(lanes[0]);
+  deltas[positionCopy(e) + 1u] = bitcast<vec4u>(lanes[1]);
+}
+
 // x: true unless the pair test surely finds no contact with `other`: its reach
 // test, looser by REACH_SLACK again (far above any rounding difference between
 // the two places the test is compiled). y: the same test with the reach longer
@@ -656,14 +668,7 @@ fn main(invocation: Invocation) {
     if (t < inGrid) {
       // Entry t: its particle's position copy, the particle's entry, its candidates.
       let me = entries[t];
-      let lanes = positionCopyLanes(
-        particlePositionInverseMass(me).xyz,
-        particleAccelerationRadiusW(me),
-        particleVelocityDamping(me).xyz,
-        particlePositionInverseMassW(me),
-      );
-      deltas[positionCopy(t)] = bitcast<vec4u>(lanes[0]);
-      deltas[positionCopy(t) + 1u] = bitcast<vec4u>(lanes[1]);
+      copyParticle(t, me);
       deltas[2u * me + 1u] = vec4u(0u, 0u, 0u, t);
       listCandidates(me, t);
     }
@@ -675,14 +680,7 @@ fn main(invocation: Invocation) {
     if ((t == 0u) & (params.pairs != 0u)) { activeCounts[staleWord()] = NO_PARTICLE; }
     // The position copy of particle t (in particle order: the records read and the copy written in sequence),
     // and its entry: itself.
-    let lanes = positionCopyLanes(
-      particlePositionInverseMass(t).xyz,
-      particleAccelerationRadiusW(t),
-      particleVelocityDamping(t).xyz,
-      particlePositionInverseMassW(t),
-    );
-    deltas[positionCopy(t)] = bitcast<vec4u>(lanes[0]);
-    deltas[positionCopy(t) + 1u] = bitcast<vec4u>(lanes[1]);
+    copyParticle(t, t);
     deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, t);
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
