@@ -5,11 +5,11 @@
  * in a sphere of radius 1, about two others in reach each, particle contacts
  * with 8 iterations) in pools of each size, one step each timed alternately
  * (wall time around one submission); prints each pool's median step. The
- * colliders pass walks the live list and, on a software adapter, the
- * resolver's counts and resolves run over the grid's entries (ContactOrder
- * 'entries', docs/collisions.md), but the grid's build and the candidate
- * lists still cover every slot, so the larger pool's step costs more for the
- * same particles. Prints only; asserts nothing.
+ * colliders passes (the apply passes too) walk the live list and, on a
+ * software adapter, the resolver's counts and resolves run over the grid's
+ * entries (ContactOrder 'entries', docs/collisions.md), but the grid's build
+ * and the candidate lists still cover every slot, so the larger pool's step
+ * costs a little more for the same particles. Prints only; asserts nothing.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';

@@ -18,14 +18,17 @@ export interface CollideStep {
   skin: number;
 }
 
+/** The colliders pass's variants: after the step, and the contact iterations' apply pass with colliders or without. */
+type CollideKernel = 'plain' | 'applying' | 'applyingOnly';
+
 export class CollidePass {
   private readonly params: UniformRing;
   private readonly block = COLLIDE_PARAMS.value();
   private bindGroup: GPUBindGroup | null = null;
   /** Where the contact resolver's position copy starts in the bound deltas, in vec4 (0: none). */
   private positionCopy = 0;
-  /** The pass over the live list and its bind group, made on first use. */
-  private overLive: { kernel: Kernel; bindGroup: GPUBindGroup } | null = null;
+  /** The passes over the live list (plain, and the apply passes with and without colliders) and their bind group, made on first use. */
+  private overLive: { kernels: Record<CollideKernel, Kernel>; bindGroup: GPUBindGroup } | null = null;
   private destroyed = false;
 
   private readonly health: GPUBuffer;
@@ -79,26 +82,41 @@ export class CollidePass {
   }
   private resources: readonly (GPUBuffer | GPUBufferBinding)[] = [];
 
-  /** The pass over the live list (shaders/liveDispatch.wgsl in place of dispatch.wgsl), made on first use. */
-  private liveKernel(live: LiveDispatch): { kernel: Kernel; bindGroup: GPUBindGroup } {
+  /** The passes over the live list (shaders/liveDispatch.wgsl in place of dispatch.wgsl), made on first use. */
+  private liveKernels(live: LiveDispatch): { kernels: Record<CollideKernel, Kernel>; bindGroup: GPUBindGroup } {
     if (!this.overLive) {
-      const kernel = Kernel.create(this.device, this.particles, {
+      const constants = (applyDeltas: boolean, colliders = true) => ({
+        WORKGROUP_SIZE: this.workgroupSize,
+        APPLY_DELTAS: applyDeltas ? 1 : 0,
+        COLLIDERS: colliders ? 1 : 0,
+        CAPACITY: live.capacity,
+        ...this.particles.health.constants,
+      });
+      const plain = Kernel.create(this.device, this.particles, {
         name: 'CollidePass(live list)',
         file: 'collide.wgsl (live list)',
         code: shaders.collideLive(),
-        constants: {
-          WORKGROUP_SIZE: this.workgroupSize,
-          APPLY_DELTAS: 0,
-          CAPACITY: live.capacity,
-          ...this.particles.health.constants,
-        },
+        constants: constants(false),
         groups: [['uniform-dynamic', 'read-only-storage', 'storage', 'storage'], live.layout],
         // Each chunk's run keeps its own chunk's slots (shaders/liveDispatch.wgsl).
         perChunk: 'owner',
       });
-      this.overLive = { kernel, bindGroup: kernel.bindGroup(0, this.resources, 'CollidePass(live list).bindGroup') };
+      const kernels = {
+        plain,
+        applying: plain.variant({ name: 'CollidePass(live list, apply deltas)', constants: constants(true) }),
+        applyingOnly: plain.variant({
+          name: 'CollidePass(live list, apply deltas, no colliders)',
+          constants: constants(true, false),
+        }),
+      };
+      this.overLive = { kernels, bindGroup: plain.bindGroup(0, this.resources, 'CollidePass(live list).bindGroup') };
     }
     return this.overLive;
+  }
+
+  /** Which variant a pass takes: after the step, or applying the resolver's corrections (with colliders or none). */
+  private kernelOf(step: CollideStep, applyDeltas: boolean): CollideKernel {
+    return applyDeltas ? (step.colliderCount > 0 ? 'applying' : 'applyingOnly') : 'plain';
   }
 
   /** The bound group and the uniform slot of `step`'s parameters. */
@@ -117,26 +135,30 @@ export class CollidePass {
    * Records one colliders pass of a pool with emitters (`step.count` its
    * capacity) walking what the step walked (planStep's two indirect
    * dispatches, one of them empty): the live list, or from the dense walk's
-   * threshold every slot. A free slot is parked ("no particle"), so either
-   * walk gives every slot's result, and the cost follows the live count.
+   * threshold every slot. A free slot is parked ("no particle", immovable), so
+   * either walk gives every slot's result, and the cost follows the live
+   * count. With `applyDeltas`, a contact iteration's apply pass.
    */
-  encodeWalks(encoder: GPUCommandEncoder, step: CollideStep, live: LiveDispatch): void {
+  encodeWalks(encoder: GPUCommandEncoder, step: CollideStep, live: LiveDispatch, applyDeltas = false): void {
     const { bindGroup, offset } = this.prepared(step);
+    const variant = this.kernelOf(step, applyDeltas);
     if (live.direct) {
       // Direct dispatch: every slot, as the dense walk would (a parked free slot collides with nothing).
       const pass = encoder.beginComputePass({ label: 'CollidePass(every slot)' });
-      this.plain.record(pass, [{ group: bindGroup, offsets: [offset] }], { count: step.count });
+      this[variant].record(pass, [{ group: bindGroup, offsets: [offset] }], { count: step.count });
       pass.end();
       return;
     }
-    const overLive = this.liveKernel(live);
-    const pass = encoder.beginComputePass({ label: 'CollidePass(walks)' });
-    overLive.kernel.record(pass, [{ group: overLive.bindGroup, offsets: [offset] }, live.bindGroup], {
+    const overLive = this.liveKernels(live);
+    const pass = encoder.beginComputePass({
+      label: applyDeltas ? 'CollidePass(apply deltas, walks)' : 'CollidePass(walks)',
+    });
+    overLive.kernels[variant].record(pass, [{ group: overLive.bindGroup, offsets: [offset] }, live.bindGroup], {
       indirect: live.args,
       offset: INDIRECT_ARGS.offsets.stepList,
     });
     // The dense walk's arguments count one chunk's slots: each chunk's pipeline covers its own (src/gpu/kernel.ts).
-    this.plain.record(pass, [{ group: bindGroup, offsets: [offset] }], {
+    this[variant].record(pass, [{ group: bindGroup, offsets: [offset] }], {
       indirect: live.args,
       offset: INDIRECT_ARGS.offsets.stepDense,
     });
@@ -147,8 +169,7 @@ export class CollidePass {
   encode(encoder: GPUCommandEncoder, step: CollideStep, applyDeltas: boolean): void {
     const { bindGroup, offset } = this.prepared(step);
     const pass = encoder.beginComputePass({ label: applyDeltas ? 'CollidePass(apply deltas)' : 'CollidePass' });
-    const kernel = applyDeltas ? (step.colliderCount > 0 ? this.applying : this.applyingOnly) : this.plain;
-    kernel.record(pass, [{ group: bindGroup, offsets: [offset] }], {
+    this[this.kernelOf(step, applyDeltas)].record(pass, [{ group: bindGroup, offsets: [offset] }], {
       count: step.count,
     });
     pass.end();

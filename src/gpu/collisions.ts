@@ -214,7 +214,7 @@ export class GpuCollisions {
     }
     if (!this.hasContacts) return;
     this.encodeGrid(encoder, dt, count);
-    for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count);
+    for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count, live);
   }
 
   private collideStep(count: number, dt: number) {
@@ -232,13 +232,18 @@ export class GpuCollisions {
     this.ensureContacts().encode(encoder, 'candidates', step);
   }
 
-  /** One Jacobi iteration: count the active contacts, resolve them, apply the corrections in a colliders pass. */
-  encodeIteration(encoder: GPUCommandEncoder, dt: number, count: number): void {
+  /**
+   * One Jacobi iteration: count the active contacts, resolve them, apply the
+   * corrections in a colliders pass; with `live` (a pool with emitters), that
+   * pass walks as the step did (CollidePass.encodeWalks).
+   */
+  encodeIteration(encoder: GPUCommandEncoder, dt: number, count: number, live?: LiveDispatch): void {
     const contacts = this.ensureContacts();
     const step = this.contactStep(count, dt);
     contacts.encode(encoder, 'count', step);
     contacts.encode(encoder, 'resolve', step);
-    this.colliders().encode(encoder, this.collideStep(count, dt), true);
+    if (live) this.colliders().encodeWalks(encoder, this.collideStep(count, dt), live, true);
+    else this.colliders().encode(encoder, this.collideStep(count, dt), true);
   }
 
   /**
