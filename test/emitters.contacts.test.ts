@@ -5,7 +5,9 @@
  * arguments its candidate lists write (src/gpu/contactPass.ts, ContactOrder
  * 'entries'): the free slots, out of the grid, then cost it no invocation.
  * With direct dispatch (a GPU's way) it keeps them by particle and walks
- * every slot ('particles'), as a pool without emitters does. Both visit the
+ * every slot ('particles'), as a pool without emitters does. The iterations'
+ * apply passes walk as the step did: the live list or every slot (indirect),
+ * every slot (direct). Both visit the
  * same pairs in the same order, so a churning pool stepped either way must
  * give the same state byte for byte: no tolerance. With links between
  * permanent particles too (then the entries' passes also visit, past the
