@@ -58,9 +58,9 @@ export type ContactWalk = 'inline' | 'apart';
  * entry count. A pool with emitters has its free slots out of the grid: over
  * the entries, a software adapter, which pays for every invocation, even one
  * that returns at once, no longer pays for them (at 2^18 slots with 26,214
- * live, 459 against 1,129 ms a step). Over a full pool the particle order is
- * the cheaper one there; a GPU dispatches directly over every slot and skips
- * the free ones for almost nothing.
+ * live, 442-480 against 834-840 ms a step; docs/collisions.md). Over a nearly
+ * full pool the particle order is the cheaper one there; a GPU dispatches
+ * directly over every slot and skips the free ones for almost nothing.
  */
 export type ContactOrder = 'particles' | 'entries';
 
