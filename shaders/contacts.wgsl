@@ -216,8 +216,8 @@ fn copiedVelocityInverseMass(e: u32) -> vec4f {
 }
 
 // The entry of particle i (ENTRY_ORDER: its grid entry, NO_PARTICLE out of
-// the grid; else i), kept in its velocity change's w lane
-// (shaders/positionCopy.wgsl).
+// the grid), kept in its velocity change's w lane (shaders/positionCopy.wgsl).
+// Read only with ENTRY_ORDER: by particle, a particle's entry is itself.
 fn entryOf(i: u32) -> u32 {
   return deltas[2u * i + 1u].w;
 }
@@ -678,10 +678,9 @@ fn main(invocation: Invocation) {
     if (t >= params.count) { return; }
     // Fresh lists: not stale (no other invocation of this dispatch reads the word).
     if ((t == 0u) & (params.pairs != 0u)) { activeCounts[staleWord()] = NO_PARTICLE; }
-    // The position copy of particle t (in particle order: the records read and the copy written in sequence),
-    // and its entry: itself.
+    // The position copy of particle t (in particle order: the records read and the copy written in sequence).
+    // Its entry lane is itself, which every resolve writes before an apply pass reads it.
     copyParticle(t, t);
-    deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, t);
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }

@@ -8,10 +8,11 @@
 // candidate lists' dispatch (shaders/contacts.wgsl) and by the apply pass
 // (shaders/collide.wgsl) for what it moves; read by the count.
 //
-// Where each particle's entry is: the w lane of its velocity change (the
-// corrections' second vec4, `deltas[2 * i + 1]`), as u32 bits (NO_PARTICLE:
-// none, out of the grid), written with the candidate lists and kept by each
-// resolve, which writes the lane back as it read it.
+// Where each particle's entry is, for the apply pass: the w lane of its
+// velocity change (the corrections' second vec4, `deltas[2 * i + 1]`), as u32
+// bits (NO_PARTICLE: none, out of the grid), written by each resolve with the
+// correction (by particle, the particle itself); by grid entry, also by the
+// candidate lists, for the resolve's and the list probe's lookups.
 
 // Where entry e's two vec4 start.
 fn positionCopyAt(base: u32, e: u32) -> u32 {
