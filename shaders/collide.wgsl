@@ -30,8 +30,6 @@ const FLAG_STICK: u32 = 4u;
 // A killed particle: inverse mass 0 (never integrated again), at rest where it
 // touched, and this radius, which every collision pass reads as "no particle".
 const DEAD_RADIUS: f32 = -1.0;
-// A particle without an entry in the contact resolver's position copy (shaders/positionCopy.wgsl).
-const NO_ENTRY: u32 = 0xffffffffu;
 
 // CollideParams: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: CollideParams;

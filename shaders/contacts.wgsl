@@ -215,7 +215,7 @@ fn copiedVelocityInverseMass(e: u32) -> vec4f {
   return bitcast<vec4f>(deltas[positionCopy(e) + 1u]);
 }
 
-// The entry of particle i (ENTRY_ORDER: its grid entry, NO_PARTICLE out of
+// The entry of particle i (ENTRY_ORDER: its grid entry, NO_ENTRY out of
 // the grid), kept in its velocity change's w lane (shaders/positionCopy.wgsl).
 // Read only with ENTRY_ORDER: by particle, a particle's entry is itself.
 fn entryOf(i: u32) -> u32 {
@@ -663,7 +663,7 @@ fn main(invocation: Invocation) {
     if (cells[t].w < 0) {
       activeCounts[t] = 0u;
       deltas[2u * t] = vec4u(0u);
-      deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, NO_PARTICLE);
+      deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, NO_ENTRY);
     }
     if (t < inGrid) {
       // Entry t: its particle's position copy, the particle's entry, its candidates.
@@ -702,7 +702,7 @@ fn main(invocation: Invocation) {
       me = t - inGrid;
       if (me >= params.count) { return; }
       if (cells[me].w >= 0) { return; }
-      entry = NO_PARTICLE;
+      entry = NO_ENTRY;
     }
   } else {
     if (t >= params.count) { return; }

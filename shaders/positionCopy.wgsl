@@ -10,9 +10,12 @@
 //
 // Where each particle's entry is, for the apply pass: the w lane of its
 // velocity change (the corrections' second vec4, `deltas[2 * i + 1]`), as u32
-// bits (NO_PARTICLE: none, out of the grid), written by each resolve with the
+// bits (NO_ENTRY: none, out of the grid), written by each resolve with the
 // correction (by particle, the particle itself); by grid entry, also by the
 // candidate lists, for the resolve's and the list probe's lookups.
+
+// A particle without an entry (out of the grid, with the tables by grid entry).
+const NO_ENTRY: u32 = 0xffffffffu;
 
 // Where entry e's two vec4 start.
 fn positionCopyAt(base: u32, e: u32) -> u32 {
