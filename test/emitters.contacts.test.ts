@@ -7,16 +7,20 @@
  * With direct dispatch (a GPU's way) it keeps them by particle and walks
  * every slot ('particles'), as a pool without emitters does. The iterations'
  * apply passes walk as the step did: the live list or every slot (indirect),
- * every slot (direct). Both visit the
- * same pairs in the same order, so a churning pool stepped either way must
- * give the same state byte for byte: no tolerance. With links between
- * permanent particles too (then the entries' passes also visit, past the
- * entries, the particles out of the grid for their links).
+ * every slot (direct). By default ('auto') a software adapter's steps take
+ * the entries while the live count last read back is below ENTRIES_BELOW of
+ * the slots, and the particle order above. Every order visits the same pairs
+ * in the same order, so a churning pool stepped any way (the entries always,
+ * the order switching with the live count, every slot directly) must give the
+ * same state byte for byte: no tolerance. With links between permanent
+ * particles too (then the entries' passes also visit, past the entries, the
+ * particles out of the grid for their links).
  */
 import { describe, expect, it } from 'vitest';
 import type { EmitterInit } from '../src/core/emitters/types';
 import type { LinkInit } from '../src/core/collisions/links';
 import { ParticleSystem } from '../src/gpu/particleSystem';
+import { contactOrderFor, contactOrdersFor, ENTRIES_BELOW, type ContactOrder } from '../src/gpu/contactPass';
 import { expectSameBytes } from './support/galleryScenes';
 import { useDevice } from './support/gpu';
 
@@ -60,15 +64,20 @@ describe('particle contacts in a pool with emitters', () => {
     ['', false],
     [', with links between permanent particles', true],
   ])(
-    'give the same state byte for byte over the grid entries (indirect dispatch) and over every slot (direct)%s',
+    'give the same state byte for byte over the grid entries, in the order the live count chooses (indirect dispatch) and over every slot (direct)%s',
     async (_, withLinks) => {
       const { device, adapterInfo } = gpu.get();
-      const make = async (dispatch: 'indirect' | 'direct', particleCollisions = true) => {
+      const make = async (
+        dispatch: 'indirect' | 'direct',
+        contactOrder: ContactOrder | 'auto',
+        particleCollisions = true,
+      ) => {
         const system = await ParticleSystem.create(device, {
           capacity: CAPACITY,
           permanent: PERMANENT,
           emitters: EMITTERS,
           dispatch,
+          contactOrder,
           collisions: {
             particleCollisions,
             iterations: 8,
@@ -82,13 +91,17 @@ describe('particle contacts in a pool with emitters', () => {
         );
         return system;
       };
-      const entries = await make('indirect');
-      const particles = await make('direct');
-      const without = await make('indirect', false);
-      const all = [entries, particles, without];
+      const entries = await make('indirect', 'entries');
+      const chosen = await make('indirect', 'auto');
+      const particles = await make('direct', 'auto');
+      const without = await make('indirect', 'auto', false);
+      const all = [entries, chosen, particles, without];
       try {
         let sawLow = false;
         let sawHigh = false;
+        // The order each of the chosen system's steps took, and whether the live count said so.
+        const chosenOrders = new Set<string>();
+        let estimate = PERMANENT;
         for (const [rate, frames] of [
           [HIGH_RATE, 12],
           [LOW_RATE, 24],
@@ -97,15 +110,25 @@ describe('particle contacts in a pool with emitters', () => {
           for (const system of all) system.emitters!.set(0, { rate });
           for (let frame = 0; frame < frames; frame++) {
             for (const system of all) await system.stepMany(DT, 1);
-            expectSameBytes(await entries.snapshot(), await particles.snapshot(), `rate ${rate}, frame ${frame}`);
+            const order = chosen.collisionPasses!.contacts!.order;
+            chosenOrders.add(order);
+            if (adapterInfo.software) expect(order).toBe(estimate < ENTRIES_BELOW * CAPACITY ? 'entries' : 'particles');
+            const reference = await particles.snapshot();
+            expectSameBytes(await entries.snapshot(), reference, `rate ${rate}, frame ${frame}, entries`);
+            expectSameBytes(await chosen.snapshot(), reference, `rate ${rate}, frame ${frame}, ${order}`);
             const live = (await entries.readStats()).live;
+            // Read back, so the chosen system's next step orders by this frame's count.
+            estimate = (await chosen.readStats()).live;
+            expect(estimate).toBe(live);
             sawLow ||= live < CAPACITY / 4;
-            sawHigh ||= live > CAPACITY / 2;
+            sawHigh ||= live > ENTRIES_BELOW * CAPACITY;
           }
         }
-        // The resolver walked the entries where the adapter is a software one, every slot under direct dispatch.
+        // The resolver walked the entries where the adapter is a software one, every slot under direct dispatch;
+        // by default a software adapter's steps took both orders, by the live count.
         expect(entries.collisionPasses!.contacts!.order).toBe(adapterInfo.software ? 'entries' : 'particles');
         expect(particles.collisionPasses!.contacts!.order).toBe('particles');
+        expect([...chosenOrders].sort()).toEqual(adapterInfo.software ? ['entries', 'particles'] : ['particles']);
         // The pool was mostly free slots for a while, and full for a while; contacts and deaths happened.
         expect(sawLow && sawHigh).toBe(true);
         const withContacts = await entries.readPacked();
@@ -117,4 +140,23 @@ describe('particle contacts in a pool with emitters', () => {
       }
     },
   );
+
+  it('take the orders the contactOrder option allows, and refuse an unknown one before building anything', async () => {
+    expect(contactOrdersFor(undefined, true, 'indirect')).toEqual(['entries', 'particles']);
+    expect(contactOrdersFor('auto', true, 'direct')).toEqual(['particles']);
+    expect(contactOrdersFor('auto', false, 'indirect')).toEqual(['particles']);
+    expect(contactOrdersFor('entries', false, 'direct')).toEqual(['entries']);
+    expect(contactOrdersFor('particles', true, 'indirect')).toEqual(['particles']);
+    expect(contactOrderFor(Math.ceil(ENTRIES_BELOW * CAPACITY) - 1, CAPACITY)).toBe('entries');
+    expect(contactOrderFor(Math.ceil(ENTRIES_BELOW * CAPACITY), CAPACITY)).toBe('particles');
+    const { device } = gpu.get();
+    await expect(
+      ParticleSystem.create(device, {
+        capacity: CAPACITY,
+        emitters: EMITTERS,
+        collisions: { particleCollisions: true },
+        contactOrder: 'cells' as 'auto',
+      }),
+    ).rejects.toThrow(/contactOrder = "cells" must be 'auto', 'particles' or 'entries'/);
+  });
 });

@@ -60,8 +60,8 @@ export class GpuCollisions {
     /** The largest radius written to the system, which sizes the grid's cells. */
     readonly radius: RadiusBound,
     private readonly workgroupSize: number,
-    /** The contact resolver's tables and walk (ContactOrder in src/gpu/contactPass.ts). */
-    private readonly contactOrder: ContactOrder,
+    /** The orders the contact resolver's steps may take (ContactOrder in src/gpu/contactPass.ts), the first by default. */
+    private readonly contactOrders: readonly ContactOrder[],
   ) {
     this.colliderBuffer = this.createColliderBuffer(prepareColliders([]));
     this.noDeltas = device.createBuffer({ label: 'GpuCollisions.noDeltas', size: 32, usage: GPUBufferUsage.STORAGE });
@@ -74,8 +74,9 @@ export class GpuCollisions {
 
   /**
    * Created synchronously: the caller's error scopes catch any failure.
-   * `contactOrder`: 'entries' for a pool with emitters on a software adapter
-   * (ContactOrder), else 'particles'.
+   * `contactOrders`: the orders the contact resolver's steps may take
+   * (ContactOrder), the first one unless a step says; both for a pool with
+   * emitters on a software adapter, else 'particles'.
    */
   static create(
     device: GPUDevice,
@@ -83,9 +84,9 @@ export class GpuCollisions {
     settings: ContactSettings,
     radius: RadiusBound,
     workgroupSize: number,
-    contactOrder: ContactOrder = 'particles',
+    contactOrders: readonly ContactOrder[] = ['particles'],
   ): GpuCollisions {
-    return new GpuCollisions(device, particles, settings, radius, workgroupSize, contactOrder);
+    return new GpuCollisions(device, particles, settings, radius, workgroupSize, contactOrders);
   }
 
   private createColliderBuffer(colliders: PackedColliders): GPUBuffer {
@@ -125,7 +126,7 @@ export class GpuCollisions {
         this.workgroupSize,
         grid,
         undefined,
-        this.contactOrder,
+        this.contactOrders,
       );
       this.contactPass.setLinks(noLinks(this.particles.capacity));
       if (this.settings.particleCollisions) {
@@ -189,9 +190,10 @@ export class GpuCollisions {
     return this.colliderCount > 0 || this.hasContacts;
   }
 
-  private contactStep(count: number, dt: number): ContactStep {
+  private contactStep(count: number, dt: number, order?: ContactOrder): ContactStep {
     const skin = Math.fround(this.settings.skin);
     return {
+      ...(order ? { order } : {}),
       count,
       dt: Math.fround(dt),
       skin,
@@ -206,14 +208,16 @@ export class GpuCollisions {
    * Records what follows one integration step of `dt` over particles [0,
    * count); with `live` (a pool with emitters), the colliders pass walks the
    * live list or every slot as the step did (CollidePass.encodeWalks).
+   * `order`: the contact resolver's for this step (ContactOrder), where it
+   * may take more than one.
    */
-  encode(encoder: GPUCommandEncoder, dt: number, count: number, live?: LiveDispatch): void {
+  encode(encoder: GPUCommandEncoder, dt: number, count: number, live?: LiveDispatch, order?: ContactOrder): void {
     if (this.colliderCount > 0) {
       if (live) this.colliders().encodeWalks(encoder, this.collideStep(count, dt), live);
       else this.colliders().encode(encoder, this.collideStep(count, dt), false);
     }
     if (!this.hasContacts) return;
-    this.encodeGrid(encoder, dt, count);
+    this.encodeGrid(encoder, dt, count, order);
     for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count, live);
   }
 
@@ -223,10 +227,11 @@ export class GpuCollisions {
 
   /**
    * The grid rebuild and the candidate lists that start the contact iterations
-   * (nothing without particle-particle collisions).
+   * (nothing without particle-particle collisions), the resolver's tables in
+   * `order` where given (ContactOrder).
    */
-  encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number): void {
-    const step = this.contactStep(count, dt);
+  encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number, order?: ContactOrder): void {
+    const step = this.contactStep(count, dt, order);
     if (step.inverseCellSize === null || !this.gridPass) return;
     this.gridPass.encode(encoder, count, step.inverseCellSize);
     this.ensureContacts().encode(encoder, 'candidates', step);

@@ -5,7 +5,7 @@
  * the per-particle counts and corrections that shaders/collide.wgsl applies.
  */
 import type { PackedLinks } from '../core/collisions/links';
-import { isHardwareDevice } from './device';
+import { isHardwareDevice, type DispatchMode } from './device';
 import { dispatchSize } from './dispatch';
 import { Kernel } from './kernel';
 import type { GridPass } from './gridPass';
@@ -59,10 +59,41 @@ export type ContactWalk = 'inline' | 'apart';
  * the entries, a software adapter, which pays for every invocation, even one
  * that returns at once, no longer pays for them (at 2^18 slots with 26,214
  * live, 442-480 against 834-840 ms a step; docs/collisions.md). Over a nearly
- * full pool the particle order is the cheaper one there; a GPU dispatches
- * directly over every slot and skips the free ones for almost nothing.
+ * full pool the particle order is the cheaper one there (ENTRIES_BELOW); a GPU
+ * dispatches directly over every slot and skips the free ones for almost
+ * nothing. Either order gives the same bits, so a step may take either.
  */
 export type ContactOrder = 'particles' | 'entries';
+
+/**
+ * The share of a pool's slots live below which an 'auto' resolver walks the
+ * entries, from scripts/profile-emitter-contacts.ts (docs/collisions.md).
+ */
+export const ENTRIES_BELOW = 0.55;
+
+/**
+ * The orders a system's resolver may take, the first one until a live count
+ * is known: `choice` 'auto' (or undefined) gives both, 'entries' first (a
+ * pool starts nearly empty), for a pool with emitters under indirect
+ * dispatch, where free slots cost; else 'particles'. A named order is the
+ * only one.
+ */
+export function contactOrdersFor(
+  choice: ContactOrder | 'auto' | undefined,
+  emitters: boolean,
+  dispatch: DispatchMode,
+): ContactOrder[] {
+  if (choice === 'particles' || choice === 'entries') return [choice];
+  if (choice !== undefined && choice !== 'auto') {
+    throw new TypeError(`contactOrder = ${JSON.stringify(choice)} must be 'auto', 'particles' or 'entries'`);
+  }
+  return emitters && dispatch === 'indirect' ? ['entries', 'particles'] : ['particles'];
+}
+
+/** The order for a step of a pool of `capacity` slots with about `live` live (ENTRIES_BELOW). */
+export function contactOrderFor(live: number, capacity: number): ContactOrder {
+  return live < ENTRIES_BELOW * capacity ? 'entries' : 'particles';
+}
 
 /** Words a particle of the active buffer holds besides its candidates: active counts, candidates found, near count and list. */
 const WORDS_BESIDE_CANDIDATES = 3 + NEAR_ROOM;
@@ -124,6 +155,15 @@ export type ContactModeName = keyof typeof CONTACT_MODES;
 /** The modes that visit each particle's contacts, and so may walk the grid. */
 type WalkMode = Exclude<ContactModeName, 'candidates'>;
 type WalkKernels = Record<WalkMode, Kernel>;
+
+/** One order's kernels (ContactOrder). */
+interface OrderKernels {
+  kernels: Record<ContactModeName, Kernel>;
+  /** The same without the links' code, used while there are none. */
+  withoutLinks: Record<ContactModeName, Kernel>;
+  /** Walks apart: the walk passes of the count, resolve and list modes, with links' code and without. */
+  walkKernels: { links: WalkKernels; withoutLinks: WalkKernels } | null;
+}
 /** shaders/contacts.wgsl's WALKS: the walk in the pass, the list pass of walks apart, its walk pass. */
 const WALKS = { inline: 0, none: 1, only: 2 } as const;
 
@@ -140,6 +180,11 @@ export interface ContactStep {
    * between them (no world colliders); true unless said.
    */
   keepLists?: boolean;
+  /**
+   * How the step lays out and walks the resolver's tables (ContactOrder), read
+   * at its candidate lists; one of the pass's `orders`, else the last step's.
+   */
+  order?: ContactOrder;
 }
 
 export class ContactPass {
@@ -177,20 +222,22 @@ export class ContactPass {
   /** The Jacobi iterations (count, resolve) recorded since the last candidate lists. */
   private iteration = 0;
 
+  /** Each order's kernels, made on its first step (one order's at creation). */
+  private readonly kernelSets: Partial<Record<ContactOrder, OrderKernels>>;
+  /** The order of the step being recorded (chosen at its candidate lists), and of the last one. */
+  private stepOrder: ContactOrder;
+
   private constructor(
     private readonly device: GPUDevice,
     private readonly particles: ParticleBuffer,
-    private readonly kernels: Record<ContactModeName, Kernel>,
-    /** The same without the links' code, used while there are none. */
-    private readonly kernelsWithoutLinks: Record<ContactModeName, Kernel>,
-    /** Walks apart: the walk passes of the count, resolve and list modes, with links' code and without. */
-    private readonly walkKernels: { links: WalkKernels; withoutLinks: WalkKernels } | null,
+    /** Makes one order's kernels (variants of one kernel, so one bind group serves every order). */
+    private readonly buildKernels: (order: ContactOrder) => OrderKernels,
     /** Room for each particle's candidates. */
     readonly candidates: number,
     grid: boolean,
     private readonly workgroupSize: number,
-    /** The resolver's tables and walk (ContactOrder); 'particles' without the grid. */
-    readonly order: ContactOrder,
+    /** The orders this pass may lay its tables out in (ContactOrder), the first one until a step asks for another. */
+    readonly orders: readonly ContactOrder[],
   ) {
     const capacity = particles.capacity;
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
@@ -203,21 +250,23 @@ export class ContactPass {
           : Math.max(capacity, 1) * (2 + candidates)),
       usage: storage,
     });
-    this.walkArgs = walkKernels
+    this.stepOrder = orders[0] as ContactOrder;
+    const first = buildKernels(this.stepOrder);
+    this.kernelSets = { [this.stepOrder]: first };
+    this.walkArgs = first.walkKernels
       ? device.createBuffer({
           label: 'ContactPass.walkArgs',
           size: 12,
           usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
         })
       : null;
-    this.entryArgs =
-      order === 'entries'
-        ? device.createBuffer({
-            label: 'ContactPass.entryArgs',
-            size: 12,
-            usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
-          })
-        : null;
+    this.entryArgs = orders.includes('entries')
+      ? device.createBuffer({
+          label: 'ContactPass.entryArgs',
+          size: 12,
+          usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
+        })
+      : null;
     this.deltas = device.createBuffer({
       label: 'ContactPass.deltas',
       size: Math.max(capacity, 1) * 16 * (grid ? DELTA_VECTORS_WITH_GRID : 2),
@@ -236,8 +285,9 @@ export class ContactPass {
   /**
    * Created synchronously: the caller's error scopes catch any failure. With
    * `grid` false (links alone) it makes no room for candidate lists. `walk`:
-   * 'inline' on a hardware adapter, else 'apart' (ContactWalk). `order`
-   * (ContactOrder): 'particles' unless said; 'entries' needs the grid.
+   * 'inline' on a hardware adapter, else 'apart' (ContactWalk). `orders`
+   * (ContactOrder): the orders its steps may choose, the first one's kernels
+   * made now (another's on its first step); 'entries' needs the grid.
    */
   static create(
     device: GPUDevice,
@@ -245,26 +295,29 @@ export class ContactPass {
     workgroupSize: number,
     grid: boolean,
     walk: ContactWalk = isHardwareDevice(device) ? 'inline' : 'apart',
-    order: ContactOrder = 'particles',
+    orders: readonly ContactOrder[] = ['particles'],
   ): ContactPass {
     // Links alone need no candidate lists.
     const candidates = grid ? candidateRoom(particles.capacity, device.limits) : 0;
-    const entryOrder = order === 'entries' && grid;
+    const allowed = orders.filter((order) => order === 'particles' || grid);
+    if (allowed.length === 0) allowed.push('particles');
     // Without candidate lists nothing overflows: nothing walks apart.
     const apart = walk === 'apart' && grid;
-    const constants = (mode: ContactModeName, links = true, walks: number = apart ? WALKS.none : WALKS.inline) => ({
+    const inPass = apart ? WALKS.none : WALKS.inline;
+    const constants = (mode: ContactModeName, order: ContactOrder, links = true, walks: number = inPass) => ({
       WORKGROUP_SIZE: workgroupSize,
       MODE: CONTACT_MODES[mode],
       CANDIDATES: candidates,
       LINKS: links ? 1 : 0,
       WALKS: walks,
-      ENTRY_ORDER: entryOrder ? 1 : 0,
+      ENTRY_ORDER: order === 'entries' ? 1 : 0,
     });
-    const count = Kernel.create(device, particles, {
-      name: 'ContactPass(count)',
+    const first = allowed[0] as ContactOrder;
+    const base = Kernel.create(device, particles, {
+      name: `ContactPass(count${first === 'entries' ? ', entries' : ''})`,
       file: 'contacts.wgsl',
       code: shaders.contacts(),
-      constants: constants('count'),
+      constants: constants('count', first),
       // params; links, linkIndex, the grid's starts, entries and cells; active counts, deltas.
       groups: [
         [
@@ -279,42 +332,59 @@ export class ContactPass {
         ],
       ],
     });
-    const variant = (mode: ContactModeName, links = true) =>
-      count.variant({ name: `ContactPass(${mode}${links ? '' : ', no links'})`, constants: constants(mode, links) });
-    const kernels = { count, resolve: variant('resolve'), list: variant('list'), candidates: variant('candidates') };
-    // The iterations of a system without links (the usual one): their code compiled out.
-    const withoutLinks = { ...kernels, count: variant('count', false), resolve: variant('resolve', false) };
-    const walkVariant = (mode: WalkMode, links = true) =>
-      count.variant({
-        name: `ContactPass(${mode} walk${links ? '' : ', no links'})`,
-        constants: constants(mode, links, WALKS.only),
-      });
-    const walkKernels = apart
-      ? {
-          links: { count: walkVariant('count'), resolve: walkVariant('resolve'), list: walkVariant('list') },
-          withoutLinks: {
-            count: walkVariant('count', false),
-            resolve: walkVariant('resolve', false),
-            list: walkVariant('list'),
-          },
-        }
-      : null;
-    return new ContactPass(
-      device,
-      particles,
-      kernels,
-      withoutLinks,
-      walkKernels,
-      candidates,
-      grid,
-      workgroupSize,
-      entryOrder ? 'entries' : 'particles',
-    );
+    // Every kernel is a variant of `base`: one layout, one bind group for every order.
+    const build = (order: ContactOrder): OrderKernels => {
+      const named = (what: string, links: boolean) =>
+        `ContactPass(${what}${links ? '' : ', no links'}${order === 'entries' ? ', entries' : ''})`;
+      const variant = (mode: ContactModeName, links = true) =>
+        order === first && mode === 'count' && links
+          ? base
+          : base.variant({ name: named(mode, links), constants: constants(mode, order, links) });
+      const walkVariant = (mode: WalkMode, links = true) =>
+        base.variant({ name: named(`${mode} walk`, links), constants: constants(mode, order, links, WALKS.only) });
+      const kernels = {
+        count: variant('count'),
+        resolve: variant('resolve'),
+        list: variant('list'),
+        candidates: variant('candidates'),
+      };
+      return {
+        kernels,
+        // The iterations of a system without links (the usual one): their code compiled out.
+        withoutLinks: { ...kernels, count: variant('count', false), resolve: variant('resolve', false) },
+        walkKernels: apart
+          ? {
+              links: { count: walkVariant('count'), resolve: walkVariant('resolve'), list: walkVariant('list') },
+              withoutLinks: {
+                count: walkVariant('count', false),
+                resolve: walkVariant('resolve', false),
+                list: walkVariant('list'),
+              },
+            }
+          : null,
+      };
+    };
+    return new ContactPass(device, particles, build, candidates, grid, workgroupSize, allowed);
+  }
+
+  /** The order of the step recorded last (the first of `orders` before any). */
+  get order(): ContactOrder {
+    return this.stepOrder;
+  }
+
+  /** One order's kernels, made on first need (inside the caller's error scopes). */
+  private kernelsFor(order: ContactOrder): OrderKernels {
+    let set = this.kernelSets[order];
+    if (!set) {
+      set = this.buildKernels(order);
+      this.kernelSets[order] = set;
+    }
+    return set;
   }
 
   /** Where a particle whose candidates overflow its list walks the grid (ContactWalk). */
   get walk(): ContactWalk {
-    return this.walkKernels ? 'apart' : 'inline';
+    return this.walkArgs ? 'apart' : 'inline';
   }
 
   /** Uploads links (replacing the previous ones). */
@@ -358,7 +428,7 @@ export class ContactPass {
       const [starts, entries, cells] = this.grid
         ? [this.grid.starts, this.grid.entries, this.grid.cells]
         : (this.placeholders as [GPUBuffer, GPUBuffer, GPUBuffer]);
-      this.bindGroup = this.kernels.count.bindGroup(
+      this.bindGroup = this.kernelsFor(this.stepOrder).kernels.count.bindGroup(
         0,
         [this.params.binding, this.links, this.linkIndex, starts, entries, cells, this.active, this.deltas],
         'ContactPass.bindGroup',
@@ -376,7 +446,12 @@ export class ContactPass {
    */
   encode(encoder: GPUCommandEncoder, mode: ContactModeName, step: ContactStep): void {
     const grid = step.inverseCellSize !== null ? this.grid : null;
-    if (mode === 'candidates') this.iteration = 0;
+    if (mode === 'candidates') {
+      this.iteration = 0;
+      // The candidate lists lay the step's tables out: the rest of the step walks them in their order.
+      if (step.order !== undefined && this.orders.includes(step.order)) this.stepOrder = step.order;
+    }
+    const set = this.kernelsFor(this.stepOrder);
     const keepLists = grid !== null && this.candidates > 0 && (step.keepLists ?? true);
     const margin = keepLists ? Math.fround(LIST_MARGIN / (step.inverseCellSize as number)) : 0;
     const block = this.block
@@ -407,17 +482,17 @@ export class ContactPass {
     if (mode === 'candidates' && walkArgs) encoder.clearBuffer(this.active, argsOffset, 12);
     const pass = encoder.beginComputePass({ label: `ContactPass(${mode})` });
     const links = this.linkCount > 0;
-    const kernels = links ? this.kernels : this.kernelsWithoutLinks;
+    const kernels = links ? set.kernels : set.withoutLinks;
     const groups = [{ group: this.currentBindGroup(), offsets: [offset] }];
     // Over the grid's entries (ContactOrder 'entries'): the count and the resolve dispatched with the arguments
     // the candidate lists wrote, the entries alone; with links, over 2 * count, the particles out of the grid
     // after the entries (shaders/contacts.wgsl main).
-    const entryArgs = grid ? this.entryArgs : null;
+    const entryArgs = grid && this.stepOrder === 'entries' ? this.entryArgs : null;
     const overEntries = entryArgs !== null && (mode === 'count' || mode === 'resolve');
     if (overEntries && !links) kernels[mode].record(pass, groups, { indirect: entryArgs, offset: 0 });
     else kernels[mode].record(pass, groups, { count: overEntries ? 2 * step.count : step.count });
-    if (mode !== 'candidates' && walkArgs && this.walkKernels) {
-      const walkKernels = links ? this.walkKernels.links : this.walkKernels.withoutLinks;
+    if (mode !== 'candidates' && walkArgs && set.walkKernels) {
+      const walkKernels = links ? set.walkKernels.links : set.walkKernels.withoutLinks;
       walkKernels[mode].record(pass, groups, { indirect: walkArgs, offset: 0 });
     }
     pass.end();

@@ -70,6 +70,10 @@ export class GpuLifecycle {
    * are judged again.
    */
   private agedIn: GPUComputePassEncoder | null = null;
+  /** The live count last read back (liveEstimate). */
+  private knownLive: number;
+  /** The staging buffer of watchLive's read under way; null: none. */
+  private liveRead: GPUBuffer | null = null;
 
   private constructor(
     readonly device: GPUDevice,
@@ -83,6 +87,49 @@ export class GpuLifecycle {
     readonly prepared: PreparedLifecycle,
   ) {
     this.emitters = prepared.emitters;
+    this.knownLive = prepared.permanent;
+  }
+
+  /**
+   * The live count last read back (by readStats or watchLive; the permanent
+   * particles before any): it may lag the GPU by the steps submitted since,
+   * so it serves only choices that change speed, never results (the contact
+   * resolver's order, src/gpu/contactPass.ts ContactOrder).
+   */
+  get liveEstimate(): number {
+    return this.knownLive;
+  }
+
+  /**
+   * Starts reading the live count back for liveEstimate, unless a read is
+   * under way; never waits (the GPU answers after the work submitted before).
+   */
+  watchLive(): void {
+    if (this.destroyed || this.liveRead) return;
+    const staging = this.device.createBuffer({
+      label: 'GpuLifecycle.liveReadback',
+      size: 4,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    this.liveRead = staging;
+    const encoder = this.device.createCommandEncoder({ label: 'GpuLifecycle.watchLive' });
+    encoder.copyBufferToBuffer(this.buffers.counters, LIFE_COUNTERS.offsets.live, staging, 0, 4);
+    this.device.queue.submit([encoder.finish()]);
+    staging
+      .mapAsync(GPUMapMode.READ)
+      .then(
+        () => {
+          this.knownLive = new Uint32Array(staging.getMappedRange())[0] as number;
+          staging.unmap();
+        },
+        // Destroyed (or the device lost) before the GPU answered: the estimate stays, and the loss is reported
+        // by whatever the caller does next.
+        () => undefined,
+      )
+      .finally(() => {
+        staging.destroy();
+        if (this.liveRead === staging) this.liveRead = null;
+      });
   }
 
   /**
@@ -237,6 +284,7 @@ export class GpuLifecycle {
       staging.unmap();
       if (this.destroyed) staging.destroy();
       else this.idleStaging.push(staging);
+      this.knownLive = words[LIFE_COUNTERS.wordOffsets.live] as number;
       return lifecycleStats(
         words.subarray(0, COUNTER_HEADER_WORDS),
         words.subarray(COUNTER_HEADER_WORDS),
@@ -306,6 +354,7 @@ export class GpuLifecycle {
     }
     for (const staging of this.idleStaging) staging.destroy();
     this.idleStaging.length = 0;
+    this.liveRead?.destroy();
     this.buffers.destroy();
   }
 }

@@ -51,7 +51,7 @@ import { IntegratePass } from './integratePass';
 import { GpuLifecycle } from './lifecycle';
 import type { LiveSource } from './lifeBuffers';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES, type ChunkingOptions, type ParticleStore } from './particleBuffer';
-import { contactSlotBytes, type ContactOrder } from './contactPass';
+import { contactOrderFor, contactOrdersFor, contactSlotBytes, type ContactOrder } from './contactPass';
 import { LIFE_SLOT_BYTES } from './lifeBuffers';
 import { ScatterPass } from './scatterPass';
 import { StepPlan, type Stage } from './stepPlan';
@@ -115,6 +115,17 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
    * walk over every slot, whatever the live count.
    */
   dispatch?: DispatchMode | 'auto';
+  /**
+   * How the particle-particle contact resolver lays out and walks its tables
+   * (src/gpu/contactPass.ts ContactOrder): `'particles'` (every pass over
+   * every slot), `'entries'` (the counts and resolves over the grid's entries,
+   * the live particles alone), or `'auto'` (the default): with emitters under
+   * indirect dispatch, each step takes 'entries' while fewer than
+   * `ENTRIES_BELOW` of the slots were live at the last count read back
+   * (ParticleSystem reads it back without waiting), 'particles' above;
+   * otherwise 'particles'. The same bits in every order.
+   */
+  contactOrder?: ContactOrder | 'auto';
 }
 
 /** Invocations per workgroup of every per-particle pass unless `workgroupSize` says otherwise. */
@@ -198,8 +209,8 @@ export class ParticleSystem implements ParticleSystemApi {
   private radii = new RadiusBound();
   /** Emitters, lifetimes and recycling (src/gpu/lifecycle.ts); null without emitters: every slot live. */
   private lifecyclePasses: GpuLifecycle | null = null;
-  /** How a contact resolver created later lays out and walks its tables (ContactOrder). */
-  private contactOrder: ContactOrder = 'particles';
+  /** The orders the contact resolver's steps may take (ContactOrder), the first before any live count is known. */
+  private contactOrders: readonly ContactOrder[] = ['particles'];
   private fuseForces = true;
   private fuseColliders = true;
   /**
@@ -303,9 +314,7 @@ export class ParticleSystem implements ParticleSystemApi {
     const radii = new RadiusBound();
     // Checked before any GPU object exists: a refused emitter builds nothing.
     const lifecycleInputs = prepareLifecycle(options, options.capacity);
-    // With emitters on a software adapter (indirect dispatch) the contact resolver walks the grid's entries alone:
-    // the free slots, out of the grid, would cost it an invocation each (ContactOrder).
-    const contactOrder: ContactOrder = lifecycleInputs && dispatch === 'indirect' ? 'entries' : 'particles';
+    const contactOrders = contactOrdersFor(options.contactOrder, Boolean(lifecycleInputs), dispatch);
     let lifecycle: GpuLifecycle | undefined;
     try {
       await withErrorScopes(
@@ -325,7 +334,14 @@ export class ParticleSystem implements ParticleSystemApi {
             ScatterPass.create(device, particles, workgroupSize),
           ]);
           if (options.collisions !== undefined) {
-            collisions = GpuCollisions.create(device, particles, collisionSettings, radii, workgroupSize, contactOrder);
+            collisions = GpuCollisions.create(
+              device,
+              particles,
+              collisionSettings,
+              radii,
+              workgroupSize,
+              contactOrders,
+            );
             if (collisionInputs.colliders) collisions.setColliders(collisionInputs.colliders);
             if (collisionInputs.links) collisions.setLinks(collisionInputs.links);
           }
@@ -359,7 +375,7 @@ export class ParticleSystem implements ParticleSystemApi {
     system.collisions = collisions ?? null;
     system.radii = radii;
     system.lifecyclePasses = lifecycle ?? null;
-    system.contactOrder = contactOrder;
+    system.contactOrders = contactOrders;
     system.fuseForces = options.fuseForces ?? true;
     system.fuseColliders = options.fuseColliders ?? true;
     system.health = new HealthRecord(nonFinite);
@@ -419,8 +435,15 @@ export class ParticleSystem implements ParticleSystemApi {
     this.loss.check();
   }
 
-  /** Runs `record` (which may encode into a fresh encoder) and submits it, inside error scopes. */
-  private async submit(operation: string, record: (encoder: GPUCommandEncoder) => void): Promise<void> {
+  /**
+   * Runs `record` (which may encode into a fresh encoder) and submits it, inside error scopes; then `after`, in
+   * them too.
+   */
+  private async submit(
+    operation: string,
+    record: (encoder: GPUCommandEncoder) => void,
+    after?: () => void,
+  ): Promise<void> {
     this.checkUsable();
     await withErrorScopes(this.device, operation, () => {
       this.settle();
@@ -429,6 +452,7 @@ export class ParticleSystem implements ParticleSystemApi {
       this.device.queue.submit([encoder.finish()]);
       // The slots this call used are submitted; those of a caller's own encoder may not be yet.
       if (!this.callerEncoderPending) this.state.submissions.submitted();
+      after?.();
     });
     // A device lost (or destroyed) just before or during this call reports no error in its scopes, and its
     // work never runs: the loss has been delivered by now, and the call fails with it rather than resolve.
@@ -518,8 +542,28 @@ export class ParticleSystem implements ParticleSystemApi {
     this.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    await this.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.encodePlan(encoder, dt, steps));
+    await this.submit(
+      `step(dt = ${dt}) x ${steps}`,
+      (encoder) => this.encodePlan(encoder, dt, steps),
+      () => this.watchLive(),
+    );
     this.countSteps(dt, steps);
+  }
+
+  /**
+   * The contact resolver's order for the step being recorded, where its steps
+   * may take more than one (ContactOrder 'auto'): by the live count last
+   * read back, which the same bits in either order let lag.
+   */
+  private stepContactOrder(): ContactOrder | undefined {
+    const lifecycle = this.lifecyclePasses;
+    if (this.contactOrders.length < 2 || !lifecycle) return undefined;
+    return contactOrderFor(lifecycle.liveEstimate, this.capacity);
+  }
+
+  /** After steps are submitted: reads the live count back for the next steps' contact order, where it chooses. */
+  private watchLive(): void {
+    if (this.contactOrders.length > 1 && this.collisions?.hasContacts) this.lifecyclePasses?.watchLive();
   }
 
   /** Adds steps to `time` and `stepCount` one at a time, as the CPU reference does (the same float64 sums). */
@@ -553,6 +597,7 @@ export class ParticleSystem implements ParticleSystemApi {
   submitted(): void {
     this.callerEncoderPending = false;
     this.state.submissions.submitted();
+    this.watchLive();
   }
 
   /**
@@ -686,7 +731,7 @@ export class ParticleSystem implements ParticleSystemApi {
       stages.push({
         name: 'collisions',
         kind: 'encoder',
-        record: (encoder, dt) => collisions.encode(encoder, dt, this.capacity, live),
+        record: (encoder, dt) => collisions.encode(encoder, dt, this.capacity, live, this.stepContactOrder()),
       });
     }
     if (lifecycle) {
@@ -730,7 +775,7 @@ export class ParticleSystem implements ParticleSystemApi {
       this.collisionSettings,
       this.radii,
       this.integratePass.workgroupSize,
-      this.contactOrder,
+      this.contactOrders,
     );
     return this.collisions;
   }
