@@ -1,5 +1,6 @@
 /**
- * `npx vite-node scripts/profile-contacts.ts [-- --sizes 16,18] [--repeats 3] [--timestamps] [--repeat 1]`
+ * `npx vite-node scripts/profile-contacts.ts [-- --sizes 16,18] [--repeats 3] [--timestamps] [--repeat 1]
+ * [--live-share 1] [--order particles]`
  *
  * Where particle contacts spend their time: each pass of a step with
  * collisions (the grid rebuild's stages, the candidate lists, and one
@@ -15,7 +16,13 @@
  * quotes a pass's share: the way to see a fast GPU's passes. A repeated pass
  * redoes the same work, except apply, which moves the particles again; the
  * grid's stages are then timed together, the whole rebuild repeated.
- * The scene is the bench's (src/bench/contactScene.ts).
+ * The scene is the bench's (src/bench/contactScene.ts). With `--live-share
+ * S` below 1 it holds S of the slots' particles, at seeded random slots, and
+ * the other slots are parked as a pool with emitters parks its free ones
+ * (immovable, radius -1: out of the grid), every pass still sized by the
+ * slots: what a pool's free slots cost each pass. `--order entries` lays the
+ * resolver's tables out by grid entry (ContactOrder), as a software adapter's
+ * pool with emitters does below ENTRIES_BELOW live.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -23,7 +30,10 @@ import { gridSpacing } from '../src/core/collisions/grid';
 import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
 import { contactCube, CONTACT_RADIUS } from '../src/bench/contactScene';
 import { GridPass, GRID_STAGES } from '../src/gpu/gridPass';
-import { ContactPass, type ContactModeName, type ContactStep } from '../src/gpu/contactPass';
+import { ContactPass, type ContactModeName, type ContactOrder, type ContactStep } from '../src/gpu/contactPass';
+import { packParticles } from '../src/core/particles';
+import { parkSlot } from '../src/core/emitters/lifecycle';
+import { FLOATS_PER_PARTICLE } from '../src/core/layout';
 import { CollidePass } from '../src/gpu/collidePass';
 import { prepareColliders } from '../src/core/collisions/colliders';
 import { noLinks } from '../src/core/collisions/links';
@@ -39,10 +49,37 @@ function flag(name: string, fallback: string): string {
 const sizes = flag('--sizes', '16,18').split(',').map(Number);
 const repeats = Number(flag('--repeats', '3'));
 const repeat = Number(flag('--repeat', '1'));
+const liveShare = Number(flag('--live-share', '1'));
+const order = flag('--order', 'particles') as ContactOrder;
 const DT = 1 / 60;
 // Milliseconds to three figures at least: a GPU's passes take microseconds.
 const msText = (ms: number) => ms.toFixed(ms < 1 ? 3 : 1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/**
+ * The scene's records over `count` slots: the cube of liveShare * count
+ * particles, at seeded random slots (all of them, in order, at 1), the other
+ * slots parked.
+ */
+function sceneRecords(count: number): Float32Array {
+  const live = Math.round(liveShare * count);
+  const scene = packParticles(contactCube(live));
+  if (live === count) return scene;
+  const slots = Array.from({ length: count }, (_, i) => i);
+  let seed = 7;
+  for (let i = count - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    const j = Math.floor((seed / 2 ** 32) * (i + 1));
+    [slots[i], slots[j]] = [slots[j] as number, slots[i] as number];
+  }
+  const records = new Float32Array(count * FLOATS_PER_PARTICLE);
+  for (let slot = 0; slot < count; slot++) parkSlot(records, slot);
+  for (let k = 0; k < live; k++) {
+    const at = (slots[k] as number) * FLOATS_PER_PARTICLE;
+    records.set(scene.subarray(k * FLOATS_PER_PARTICLE, (k + 1) * FLOATS_PER_PARTICLE), at);
+  }
+  return records;
+}
 
 const { device, adapterInfo } = await acquireDevice();
 
@@ -53,22 +90,24 @@ const time = async (record: (encoder: GPUCommandEncoder) => void) =>
 try {
   process.stdout.write(
     `adapter: ${adapterInfo.description}; timestamp-query: ${device.features.has('timestamp-query')}; ` +
-      `${timer ? timer.method : 'wall time'} per pass (${repeat} a submission), median of ${repeats}\n`,
+      `${timer ? timer.method : 'wall time'} per pass (${repeat} a submission), median of ${repeats}; ` +
+      `${liveShare} of the slots live; ${order} order\n`,
   );
   for (const exponent of sizes) {
     const count = 2 ** exponent;
-    const particles = contactCube(count);
     const plain = await ParticleSystem.create(device, { capacity: count });
-    await plain.writeParticles(0, particles);
+    await plain.writeParticles(0, contactCube(count));
     const system = await ParticleSystem.create(device, {
       capacity: count,
       collisions: { particleCollisions: true, iterations: 1 },
     });
-    await system.writeParticles(0, particles);
+    // Parked slots' radius -1 is no radius a caller may write: straight into the buffer.
+    system.particles.write(0, sceneRecords(count));
+    await device.queue.onSubmittedWorkDone();
     // The passes a step records, made here on the system's particles so that each can be timed alone.
     const buffer = system.particles;
     const grid = GridPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE);
-    const contacts = ContactPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE, true);
+    const contacts = ContactPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE, true, undefined, [order]);
     contacts.setLinks(noLinks(count));
     contacts.useGrid(grid);
     const collide = CollidePass.create(device, buffer, DEFAULT_WORKGROUP_SIZE);

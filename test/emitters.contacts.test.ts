@@ -159,4 +159,32 @@ describe('particle contacts in a pool with emitters', () => {
       }),
     ).rejects.toThrow(/contactOrder = "cells" must be 'auto', 'particles' or 'entries'/);
   });
+
+  it('read the live count back after each step by themselves, and order the next step by it', async () => {
+    const { device, adapterInfo } = gpu.get();
+    // One burst that outlives the test: past ENTRIES_BELOW of the pool live from the first step on.
+    const burst = Math.ceil(0.8 * CAPACITY);
+    const system = await ParticleSystem.create(device, {
+      capacity: CAPACITY,
+      emitters: [{ ...EMITTERS[0], rate: 0, burst, lifetime: 1e6 }],
+      collisions: { particleCollisions: true, iterations: 2 },
+    });
+    try {
+      const lifecycle = system.lifecycle!;
+      expect(lifecycle.liveEstimate).toBe(0);
+      await system.stepMany(DT, 1);
+      expect(system.collisionPasses!.contacts!.order).toBe(adapterInfo.software ? 'entries' : 'particles');
+      // No readStats: the step's own read of the count, which resolves after the GPU has done the step.
+      await device.queue.onSubmittedWorkDone();
+      for (let wait = 0; wait < 200 && lifecycle.liveEstimate !== burst; wait++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(lifecycle.liveEstimate).toBe(burst);
+      await system.stepMany(DT, 1);
+      expect(system.collisionPasses!.contacts!.order).toBe('particles');
+      expect((await system.readStats()).live).toBe(burst);
+    } finally {
+      system.destroy();
+    }
+  });
 });

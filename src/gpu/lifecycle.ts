@@ -72,8 +72,9 @@ export class GpuLifecycle {
   private agedIn: GPUComputePassEncoder | null = null;
   /** The live count last read back (liveEstimate). */
   private knownLive: number;
-  /** The staging buffer of watchLive's read under way; null: none. */
-  private liveRead: GPUBuffer | null = null;
+  /** watchLive's staging buffer (made on its first read), and whether a read is under way. */
+  private liveStaging: GPUBuffer | null = null;
+  private liveReading = false;
 
   private constructor(
     readonly device: GPUDevice,
@@ -105,31 +106,27 @@ export class GpuLifecycle {
    * under way; never waits (the GPU answers after the work submitted before).
    */
   watchLive(): void {
-    if (this.destroyed || this.liveRead) return;
-    const staging = this.device.createBuffer({
+    if (this.destroyed || this.liveReading) return;
+    this.liveStaging ??= this.device.createBuffer({
       label: 'GpuLifecycle.liveReadback',
       size: 4,
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
-    this.liveRead = staging;
+    const staging = this.liveStaging;
+    this.liveReading = true;
     const encoder = this.device.createCommandEncoder({ label: 'GpuLifecycle.watchLive' });
     encoder.copyBufferToBuffer(this.buffers.counters, LIFE_COUNTERS.offsets.live, staging, 0, 4);
     this.device.queue.submit([encoder.finish()]);
-    staging
-      .mapAsync(GPUMapMode.READ)
-      .then(
-        () => {
-          this.knownLive = new Uint32Array(staging.getMappedRange())[0] as number;
-          staging.unmap();
-        },
-        // Destroyed (or the device lost) before the GPU answered: the estimate stays, and the loss is reported
-        // by whatever the caller does next.
-        () => undefined,
-      )
-      .finally(() => {
-        staging.destroy();
-        if (this.liveRead === staging) this.liveRead = null;
-      });
+    staging.mapAsync(GPUMapMode.READ).then(
+      () => {
+        this.knownLive = new Uint32Array(staging.getMappedRange())[0] as number;
+        staging.unmap();
+        this.liveReading = false;
+      },
+      // Destroyed (or the device lost) before the GPU answered: the estimate stays, no read starts again, and a
+      // loss is reported by whatever the caller does next.
+      () => undefined,
+    );
   }
 
   /**
@@ -354,7 +351,7 @@ export class GpuLifecycle {
     }
     for (const staging of this.idleStaging) staging.destroy();
     this.idleStaging.length = 0;
-    this.liveRead?.destroy();
+    this.liveStaging?.destroy();
     this.buffers.destroy();
   }
 }
