@@ -160,7 +160,7 @@ describe('particle contacts in a pool with emitters', () => {
     ).rejects.toThrow(/contactOrder = "cells" must be 'auto', 'particles' or 'entries'/);
   });
 
-  it('read the live count back after each step by themselves, and order the next step by it', async () => {
+  it('read the live count back after each step (and a restore) by themselves, and order the next step by it', async () => {
     const { device, adapterInfo } = gpu.get();
     // One burst that outlives the test: past ENTRIES_BELOW of the pool live from the first step on.
     const burst = Math.ceil(0.8 * CAPACITY);
@@ -182,6 +182,20 @@ describe('particle contacts in a pool with emitters', () => {
       expect(lifecycle.liveEstimate).toBe(burst);
       await system.stepMany(DT, 1);
       expect(system.collisionPasses!.contacts!.order).toBe('particles');
+      // A restored system reads its restored count back the same way, before its first step.
+      const restored = await ParticleSystem.restore(device, await system.snapshot());
+      try {
+        await device.queue.onSubmittedWorkDone();
+        for (let wait = 0; wait < 200 && restored.lifecycle!.liveEstimate !== burst; wait++) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        expect(restored.lifecycle!.liveEstimate).toBe(burst);
+        await restored.stepMany(DT, 1);
+        expect(restored.collisionPasses!.contacts!.order).toBe('particles');
+        expectSameBytes(await restored.snapshot(), (await system.stepMany(DT, 1), await system.snapshot()), 'restored');
+      } finally {
+        restored.destroy();
+      }
       expect((await system.readStats()).live).toBe(burst);
     } finally {
       system.destroy();

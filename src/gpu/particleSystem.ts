@@ -1002,15 +1002,20 @@ export class ParticleSystem implements ParticleSystemApi {
       system.stepCount = config.stepCount;
       // Every slot is written below: the initial records need not be.
       system.unwritten = [];
-      await system.submit('restore', () => {
-        if (decoded.colliders.count > 0) system.ensureCollisions().setColliders(decoded.colliders);
-        if (decoded.links.records.count > 0) system.ensureCollisions().setLinks(decoded.links);
-        writePersistent(device, system.persistentBuffers(), {
-          particles,
-          health: decoded.health,
-          lifecycle: decoded.lifecycle,
-        });
-      });
+      await system.submit(
+        'restore',
+        () => {
+          if (decoded.colliders.count > 0) system.ensureCollisions().setColliders(decoded.colliders);
+          if (decoded.links.records.count > 0) system.ensureCollisions().setLinks(decoded.links);
+          writePersistent(device, system.persistentBuffers(), {
+            particles,
+            health: decoded.health,
+            lifecycle: decoded.lifecycle,
+          });
+        },
+        // The restored live count, for the first steps' contact order.
+        () => system.watchLive(),
+      );
       // Every slot was written with the snapshot's records.
       system.laneMayHold = laneHolds(particles);
       system.colliderRecords = decoded.colliders;
