@@ -659,8 +659,12 @@ fn main(invocation: Invocation) {
       activeCounts[entryArgsWord() + 2u] = 1u;
     }
     // Particle t, out of the grid, has no entry (entryOf), and no correction
-    // unless a link gives it one (without links no iteration visits it).
-    if (cells[t].w < 0) {
+    // unless a link gives it one. Without links no iteration visits it, and
+    // nothing reads what it holds here: only a killed or free particle is out
+    // of the grid, immovable, which the apply pass skips before it reads its
+    // corrections. So only with links (the pool's free slots cost a software
+    // adapter these stores every step).
+    if (LINKS & (cells[t].w < 0)) {
       activeCounts[t] = 0u;
       deltas[2u * t] = vec4u(0u);
       deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, NO_ENTRY);

@@ -350,8 +350,14 @@ export class ContactPass {
       };
       return {
         kernels,
-        // The iterations of a system without links (the usual one): their code compiled out.
-        withoutLinks: { ...kernels, count: variant('count', false), resolve: variant('resolve', false) },
+        // The iterations of a system without links (the usual one): their code compiled out; over the entries, the
+        // candidate lists' clearing of the particles out of the grid too (shaders/contacts.wgsl).
+        withoutLinks: {
+          ...kernels,
+          count: variant('count', false),
+          resolve: variant('resolve', false),
+          ...(order === 'entries' ? { candidates: variant('candidates', false) } : {}),
+        },
         walkKernels: apart
           ? {
               links: { count: walkVariant('count'), resolve: walkVariant('resolve'), list: walkVariant('list') },
