@@ -132,6 +132,11 @@ const COMPOSED: readonly Composed[] = [
     ),
   },
   {
+    name: 'gridLive',
+    code: shaders.gridLive(),
+    pipelines: ['assign', 'scatter'].map((entryPoint) => ({ name: entryPoint, entryPoint, constants: live })),
+  },
+  {
     name: 'contacts',
     code: shaders.contacts(),
     pipelines: Object.entries(CONTACT_MODES).flatMap(([mode, MODE]) =>

@@ -217,7 +217,7 @@ export class GpuCollisions {
       else this.colliders().encode(encoder, this.collideStep(count, dt), false);
     }
     if (!this.hasContacts) return;
-    this.encodeGrid(encoder, dt, count, order);
+    this.encodeGrid(encoder, dt, count, order, live);
     for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count, live);
   }
 
@@ -230,11 +230,18 @@ export class GpuCollisions {
    * (nothing without particle-particle collisions), the resolver's tables in
    * `order` where given (ContactOrder).
    */
-  encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number, order?: ContactOrder): void {
+  encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number, order?: ContactOrder, live?: LiveDispatch): void {
     const step = this.contactStep(count, dt, order);
     if (step.inverseCellSize === null || !this.gridPass) return;
-    this.gridPass.encode(encoder, count, step.inverseCellSize);
-    this.ensureContacts().encode(encoder, 'candidates', step);
+    const contacts = this.ensureContacts();
+    // A pool with emitters on indirect dispatch, unchunked, whose resolver walks its entries without links: the
+    // grid and the candidate lists over the live particles as well (GridPass.encode, ContactStep.live).
+    const overLive =
+      live && !live.direct && !this.particles.chunking && this.linkCount === 0 && contacts.orderFor(order) === 'entries'
+        ? live
+        : undefined;
+    this.gridPass.encode(encoder, count, step.inverseCellSize, overLive);
+    contacts.encode(encoder, 'candidates', overLive ? { ...step, live: overLive } : step);
   }
 
   /**

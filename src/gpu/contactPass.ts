@@ -9,6 +9,8 @@ import { isHardwareDevice, type DispatchMode } from './device';
 import { dispatchSize } from './dispatch';
 import { Kernel } from './kernel';
 import type { GridPass } from './gridPass';
+import { INDIRECT_ARGS } from './indirectArgs';
+import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
 import { CONTACT_PARAMS } from './passParams';
@@ -185,6 +187,13 @@ export interface ContactStep {
    * at its candidate lists; one of the pass's `orders`, else the last step's.
    */
   order?: ContactOrder;
+  /**
+   * A pool with emitters whose grid was built over the live list
+   * (GridPass.encode's `live`): the candidate lists, by entry without links,
+   * run over the live count's invocations as the step's walk does (the
+   * entries are at most the live particles), not over every slot.
+   */
+  live?: LiveDispatch;
 }
 
 export class ContactPass {
@@ -373,6 +382,11 @@ export class ContactPass {
     return new ContactPass(device, particles, build, candidates, grid, workgroupSize, allowed);
   }
 
+  /** The order a step asking for `order` takes: it, where this pass allows it, else the last step's. */
+  orderFor(order: ContactOrder | undefined): ContactOrder {
+    return order !== undefined && this.orders.includes(order) ? order : this.stepOrder;
+  }
+
   /** The order of the step recorded last (the first of `orders` before any). */
   get order(): ContactOrder {
     return this.stepOrder;
@@ -455,7 +469,7 @@ export class ContactPass {
     if (mode === 'candidates') {
       this.iteration = 0;
       // The candidate lists lay the step's tables out: the rest of the step walks them in their order.
-      if (step.order !== undefined && this.orders.includes(step.order)) this.stepOrder = step.order;
+      this.stepOrder = this.orderFor(step.order);
     }
     const set = this.kernelsFor(this.stepOrder);
     const keepLists = grid !== null && this.candidates > 0 && (step.keepLists ?? true);
@@ -495,8 +509,14 @@ export class ContactPass {
     // after the entries (shaders/contacts.wgsl main).
     const entryArgs = grid && this.stepOrder === 'entries' ? this.entryArgs : null;
     const overEntries = entryArgs !== null && (mode === 'count' || mode === 'resolve');
+    // The candidate lists by entry over the live count (ContactStep.live): the list's walk or the dense one's.
+    const overLive = mode === 'candidates' && step.live && grid && this.stepOrder === 'entries' && !links;
     if (overEntries && !links) kernels[mode].record(pass, groups, { indirect: entryArgs, offset: 0 });
-    else kernels[mode].record(pass, groups, { count: overEntries ? 2 * step.count : step.count });
+    else if (overLive && step.live) {
+      for (const offset of [INDIRECT_ARGS.offsets.stepList, INDIRECT_ARGS.offsets.stepDense]) {
+        kernels[mode].record(pass, groups, { indirect: step.live.args, offset });
+      }
+    } else kernels[mode].record(pass, groups, { count: overEntries ? 2 * step.count : step.count });
     if (mode !== 'candidates' && walkArgs && set.walkKernels) {
       const walkKernels = links ? set.walkKernels.links : set.walkKernels.withoutLinks;
       walkKernels[mode].record(pass, groups, { indirect: walkArgs, offset: 0 });

@@ -5,6 +5,8 @@
  */
 import { bucketCount } from '../core/collisions/grid';
 import { isHardwareDevice } from './device';
+import { INDIRECT_ARGS } from './indirectArgs';
+import type { LiveDispatch } from './lifeBuffers';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
@@ -44,6 +46,8 @@ export class GridPass {
   private readonly params: UniformRing;
   private readonly block = GRID_PARAMS.value();
   private readonly bindGroup: GPUBindGroup;
+  /** assign and scatter over the live list (shaders/liveDispatch.wgsl) and their group, made on first use. */
+  private overLive: { assign: Kernel; scatter: Kernel; bindGroup: GPUBindGroup } | null = null;
   private destroyed = false;
 
   private constructor(
@@ -55,6 +59,8 @@ export class GridPass {
     >,
     /** How the counts are scanned (GridScan). */
     readonly scan: GridScan,
+    /** Invocations per workgroup of the passes over particles. */
+    private readonly workgroupSize: number,
   ) {
     const capacity = particles.capacity;
     this.buckets = bucketCount(capacity);
@@ -112,39 +118,94 @@ export class GridPass {
         sortBuckets: variant('sortBuckets'),
       },
       scan,
+      workgroupSize,
     );
   }
 
-  /** Records a rebuild of the grid over particles [0, count). */
-  encode(encoder: GPUCommandEncoder, count: number, inverseCellSize: number): void {
-    for (const stage of GRID_STAGES) this.encodeStage(encoder, stage, count, inverseCellSize);
+  /**
+   * Records a rebuild of the grid over particles [0, count). With `live` (a
+   * pool with emitters, unchunked, indirect dispatch), `assign` and `scatter`
+   * walk as the step did: the live list, or every slot from the dense walk's
+   * threshold. The grid is the same (a free slot, radius -1, is out of it
+   * either way), but a free slot's cell record is then left as it was: only
+   * for a resolver that reads no particle's record out of the grid (its
+   * entries order without links, src/gpu/contactPass.ts).
+   */
+  encode(encoder: GPUCommandEncoder, count: number, inverseCellSize: number, live?: LiveDispatch): void {
+    for (const stage of GRID_STAGES) this.encodeStage(encoder, stage, count, inverseCellSize, live);
   }
 
-  /** Records one stage of the rebuild (the profile times them one by one, in order). */
-  encodeStage(encoder: GPUCommandEncoder, stage: GridStage, count: number, inverseCellSize: number): void {
+  /** assign and scatter over the live list, made on first use (inside the caller's error scopes). */
+  private liveKernels(live: LiveDispatch): { assign: Kernel; scatter: Kernel; bindGroup: GPUBindGroup } {
+    if (!this.overLive) {
+      const constants = { WORKGROUP_SIZE: this.workgroupSize, CAPACITY: live.capacity };
+      const assign = Kernel.create(this.device, this.particles, {
+        name: 'GridPass.assign(live list)',
+        file: 'grid.wgsl (live list)',
+        code: shaders.gridLive(),
+        entryPoint: 'assign',
+        constants,
+        groups: [['uniform-dynamic', 'storage', 'storage', 'storage', 'storage', 'storage'], live.layout],
+      });
+      const scatter = assign.variant({ name: 'GridPass.scatter(live list)', entryPoint: 'scatter', constants });
+      this.overLive = {
+        assign,
+        scatter,
+        bindGroup: assign.bindGroup(
+          0,
+          [this.params.binding, this.starts, this.cursors, this.entries, this.cells, this.chunkSums],
+          'GridPass(live list).bindGroup',
+        ),
+      };
+    }
+    return this.overLive;
+  }
+
+  /** Records one stage of the rebuild (the profile times them one by one, in order); `live` as in encode. */
+  encodeStage(
+    encoder: GPUCommandEncoder,
+    stage: GridStage,
+    count: number,
+    inverseCellSize: number,
+    live?: LiveDispatch,
+  ): void {
     const block = this.block
       .set('count', count)
       .set('bucketMask', this.buckets - 1)
       .set('inverseCellSize', inverseCellSize)
       .set('bucketCount', this.buckets);
-    const groups = [{ group: this.bindGroup, offsets: [this.params.offsetFor(block.bytes)] }];
+    const offsets = [this.params.offsetFor(block.bytes)];
+    const groups = [{ group: this.bindGroup, offsets }];
     const record = (pass: GPUComputePassEncoder, kernel: Kernel, invocations: number) =>
       kernel.record(pass, groups, { count: invocations });
+    // Over the live list: the list's walk, then the dense walk's over every slot (planStep sized one of them empty).
+    const walks = (pass: GPUComputePassEncoder, kernel: 'assign' | 'scatter') => {
+      if (!live) return false;
+      const overLive = this.liveKernels(live);
+      overLive[kernel].record(pass, [{ group: overLive.bindGroup, offsets }, live.bindGroup], {
+        indirect: live.args,
+        offset: INDIRECT_ARGS.offsets.stepList,
+      });
+      this.kernels[kernel].record(pass, groups, { indirect: live.args, offset: INDIRECT_ARGS.offsets.stepDense });
+      return true;
+    };
     if (stage === 'clear') {
       encoder.clearBuffer(this.cursors);
       return;
     }
     const pass = encoder.beginComputePass({ label: `GridPass.${stage}` });
-    if (stage === 'assign') record(pass, this.kernels.assign, count);
-    else if (stage === 'scan') {
+    if (stage === 'assign') {
+      if (!walks(pass, 'assign')) record(pass, this.kernels.assign, count);
+    } else if (stage === 'scan') {
       const scanned = this.buckets + 1;
       // Serial: an invocation a chunk, then one invocation; parallel: a workgroup a chunk, then one workgroup.
       const perChunk = this.scan === 'parallel' ? SCAN_CHUNK : 1;
       record(pass, this.kernels.scanChunks, Math.ceil(scanned / SCAN_CHUNK) * perChunk);
       record(pass, this.kernels.scanChunkSums, perChunk);
       record(pass, this.kernels.addChunkSums, scanned);
-    } else if (stage === 'scatter') record(pass, this.kernels.scatter, count);
-    else record(pass, this.kernels.sortBuckets, this.buckets);
+    } else if (stage === 'scatter') {
+      if (!walks(pass, 'scatter')) record(pass, this.kernels.scatter, count);
+    } else record(pass, this.kernels.sortBuckets, this.buckets);
     pass.end();
     // The counts become scatter's cursors.
     if (stage === 'scan') encoder.clearBuffer(this.cursors);

@@ -274,6 +274,8 @@ export const shaders = {
       s.collide,
     ),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
+  /** The same over the live list (the grid's assign and scatter in a pool with emitters, src/gpu/gridPass.ts). */
+  gridLive: () => perLiveParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
   contacts: () =>
     perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.positionCopy, s.contacts),
 
