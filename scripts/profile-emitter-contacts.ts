@@ -7,10 +7,12 @@
  * with 8 iterations) in pools of each size, one step each timed alternately
  * (wall time around one submission); prints each pool's median step. The
  * colliders passes (the apply passes too) walk the live list and, on a
- * software adapter, the resolver's counts and resolves run over the grid's
- * entries (ContactOrder 'entries', docs/collisions.md), but the grid's build
- * and the candidate lists still cover every slot, so the larger pool's step
- * costs a little more for the same particles. `--orders` makes one pool a
+ * software adapter below ENTRIES_BELOW live, the resolver's counts and
+ * resolves run over the grid's entries (ContactOrder 'entries',
+ * docs/collisions.md), and without links the grid's assign and scatter and
+ * the candidate lists walk the live list too; the grid's scan and bucket sort
+ * still cover a bucket a slot, so the larger pool's step costs a little more
+ * for the same particles. `--orders` makes one pool a
  * size for each contact order named (GpuParticleSystemOptions.contactOrder;
  * default auto), all timed alternately. Prints only; asserts nothing.
  */
