@@ -1,6 +1,6 @@
 /**
  * `npx vite-node scripts/profile-emitter-contacts.ts [-- --live 26214] [--log2 18,15] [--rounds 5]
- * [--orders auto,particles,entries]`:
+ * [--orders auto,particles,entries] [--shuffled]`:
  * what the free slots of a pool with emitters cost the contact resolver. The
  * same live particles (one burst that outlives the run: balls of radius 0.02
  * in a sphere of radius 1, about two others in reach each, particle contacts
@@ -14,12 +14,16 @@
  * still cover a bucket a slot, so the larger pool's step costs a little more
  * for the same particles. `--orders` makes one pool a
  * size for each contact order named (GpuParticleSystemOptions.contactOrder;
- * default auto), all timed alternately. Prints only; asserts nothing.
+ * default auto), all timed alternately. `--shuffled` shuffles each pool's
+ * free list first, so the burst lands at random slots, as births do in a
+ * pool that has churned for a while (src/bench/emitters.ts shuffleFreeList).
+ * Prints only; asserts nothing.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { timeSubmitted } from '../src/bench/timing';
 import type { ContactOrder } from '../src/gpu/contactPass';
+import { shuffleFreeList } from '../src/bench/emitters';
 
 const flag = (name: string, fallback: string) => {
   const at = process.argv.indexOf(name);
@@ -29,6 +33,7 @@ const live = Number(flag('--live', '26214'));
 const sizes = flag('--log2', '18,15').split(',').map(Number);
 const rounds = Number(flag('--rounds', '5'));
 const orders = flag('--orders', 'auto').split(',') as (ContactOrder | 'auto')[];
+const shuffled = process.argv.includes('--shuffled');
 const DT = 1 / 60;
 const RADIUS = 0.02;
 
@@ -36,7 +41,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const { device, adapterInfo } = await acquireDevice();
 try {
-  process.stdout.write(`adapter: ${adapterInfo.description}; ${live} live particles; ${rounds} alternating rounds\n`);
+  process.stdout.write(
+    `adapter: ${adapterInfo.description}; ${live} live particles${shuffled ? ' at shuffled slots' : ''}; ` +
+      `${rounds} alternating rounds\n`,
+  );
   const pools = [];
   for (const [log2, contactOrder] of sizes.flatMap((log2) => orders.map((order) => [log2, order] as const))) {
     const capacity = 2 ** log2;
@@ -55,6 +63,7 @@ try {
         },
       ],
     });
+    if (shuffled) shuffleFreeList(system);
     // The burst's step, then one more: the resolver's buffers exist and the pool holds its particles.
     await system.stepMany(DT, 2);
     // The live count read back, for an 'auto' order's next steps.
