@@ -75,9 +75,10 @@ const WALK_NONE: u32 = 1u;
 const WALK_ONLY: u32 = 2u;
 // Whether the resolver's tables (the position copy, the candidate and near
 // lists) are by grid entry, with the count and the resolve run over the grid's
-// entries (src/gpu/contactPass.ts, ContactOrder 'entries': a pool with
-// emitters on a software adapter, whose free slots, out of the grid, would
-// cost every pass an invocation each, dispatched over the entries alone), or
+// entries (src/gpu/contactPass.ts, ContactOrder 'entries': the steps of a
+// pool with emitters on a software adapter below ENTRIES_BELOW live, whose
+// free slots, out of the grid, would cost every pass an invocation each,
+// dispatched over the entries alone), or
 // by particle, every pass in particle order ('particles'). Entry e stands for
 // particle entries[e]; with particles, a particle stands for itself.
 override ENTRY_ORDER: bool = false;
@@ -216,7 +217,8 @@ fn copiedVelocityInverseMass(e: u32) -> vec4f {
 }
 
 // The entry of particle i (ENTRY_ORDER: its grid entry, NO_ENTRY out of
-// the grid), kept in its velocity change's w lane (shaders/positionCopy.wgsl).
+// the grid, or without links whatever it held), kept in its velocity
+// change's w lane (shaders/positionCopy.wgsl).
 // Read only with ENTRY_ORDER: by particle, a particle's entry is itself.
 fn entryOf(i: u32) -> u32 {
   return deltas[2u * i + 1u].w;
@@ -696,8 +698,9 @@ fn main(invocation: Invocation) {
     // whose neighbours are those of its neighbours in the dispatch. With
     // links, past the entries, invocation t visits particle t - inGrid if it
     // is out of the grid (its links alone; the dispatch covers 2 * count);
-    // without, such a particle has nothing to visit, and keeps what the
-    // candidate lists wrote, and the dispatch covers the entries alone.
+    // without, such a particle has nothing to visit, and nothing reads its
+    // corrections (see the candidate lists above), and the dispatch covers
+    // the entries alone.
     if (t < inGrid) {
       me = entries[t];
       gridded = true;

@@ -12,7 +12,10 @@
 // velocity change (the corrections' second vec4, `deltas[2 * i + 1]`), as u32
 // bits (NO_ENTRY: none, out of the grid), written by each resolve with the
 // correction (by particle, the particle itself); by grid entry, also by the
-// candidate lists, for the resolve's and the list probe's lookups.
+// candidate lists, for the resolve's and the list probe's lookups. By grid
+// entry without links, a particle out of the grid keeps what its lane held:
+// only killed and free particles are out of it, immovable, and the apply
+// pass returns for those before it reads the lane.
 
 // A particle without an entry (out of the grid, with the tables by grid entry).
 const NO_ENTRY: u32 = 0xffffffffu;

@@ -512,11 +512,11 @@ export class ContactPass {
     const entryArgs = grid && this.stepOrder === 'entries' ? this.entryArgs : null;
     const overEntries = entryArgs !== null && (mode === 'count' || mode === 'resolve');
     // The candidate lists by entry over the live count (ContactStep.live): the list's walk or the dense one's.
-    const overLive = mode === 'candidates' && step.live && grid && this.stepOrder === 'entries' && !links;
+    const live = mode === 'candidates' && grid && this.stepOrder === 'entries' && !links ? step.live : undefined;
     if (overEntries && !links) kernels[mode].record(pass, groups, { indirect: entryArgs, offset: 0 });
-    else if (overLive && step.live) {
+    else if (live) {
       for (const offset of [INDIRECT_ARGS.offsets.stepList, INDIRECT_ARGS.offsets.stepDense]) {
-        kernels[mode].record(pass, groups, { indirect: step.live.args, offset });
+        kernels[mode].record(pass, groups, { indirect: live.args, offset });
       }
     } else kernels[mode].record(pass, groups, { count: overEntries ? 2 * step.count : step.count });
     if (mode !== 'candidates' && walkArgs && set.walkKernels) {
