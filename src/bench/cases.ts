@@ -375,8 +375,8 @@ export function casesAt(
       addTypicalEffect,
     ),
   );
-  for (const { fraction, name } of LIVE_FRACTIONS) {
-    cases.push(emitterCase(device, timer, dt, particles, fraction, name));
+  for (const { fraction, name, spread } of LIVE_FRACTIONS) {
+    cases.push(emitterCase(device, timer, dt, particles, fraction, name, spread));
   }
   // The CPU reference for every variant: `cpu-reference` is the default one, the GPU/CPU target's.
   for (const variant of ALL_VARIANTS) {
@@ -405,7 +405,8 @@ export function casesAt(
 /**
  * A system with emitters churning at `fraction` live of `particles` slots
  * (src/bench/emitters.ts): started at its steady state by bursts on the
- * first step, into slots in shuffled order, its counters read back after FILL_STEPS steps, right before
+ * first step, into slots in shuffled order (the slots it holds, or with
+ * `spread` any slot of the pool), its counters read back after FILL_STEPS steps, right before
  * the timed runs, and after them. A particle-step is a live particle's: the
  * rate counts the live particles (the mean of the two readbacks), and the
  * bytes are a whole frame's (LIFECYCLE_BYTES in src/bench/roofline.ts) over
@@ -419,8 +420,10 @@ function emitterCase(
   particles: number,
   fraction: number,
   name: string,
+  spread: boolean,
 ): CaseSpec {
   const targetLive = liveTarget(particles, fraction);
+  const slots = spread ? particles : targetLive;
   const rate = churnRate(targetLive, particles, dt);
   // The warm-up's steps are the fill's last ones.
   const steps = Math.max(0, FILL_STEPS - WARM_UP_RUNS);
@@ -441,7 +444,8 @@ function emitterCase(
     memoryBytes: particles * (BYTES_PER_PARTICLE + BYTES_PER_LIFE + 18),
     note:
       `an emitter of ${rate.toFixed(0)} particles/s living ${CHURN_LIFETIME.join('-')} s, started at its ` +
-      `steady state by bursts into shuffled slots, ${steps + WARM_UP_RUNS} steps before timing; ` +
+      `steady state by bursts into shuffled slots (${spread ? 'any of the pool' : `the lowest ${slots}`}), ` +
+      `${steps + WARM_UP_RUNS} steps before timing; ` +
       'a frame: planStep, the step over the live list, age, scan, compact, planEmit, emit (indirect dispatches)',
     open: async () => {
       const system = await ParticleSystem.create(device, {
@@ -451,7 +455,7 @@ function emitterCase(
       });
       let before: LifecycleStats | null = null;
       try {
-        shuffleFreeList(system);
+        shuffleFreeList(system, undefined, slots);
         await advance(system, dt, steps);
       } catch (error) {
         system.destroy();
@@ -473,6 +477,7 @@ function emitterCase(
               capacity: particles,
               targetFraction: fraction,
               targetLive,
+              liveSpreadOverPool: spread,
               rate,
               lifetime: CHURN_LIFETIME,
               fillSteps: steps + WARM_UP_RUNS,

@@ -26,14 +26,20 @@
  * at once, as in a one-emitter system.
  *
  * The slots, too, start where a long-running pool has them. A new pool hands
- * out its slots in order (0, 1, 2...), so a young pool's live list walks the
- * particle buffer in order; after a few lifetimes of churn each new particle
- * takes whichever slot died last, and the live list visits the buffer in no
- * particular order. That costs: on SwiftShader at 2^18 slots a frame took
- * 1.4x (100% live) and 2.8x (10%) longer after 150 steps of churn than
- * fresh (medians of 5, a busy machine). So the churning pools
- * start with their free list shuffled (shuffleFreeList, a seeded
- * permutation), and their first bursts land in scattered slots.
+ * out its slots in order (0, 1, 2...), and its free list is a stack: a birth
+ * takes the slot that died last. So a pool keeps its live particles in the
+ * lowest slots, as many as it has ever held at once, and after a few
+ * lifetimes of churn the live list visits those in no particular order
+ * (scripts/profile-churned-slots.ts: at 10% of 2^20 slots, after 720 steps
+ * of churn from an empty pool, every live slot was below 105,386, 0.5% past
+ * the live count). That costs: on SwiftShader at 2^18 slots a frame took 1.4x
+ * (100% live) and 2.8x (10%) longer after 150 steps of churn than fresh
+ * (medians of 5, a busy machine). So the churning pools start with the
+ * slots they will hold shuffled (shuffleFreeList, a seeded permutation of
+ * the first `target` slots), and their first bursts land in scattered slots
+ * among them. A pool that was once fuller than it is now (filled by a burst,
+ * then thinned out) has its live particles spread over every slot it has
+ * used: the `-spread` case starts with the whole free list shuffled.
  *
  * At 100% the rate is 10% more than the pool holds, so the pool stays full
  * (live = capacity after nearly every step) and the excess is counted as
@@ -70,10 +76,15 @@ export const FULL_POOL_OVERSHOOT = 1.1;
  */
 export const LIVE_TOLERANCE = 0.05;
 
-/** The live fractions the harness measures, with the names of their cases. */
+/**
+ * The live fractions the harness measures, with the names of their cases;
+ * `spread`: the live particles spread over the whole pool, as in a pool that
+ * was once full (the module comment), instead of over the slots the pool holds.
+ */
 export const LIVE_FRACTIONS = [
-  { fraction: 0.1, name: 'emitters-10pct-live' },
-  { fraction: 1, name: 'emitters-100pct-live' },
+  { fraction: 0.1, name: 'emitters-10pct-live', spread: false },
+  { fraction: 1, name: 'emitters-100pct-live', spread: false },
+  { fraction: 0.1, name: 'emitters-10pct-live-spread', spread: true },
 ] as const;
 
 /** Particles a churning pool of `capacity` slots is filled to at `fraction` live. */
@@ -148,23 +159,33 @@ export const FILL_STEPS = 3;
 
 /**
  * Shuffles the free list of a new system with emitters, before its first
- * step, when every slot is free: the free list holds the same slots, in a
- * seeded random order (Fisher-Yates), like the order churn leaves them in
- * after long enough (see the module comment).
+ * step, when every slot is free: the first `slots` slots it hands out are
+ * slots 0 to `slots` - 1 in a seeded random order (Fisher-Yates), then the
+ * rest in order, as a free list is after long enough churn with at most
+ * `slots` live (see the module comment). `slots` = the capacity (the default)
+ * shuffles the whole free list.
  */
-export function shuffleFreeList(system: ParticleSystem, seed = 3): void {
+export function shuffleFreeList(system: ParticleSystem, seed = 3, slots = system.capacity): void {
   const lifecycle = system.lifecycle;
   if (!lifecycle) throw new Error('shuffleFreeList: this system has no emitters');
-  const slots = new Uint32Array(system.capacity);
-  for (let i = 0; i < slots.length; i++) slots[i] = i;
-  const random = seededRandom(seed);
-  for (let i = slots.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    const swap = slots[i] as number;
-    slots[i] = slots[j] as number;
-    slots[j] = swap;
+  if (!Number.isInteger(slots) || slots < 0 || slots > system.capacity) {
+    throw new RangeError(`shuffleFreeList: slots = ${slots} must be an integer in [0, ${system.capacity}]`);
   }
-  system.device.queue.writeBuffer(lifecycle.buffers.freeList, 0, slots);
+  const shuffled = new Uint32Array(slots);
+  for (let i = 0; i < slots; i++) shuffled[i] = i;
+  const random = seededRandom(seed);
+  for (let i = slots - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const swap = shuffled[i] as number;
+    shuffled[i] = shuffled[j] as number;
+    shuffled[j] = swap;
+  }
+  // The top of the stack (the end) is handed out first: the shuffled slots there, the rest below, highest deepest.
+  const freeList = new Uint32Array(system.capacity);
+  const rest = system.capacity - slots;
+  for (let i = 0; i < rest; i++) freeList[i] = system.capacity - 1 - i;
+  freeList.set(shuffled, rest);
+  system.device.queue.writeBuffer(lifecycle.buffers.freeList, 0, freeList);
 }
 
 /** Steps `system` `steps` times, a few steps a submission, and waits for the GPU. */

@@ -41,6 +41,12 @@ export interface LifecycleFigures {
   /** The live fraction asked for, and the live count it means. */
   targetFraction: number;
   targetLive: number;
+  /**
+   * Where the live particles start: false, in the lowest `targetLive` slots,
+   * shuffled (where a pool that has never held more keeps them); true,
+   * anywhere in the pool (a pool that was once fuller). src/bench/emitters.ts.
+   */
+  liveSpreadOverPool: boolean;
   /** Particles a second the emitter asks for, and the seconds a particle lives. */
   rate: number;
   lifetime: readonly [number, number];

@@ -103,6 +103,17 @@ export function liveIndexMap(
   return map;
 }
 
+/**
+ * One past the highest slot in the live list (`lists` from its half
+ * `parity`, `live` entries), 0 when none is live: the high-water mark the
+ * host writes where it writes the lists (LifeBuffers.highWater).
+ */
+export function highWaterOf(lists: Uint32Array, live: number, parity: number, capacity: number): number {
+  let highest = -1;
+  for (let k = 0; k < live; k++) highest = Math.max(highest, lists[parity * capacity + k] as number);
+  return highest + 1;
+}
+
 /** The most bytes a slot takes in one lifecycle buffer (each one binding): its life record, or its two live-list entries. */
 export const LIFE_SLOT_BYTES = Math.max(BYTES_PER_LIFE, 2 * 4);
 
@@ -119,6 +130,15 @@ export class LifeBuffers {
    * entry, which nothing reads (its `alive` is 0).
    */
   readonly liveIndexOf: GPUBuffer;
+  /**
+   * One u32: a bound past every live slot, what the dense walk stops at
+   * (shaders/lifePlan.wgsl, planStep). Raised by the fill past each birth's
+   * slot (shaders/fill.wgsl), never lowered on the GPU, so it is one past the
+   * highest slot live since the host last wrote it; the host writes it with
+   * the lists (the start, a restore: highWaterOf). Not state: any bound
+   * past every live slot gives the same bits, only the walk's cost changes.
+   */
+  readonly highWater: GPUBuffer;
   readonly args: GPUBuffer;
   /**
    * The death bits, one a live index, set when it dies this step
@@ -192,6 +212,7 @@ export class LifeBuffers {
     this.counters = buffer('counters', LIFE_COUNTERS.words * 4, STORAGE | COPY_DST | COPY_SRC);
     this.ruleStats = buffer('ruleStats', RULE_STATS_WORDS * 4, STORAGE | COPY_DST | COPY_SRC);
     this.liveIndexOf = buffer('liveIndexOf', capacity * 4, STORAGE | COPY_DST | COPY_SRC);
+    this.highWater = buffer('highWater', 4, STORAGE | COPY_DST | COPY_SRC);
     const words = Math.ceil(capacity / DEATH_WORD);
     this.levels = scanLevels(words);
     if (this.levels.length > MAX_SCAN_LEVELS) {
@@ -271,6 +292,8 @@ export class LifeBuffers {
     const queue = device.queue;
     queue.writeBuffer(this.lists, 0, start.lists);
     queue.writeBuffer(this.liveIndexOf, 0, liveIndexMap(start.lists, lifecycle.permanent, 0, capacity));
+    const highWater = highWaterOf(start.lists, lifecycle.permanent, 0, capacity);
+    queue.writeBuffer(this.highWater, 0, new Uint32Array([highWater, 0, 0, 0]));
     queue.writeBuffer(this.freeList, 0, start.freeList);
     queue.writeBuffer(this.life, 0, start.life.words);
     queue.writeBuffer(this.counters, 0, start.counters.words);

@@ -3,8 +3,10 @@
  * planStep (the dispatch sizes of the passes over the live list, before the
  * step) and planEmit (deaths, requests, what fits, the emission's dispatch,
  * the draw arguments, after the compaction). One invocation each. planStep
- * also picks the step's walk: the dense walk over every slot from `denseFrom`
- * live particles on, else the walk over the live list (src/gpu/liveIntegratePass.ts).
+ * also picks the step's walk (src/gpu/liveIntegratePass.ts): the dense walk in
+ * slot order over the slots below the high-water mark once 2/3 of those are
+ * live (or, `denseFrom` given, from that many live particles on), else the
+ * walk over the live list.
  */
 import type { LifeBuffers } from './lifeBuffers';
 import { Kernel } from './kernel';
@@ -23,7 +25,7 @@ export class LifePlanPass {
     device: GPUDevice,
     buffers: LifeBuffers,
     workgroupSize: number,
-    walk: { denseSpan: number; denseFrom: number },
+    walk: { denseSpan: number; denseFrom: number | null },
   ): LifePlanPass {
     const constants = {
       CAPACITY: buffers.capacity,
@@ -31,8 +33,9 @@ export class LifePlanPass {
       MAX_PER_DIMENSION: device.limits.maxComputeWorkgroupsPerDimension,
       SCAN_LEVELS: buffers.levels.length,
       DENSE_SPAN: walk.denseSpan,
+      DENSE_BY_HIGH_WATER: walk.denseFrom === null ? 1 : 0,
       // An override is a u32: past the capacity, never.
-      DENSE_FROM: Math.min(walk.denseFrom, 0xffffffff),
+      DENSE_FROM: Math.min(walk.denseFrom ?? 0, 0xffffffff),
     };
     const planStep = Kernel.create(device, null, {
       name: 'LifePlanPass.planStep',
@@ -41,12 +44,16 @@ export class LifePlanPass {
       entryPoint: 'planStep',
       constants,
       particles: false,
-      // counters, dispatch and draw arguments, the top scan level; the frame's uniforms.
-      groups: [['storage', 'storage', 'read-only-storage'], ['uniform-dynamic']],
+      // counters, dispatch and draw arguments, the top scan level, the high-water mark; the frame's uniforms.
+      groups: [['storage', 'storage', 'read-only-storage', 'read-only-storage'], ['uniform-dynamic']],
     });
     const planEmit = planStep.variant({ name: 'LifePlanPass.planEmit', entryPoint: 'planEmit', constants });
     const topLevel = buffers.levelInputs[buffers.levelInputs.length - 1] as GPUBuffer;
-    const bindGroup = planStep.bindGroup(0, [buffers.counters, buffers.args, topLevel], 'LifePlanPass.bindGroup');
+    const bindGroup = planStep.bindGroup(
+      0,
+      [buffers.counters, buffers.args, topLevel, buffers.highWater],
+      'LifePlanPass.bindGroup',
+    );
     const frameGroup = planStep.bindGroup(1, [buffers.frameBinding], 'LifePlanPass.frameBindGroup');
     return new LifePlanPass(planStep, planEmit, bindGroup, frameGroup);
   }

@@ -44,18 +44,23 @@ import type { ParticleBuffer } from './particleBuffer';
 const STATS_BYTES = (COUNTER_HEADER_WORDS + RULE_STATS_WORDS) * 4;
 
 /**
- * The share of the capacity live from which the step walks every slot in
- * order (the dense walk) rather than the live list. Measured on SwiftShader
- * at 2^20 with the benchmark's churn (scripts/compare-step-walks.ts, step and
- * ageing against the plain step): the dense walk costs about 1.9x whatever
- * the live count, the list walk 3.4x at 100% live, 2.45x at 75%, 1.6x at 60%
- * (docs/emitters.md, Benchmark).
+ * The share of the slots below the high-water mark (every live slot lies
+ * below it: src/gpu/lifeBuffers.ts, highWater) live from which the step walks
+ * those slots in order (the dense walk) rather than the live list. Measured
+ * on SwiftShader at 2^20 with the benchmark's churn over the whole pool
+ * (scripts/compare-step-walks.ts, step and ageing against the plain step):
+ * the dense walk costs about 1.9x whatever the live count, the list walk 3.4x
+ * at 100% live, 2.45x at 75%, 1.6x at 60% (docs/emitters.md, Benchmark).
  */
 export const DENSE_WALK_FROM = 2 / 3;
 
-/** The live count from which a pool of `capacity` slots takes the dense walk. */
-export function denseWalkFrom(capacity: number, share = DENSE_WALK_FROM): number {
-  return Math.ceil(capacity * share);
+/**
+ * The live count from which a pool whose live slots lie below `highWater`
+ * takes the dense walk: DENSE_WALK_FROM of it, rounded up, as planStep
+ * works it out in integers (shaders/lifePlan.wgsl).
+ */
+export function denseWalkFrom(highWater: number): number {
+  return highWater - Math.floor(highWater / 3);
 }
 
 export class GpuLifecycle {
@@ -81,7 +86,7 @@ export class GpuLifecycle {
     readonly buffers: LifeBuffers,
     private plan: LifePlanPass,
     /** planStep and planEmit with the dense walk from `denseFrom` live particles on. */
-    private readonly planWith: (denseFrom: number) => LifePlanPass,
+    private readonly planWith: (denseFrom: number | null) => LifePlanPass,
     private readonly kernels: LifecycleKernels,
     private readonly scanPass: LifeScanPass,
     private readonly integratePass: LiveIntegratePass,
@@ -144,7 +149,7 @@ export class GpuLifecycle {
   ): GpuLifecycle {
     const buffers = new LifeBuffers(device, particles.capacity, prepared, particles.submissions, dispatch);
     try {
-      const planWith = (denseFrom: number) =>
+      const planWith = (denseFrom: number | null) =>
         LifePlanPass.create(device, buffers, workgroupSize, {
           denseSpan: LiveIntegratePass.denseSpan(particles),
           denseFrom,
@@ -152,7 +157,7 @@ export class GpuLifecycle {
       return new GpuLifecycle(
         device,
         buffers,
-        planWith(denseWalkFrom(particles.capacity)),
+        planWith(null),
         planWith,
         createLifecycleKernels(device, particles, buffers, workgroupSize),
         LifeScanPass.create(device, buffers),
@@ -171,12 +176,13 @@ export class GpuLifecycle {
 
   /**
    * Sets the live count from which the step takes the dense walk (0:
-   * always; past the capacity: never), for the tests that compare the two
+   * always; past the capacity: never; null: the default, DENSE_WALK_FROM of
+   * the slots below the high-water mark), for the tests that compare the two
    * walks and the benchmarks that time them. Rebuilds planStep's pipeline
    * (created synchronously: the caller's error scopes catch failures).
    * @internal
    */
-  setDenseWalkFrom(live: number): void {
+  setDenseWalkFrom(live: number | null): void {
     this.plan = this.planWith(live);
   }
 

@@ -141,6 +141,7 @@ export function createLifecycleKernels(
         ['read-only-storage', buffers.counters],
         ['storage', buffers.liveIndexOf],
         ['read-only-storage', buffers.freeList],
+        ['storage', buffers.highWater],
       ],
       argsOffset: INDIRECT_ARGS.offsets.fill,
       bound: buffers.capacity,

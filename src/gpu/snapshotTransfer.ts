@@ -9,7 +9,7 @@
 import { LIFE_COUNTERS } from '../core/emitters/gpuRecords';
 import type { LifecycleWords } from '../core/snapshot/systemSnapshot';
 import { ARGS } from './indirectArgs';
-import { liveIndexMap, type LifeBuffers } from './lifeBuffers';
+import { highWaterOf, liveIndexMap, type LifeBuffers } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 
 /** The buffers a snapshot reads and a restore writes. */
@@ -19,7 +19,7 @@ export interface PersistentBuffers {
   readonly health: GPUBuffer;
   readonly lifecycle: Pick<
     LifeBuffers,
-    'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats' | 'args' | 'liveIndexOf' | 'capacity'
+    'life' | 'lists' | 'freeList' | 'counters' | 'ruleStats' | 'args' | 'liveIndexOf' | 'highWater' | 'capacity'
   > | null;
 }
 
@@ -132,6 +132,14 @@ export function writePersistent(
       life.capacity,
     );
     queue.writeBuffer(life.liveIndexOf, 0, map);
+    // So is the dense walk's bound past every live slot: the restored live list's.
+    const highWater = highWaterOf(
+      words.lifecycle.lists,
+      counters[F.live] as number,
+      counters[F.parity] as number,
+      life.capacity,
+    );
+    queue.writeBuffer(life.highWater, 0, new Uint32Array([highWater, 0, 0, 0]));
     // The draws' indirect arguments, which the emit plan writes each step from the live count
     // (shaders/lifePlan.wgsl): derived, so not in the snapshot, but a paused restored system must draw.
     const live = words.lifecycle.counters[LIFE_COUNTERS.wordOffsets.live] as number;
