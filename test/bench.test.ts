@@ -433,6 +433,40 @@ describe('benchmark harness', () => {
     expect(gpu.uncaptured).toEqual([]);
   });
 
+  it('a free list shuffled over the live share hands out the lowest slots first, in no order, and refuses a bad share', async () => {
+    const { device } = gpu.get();
+    const capacity = 1000;
+    const target = liveTarget(capacity, 0.1);
+    const system = await ParticleSystem.create(device, {
+      capacity,
+      emitters: churningEmitters(target, capacity, DT),
+    });
+    try {
+      expect(() => shuffleFreeList(system, 3, capacity + 1)).toThrow(/slots = 1001 must be an integer in \[0, 1000\]/);
+      expect(() => shuffleFreeList(system, 3, 2.5)).toThrow(/slots = 2.5/);
+      shuffleFreeList(system, 3, target);
+      await system.stepMany(DT, FILL_STEPS);
+      const state = await system.readLifecycle();
+      if (!state) throw new Error('no lifecycle');
+      const slots = [...state.live, ...state.free].sort((a, b) => a - b);
+      expect(slots).toEqual(Array.from({ length: capacity }, (_, i) => i));
+      // The lowest slots: past `target` only the few the pool has held past its target (the bursts are exact).
+      const highest = Math.max(...state.live);
+      expect(highest).toBeLessThan(target * (1 + LIVE_TOLERANCE));
+      expect(highest).toBeGreaterThan(target / 2);
+      // In no particular order: the live list is not the slots in order.
+      expect([...state.live]).not.toEqual([...state.live].sort((a, b) => a - b));
+      // The rest of the free list below them, in order, untouched: the next slot handed out is the next one up.
+      const untouched = capacity - Math.max(target, highest + 1);
+      expect([...state.free.slice(0, untouched)]).toEqual(
+        Array.from({ length: untouched }, (_, i) => capacity - 1 - i),
+      );
+    } finally {
+      system.destroy();
+    }
+    expect(gpu.uncaptured).toEqual([]);
+  });
+
   it('the copy kernel copies every byte', async () => {
     const { device } = gpu.get();
     const count = 1000;
