@@ -243,7 +243,10 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
     expect(frame.figure).toMatch(/^at 2\^12: \d+\.\d\d ms a frame \/ \d+\.\d\d ms a step = \d+\.\d\dx/);
     expect(frame.met).toBeNull();
     const tenth = targetStarting(TARGETS.emitterTenth);
-    expect(tenth.figure).toMatch(/^at 2\^12: \d+\.\d\d ms \/ \d+\.\d\d ms = \d+\.\d{3}$/);
+    // The 10% frame whose particles sit in the slots the pool holds, then the one spread over the pool (not judged).
+    expect(tenth.figure).toMatch(
+      /^at 2\^12: \d+\.\d\d ms \/ \d+\.\d\d ms = \d+\.\d{3}; spread over the pool \(once full\): \d+\.\d{3}$/,
+    );
     expect(tenth.met).toBeNull();
   });
 
