@@ -16,6 +16,7 @@ import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { advance, churningEmitters, FILL_STEPS, liveTarget, shuffleFreeList } from '../src/bench/emitters';
 import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
+import { readBuffer } from '../src/bench/soaPass';
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -32,15 +33,9 @@ const { device, adapterInfo } = await acquireDevice();
 const capacity = 2 ** log2;
 const target = liveTarget(capacity, fraction);
 
+/** The words of one of a system's buffers. */
 async function readWords(buffer: GPUBuffer): Promise<Uint32Array> {
-  const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = device.createCommandEncoder();
-  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
-  device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const words = new Uint32Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return words;
+  return new Uint32Array((await readBuffer(device, buffer)).buffer);
 }
 
 /** One past the highest slot in the system's live list, and the high-water mark the GPU holds. */

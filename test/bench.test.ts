@@ -29,6 +29,7 @@ import { benchSvg } from '../src/bench/plot';
 import { buildReport, reportJson, summaryLines, type BenchReport } from '../src/bench/report';
 import { SoAStepPass, readBuffer } from '../src/bench/soaPass';
 import { LIFECYCLE_BYTES, lifecycleBytes, totalBytes } from '../src/bench/roofline';
+import type { LifecycleSnapshot } from '../src/core/emitters/stats';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
 import { stepsPerSubmission } from '../src/bench/timing';
 import { STEP_SAMPLES_PER_ROUND, measureContactRatio } from '../src/bench/contactRatio';
@@ -412,61 +413,51 @@ describe('steps a timed submission (stepsPerSubmission)', () => {
 });
 
 describe('benchmark harness', () => {
-  it('a shuffled free list keeps every slot once, and the bursts start the pool at its target', async () => {
-    const { device } = gpu.get();
-    const capacity = 1000;
-    const target = liveTarget(capacity, 0.1);
-    const system = await ParticleSystem.create(device, {
-      capacity,
-      emitters: churningEmitters(target, capacity, DT),
+  const CAPACITY = 1000;
+  const TARGET = liveTarget(CAPACITY, 0.1);
+
+  /** The lifecycle of a churning pool at 10% live whose free list `shuffle` shuffled, after the fill: every slot once. */
+  async function filled(shuffle: (system: ParticleSystem) => void): Promise<LifecycleSnapshot> {
+    const system = await ParticleSystem.create(gpu.get().device, {
+      capacity: CAPACITY,
+      emitters: churningEmitters(TARGET, CAPACITY, DT),
     });
     try {
-      shuffleFreeList(system);
+      shuffle(system);
       await system.stepMany(DT, FILL_STEPS);
       const state = await system.readLifecycle();
       if (!state) throw new Error('no lifecycle');
       const slots = [...state.live, ...state.free].sort((a, b) => a - b);
-      expect(slots).toEqual(Array.from({ length: capacity }, (_, i) => i));
-      // Shuffled: the live slots are not the first ones a new pool hands out.
-      expect([...state.live].sort((a, b) => a - b).at(-1)).toBeGreaterThan(target);
-      expect(Math.abs(state.live.length - target)).toBeLessThanOrEqual(LIVE_TOLERANCE * target);
+      expect(slots).toEqual(Array.from({ length: CAPACITY }, (_, i) => i));
+      expect(Math.abs(state.live.length - TARGET)).toBeLessThanOrEqual(LIVE_TOLERANCE * TARGET);
+      return state;
     } finally {
       system.destroy();
     }
+  }
+
+  it('a shuffled free list keeps every slot once, and the bursts start the pool at its target', async () => {
+    const state = await filled((system) => shuffleFreeList(system));
+    // Shuffled: the live slots are not the first ones a new pool hands out.
+    expect(Math.max(...state.live)).toBeGreaterThan(TARGET);
     expect(gpu.uncaptured).toEqual([]);
   });
 
   it('a free list shuffled over the live share hands out the lowest slots first, in no order, and refuses a bad share', async () => {
-    const { device } = gpu.get();
-    const capacity = 1000;
-    const target = liveTarget(capacity, 0.1);
-    const system = await ParticleSystem.create(device, {
-      capacity,
-      emitters: churningEmitters(target, capacity, DT),
-    });
-    try {
-      expect(() => shuffleFreeList(system, 3, capacity + 1)).toThrow(/slots = 1001 must be an integer in \[0, 1000\]/);
+    const state = await filled((system) => {
+      expect(() => shuffleFreeList(system, 3, CAPACITY + 1)).toThrow(/slots = 1001 must be an integer in \[0, 1000\]/);
       expect(() => shuffleFreeList(system, 3, 2.5)).toThrow(/slots = 2.5/);
-      shuffleFreeList(system, 3, target);
-      await system.stepMany(DT, FILL_STEPS);
-      const state = await system.readLifecycle();
-      if (!state) throw new Error('no lifecycle');
-      const slots = [...state.live, ...state.free].sort((a, b) => a - b);
-      expect(slots).toEqual(Array.from({ length: capacity }, (_, i) => i));
-      // The lowest slots: past `target` only the few the pool has held past its target (the bursts are exact).
-      const highest = Math.max(...state.live);
-      expect(highest).toBeLessThan(target * (1 + LIVE_TOLERANCE));
-      expect(highest).toBeGreaterThan(target / 2);
-      // In no particular order: the live list is not the slots in order.
-      expect([...state.live]).not.toEqual([...state.live].sort((a, b) => a - b));
-      // The rest of the free list below them, in order, untouched: the next slot handed out is the next one up.
-      const untouched = capacity - Math.max(target, highest + 1);
-      expect([...state.free.slice(0, untouched)]).toEqual(
-        Array.from({ length: untouched }, (_, i) => capacity - 1 - i),
-      );
-    } finally {
-      system.destroy();
-    }
+      shuffleFreeList(system, 3, TARGET);
+    });
+    // The lowest slots: past `TARGET` only the few the pool has held past its target (the bursts are exact).
+    const highest = Math.max(...state.live);
+    expect(highest).toBeLessThan(TARGET * (1 + LIVE_TOLERANCE));
+    expect(highest).toBeGreaterThan(TARGET / 2);
+    // In no particular order: the live list is not the slots in order.
+    expect([...state.live]).not.toEqual([...state.live].sort((a, b) => a - b));
+    // The rest of the free list below them, in order, untouched: the next slot handed out is the next one up.
+    const untouched = CAPACITY - Math.max(TARGET, highest + 1);
+    expect([...state.free.slice(0, untouched)]).toEqual(Array.from({ length: untouched }, (_, i) => CAPACITY - 1 - i));
     expect(gpu.uncaptured).toEqual([]);
   });
 

@@ -24,6 +24,7 @@ import { denseWalkFrom } from '../src/gpu/lifecycle';
 import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../src/gpu/particleSystem';
 import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
+import { readBuffer } from '../src/bench/soaPass';
 import { expectSameBytes } from './support/galleryScenes';
 import { useDevice } from './support/gpu';
 
@@ -50,15 +51,7 @@ const EMITTERS: EmitterInit[] = [
 
 /** The words of `buffer`, one of `system`'s, as the GPU holds them once what was submitted has run. */
 async function readWords(system: ParticleSystem, buffer: GPUBuffer): Promise<Uint32Array> {
-  const { device } = system;
-  const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = device.createCommandEncoder();
-  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
-  device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const words = new Uint32Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return words;
+  return new Uint32Array((await readBuffer(system.device, buffer)).buffer);
 }
 
 /** The step's two dispatches planStep wrote for the last step: (list walk workgroups, dense walk workgroups). */
