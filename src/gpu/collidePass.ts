@@ -4,7 +4,6 @@
  * contact-resolver iteration by applying that iteration's corrections.
  */
 import { Kernel } from './kernel';
-import { INDIRECT_ARGS } from './indirectArgs';
 import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
@@ -153,15 +152,13 @@ export class CollidePass {
     const pass = encoder.beginComputePass({
       label: applyDeltas ? 'CollidePass(apply deltas, walks)' : 'CollidePass(walks)',
     });
-    overLive.kernels[variant].record(pass, [{ group: overLive.bindGroup, offsets: [offset] }, live.bindGroup], {
-      indirect: live.args,
-      offset: INDIRECT_ARGS.offsets.stepList,
-    });
+    overLive.kernels[variant].record(
+      pass,
+      [{ group: overLive.bindGroup, offsets: [offset] }, live.bindGroup],
+      live.stepWalks.list,
+    );
     // The dense walk's arguments count one chunk's slots: each chunk's pipeline covers its own (src/gpu/kernel.ts).
-    this[variant].record(pass, [{ group: bindGroup, offsets: [offset] }], {
-      indirect: live.args,
-      offset: INDIRECT_ARGS.offsets.stepDense,
-    });
+    this[variant].record(pass, [{ group: bindGroup, offsets: [offset] }], live.stepWalks.dense);
     pass.end();
   }
 

@@ -9,7 +9,6 @@ import { isHardwareDevice, type DispatchMode } from './device';
 import { dispatchSize } from './dispatch';
 import { Kernel } from './kernel';
 import type { GridPass } from './gridPass';
-import { INDIRECT_ARGS } from './indirectArgs';
 import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
@@ -515,9 +514,8 @@ export class ContactPass {
     const live = mode === 'candidates' && grid && this.stepOrder === 'entries' && !links ? step.live : undefined;
     if (overEntries && !links) kernels[mode].record(pass, groups, { indirect: entryArgs, offset: 0 });
     else if (live) {
-      for (const offset of [INDIRECT_ARGS.offsets.stepList, INDIRECT_ARGS.offsets.stepDense]) {
-        kernels[mode].record(pass, groups, { indirect: live.args, offset });
-      }
+      // Invocation k lists entry k either way: the same kernel for both walks.
+      for (const walk of [live.stepWalks.list, live.stepWalks.dense]) kernels[mode].record(pass, groups, walk);
     } else kernels[mode].record(pass, groups, { count: overEntries ? 2 * step.count : step.count });
     if (mode !== 'candidates' && walkArgs && set.walkKernels) {
       const walkKernels = links ? set.walkKernels.links : set.walkKernels.withoutLinks;

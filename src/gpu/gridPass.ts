@@ -5,7 +5,6 @@
  */
 import { bucketCount } from '../core/collisions/grid';
 import { isHardwareDevice } from './device';
-import { INDIRECT_ARGS } from './indirectArgs';
 import type { LiveDispatch } from './lifeBuffers';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
@@ -182,11 +181,8 @@ export class GridPass {
     const walks = (pass: GPUComputePassEncoder, kernel: 'assign' | 'scatter') => {
       if (!live) return false;
       const overLive = this.liveKernels(live);
-      overLive[kernel].record(pass, [{ group: overLive.bindGroup, offsets }, live.bindGroup], {
-        indirect: live.args,
-        offset: INDIRECT_ARGS.offsets.stepList,
-      });
-      this.kernels[kernel].record(pass, groups, { indirect: live.args, offset: INDIRECT_ARGS.offsets.stepDense });
+      overLive[kernel].record(pass, [{ group: overLive.bindGroup, offsets }, live.bindGroup], live.stepWalks.list);
+      this.kernels[kernel].record(pass, groups, live.stepWalks.dense);
       return true;
     };
     if (stage === 'clear') {

@@ -40,9 +40,17 @@ import type { Dispatch } from './kernel';
 export interface LiveDispatch {
   readonly layout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
-  /** The arguments planStep writes (the colliders pass reads the step's walks from them). */
+  /** The arguments planStep writes. */
   readonly args: GPUBuffer;
   readonly dispatch: Dispatch;
+  /**
+   * The step's two walks as planStep sized them (one of them empty; indirect
+   * dispatch only): over the live list, for a kernel composed with
+   * shaders/liveDispatch.wgsl, and the dense walk over the slots below the
+   * high-water mark, for the kernel as it is (a slot not live skips itself).
+   * The passes that walk as the step did record both.
+   */
+  readonly stepWalks: { readonly list: Dispatch; readonly dense: Dispatch };
   /** Whether the passes are dispatched directly (LifeBuffers.dispatchMode). */
   readonly direct: boolean;
   readonly capacity: number;
@@ -308,6 +316,10 @@ export class LifeBuffers {
       bindGroup: this.liveBindGroup,
       args: this.args,
       dispatch: this.dispatchAt(INDIRECT_ARGS.offsets.live, this.capacity),
+      stepWalks: {
+        list: { indirect: this.args, offset: INDIRECT_ARGS.offsets.stepList },
+        dense: { indirect: this.args, offset: INDIRECT_ARGS.offsets.stepDense },
+      },
       direct: this.dispatchMode === 'direct',
       capacity: this.capacity,
     };
