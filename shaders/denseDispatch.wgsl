@@ -14,12 +14,19 @@ override CAPACITY: u32;
 override DENSE_SPAN: u32;
 // Over chunked state DENSE_SPAN - 1 (a chunk is a power of two), else all ones: a slot's offset in its chunk.
 override DENSE_CHUNK_MASK: u32 = 0xffffffffu;
+// Direct dispatch (hardware adapters: src/gpu/lifeBuffers.ts, dispatchMode)
+// covers every slot, as the host cannot size it: the slots at or past the
+// high-water mark, where no particle is live, return before their life
+// record is read. An indirect dispatch stops at the mark already (planStep).
+override BOUND_BY_HIGH_WATER: bool = false;
 
 const NO_PARTICLE: u32 = 0xffffffffu;
 
 // Group 2 of the dense walk: LifeBuffers' stepLayout with the inverse map in the live lists' place.
 @group(2) @binding(0) var<storage, read> liveIndexOf: array<u32>;
 @group(2) @binding(1) var<storage, read> liveCounters: LifeCounters;
+// One past the highest slot ever live (raised by shaders/fill.wgsl; src/gpu/lifeBuffers.ts, highWater).
+@group(2) @binding(5) var<storage, read> highWater: u32;
 
 // As in shaders/dispatch.wgsl, which this replaces.
 struct Invocation {
@@ -36,7 +43,8 @@ fn particleIndex(invocation: Invocation) -> u32 {
   // The first slot of the bound chunk: particleCount() ends it (unchunked, the mask folds it to 0, no division).
   let slot = ((particleCount() - 1u) & ~DENSE_CHUNK_MASK) + i;
   // Live particles have alive = 1 until judged dead this step (shaders/lifeDeath.wgsl); free slots have 0.
-  walkedSlot = select(slot, NO_PARTICLE, i >= DENSE_SPAN || slot >= CAPACITY || life[slot].alive == 0u);
+  let pastMark = BOUND_BY_HIGH_WATER && slot >= highWater;
+  walkedSlot = select(slot, NO_PARTICLE, i >= DENSE_SPAN || slot >= CAPACITY || pastMark || life[slot].alive == 0u);
   return walkedSlot;
 }
 

@@ -236,11 +236,12 @@ describe('the dense walk and the walk over the live list', () => {
     const { device } = gpu.get();
     // About 4% of the pool live (150 a second, 0.1-0.4 s each), nothing there at the start.
     const { burst: _, ...churn } = { ...EMITTERS[0], rate: LOW_RATE } as EmitterInit & { burst?: number };
-    const make = async (denseFrom: number | null, chunkParticles?: number) => {
+    const make = async (denseFrom: number | null, chunkParticles?: number, dispatch?: 'direct') => {
       const system = await ParticleSystem.create(device, {
         capacity: CAPACITY,
         emitters: [churn],
         ...(chunkParticles ? { chunkParticles } : {}),
+        ...(dispatch ? { dispatch } : {}),
       });
       if (denseFrom !== null) system.lifecycle!.setDenseWalkFrom(denseFrom);
       return system;
@@ -250,6 +251,9 @@ describe('the dense walk and the walk over the live list', () => {
       chosen: await make(null),
       dense: await make(0),
       chunkedChosen: await make(null, 256),
+      // Every slot dispatched, those past the mark returning before their life record is read.
+      direct: await make(null, undefined, 'direct'),
+      chunkedDirect: await make(null, 256, 'direct'),
     };
     const all = Object.values(systems);
     try {
@@ -280,6 +284,47 @@ describe('the dense walk and the walk over the live list', () => {
       expect((await systems.chosen.readStats()).killed).toBeGreaterThan(100);
     } finally {
       for (const system of all) system.destroy();
+    }
+  });
+
+  it('a direct dispatch steps no slot at or past the high-water mark, an indirect one none past the workgroup it ends in', async () => {
+    const { device } = gpu.get();
+    // Every slot live from the start (all permanent), so every slot below the capacity would be stepped: a mark
+    // written below the top slots (a white-box probe: the library never writes a mark below a live slot) shows
+    // where each walk stops. Emitters at rate 0: nothing is born, so the fill leaves the mark alone.
+    const permanent = 300;
+    const make = (dispatch: 'indirect' | 'direct') =>
+      ParticleSystem.create(device, {
+        capacity: permanent,
+        permanent,
+        emitters: [{ rate: 0, lifetime: [100, 100] }],
+        dispatch,
+      });
+    const systems = { direct: await make('direct'), indirect: await make('indirect') };
+    try {
+      const mark = 200;
+      for (const system of Object.values(systems)) {
+        await system.writeParticles(
+          0,
+          Array.from({ length: permanent }, () => ({ position: [0, 0, 0], velocity: [1, 0, 0] })),
+        );
+        system.lifecycle!.setDenseWalkFrom(0);
+        device.queue.writeBuffer(system.lifecycle!.buffers.highWater, 0, new Uint32Array([mark]));
+        await system.step(0.5);
+        const { position } = await system.read();
+        // planStep sizes an indirect dispatch in whole workgroups: up to the mark's workgroup's end.
+        const direct = system.lifecycle!.buffers.dispatchMode === 'direct';
+        const end = direct ? mark : Math.ceil(mark / DEFAULT_WORKGROUP_SIZE) * DEFAULT_WORKGROUP_SIZE;
+        expect(end).toBeLessThan(permanent);
+        for (let slot = 0; slot < permanent; slot++) {
+          // Below the end stepped by 0.5 s at 1 unit a second, exactly; from it on not stepped at all.
+          expect(position[slot * 3], `slot ${slot}, ${system.lifecycle!.buffers.dispatchMode}`).toBe(
+            slot < end ? 0.5 : 0,
+          );
+        }
+      }
+    } finally {
+      for (const system of Object.values(systems)) system.destroy();
     }
   });
 });

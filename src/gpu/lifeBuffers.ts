@@ -185,7 +185,8 @@ export class LifeBuffers {
   /**
    * Group 2 of the step over the live list with the ageing fused in
    * (shaders/liveAge.wgsl): lists and counters as in `liveLayout`, then the
-   * life records, the spawn rules and the death bits.
+   * life records, the spawn rules, the death bits and the high-water mark
+   * (read by the dense walk under direct dispatch, shaders/denseDispatch.wgsl).
    */
   readonly stepLayout: GPUBindGroupLayout;
   readonly stepBindGroup: GPUBindGroup;
@@ -276,24 +277,21 @@ export class LifeBuffers {
         { binding: 2, visibility: compute, buffer: { type: 'storage' } },
         { binding: 3, visibility: compute, buffer: { type: 'uniform' } },
         { binding: 4, visibility: compute, buffer: { type: 'storage' } },
+        { binding: 5, visibility: compute, buffer: { type: 'read-only-storage' } },
       ],
     });
-    this.stepBindGroup = device.createBindGroup({
-      label: 'LifeBuffers.stepBindGroup',
-      layout: this.stepLayout,
-      entries: [this.lists, this.counters, this.life, this.rules, this.dead].map((buffer, binding) => ({
-        binding,
-        resource: { buffer },
-      })),
-    });
-    this.denseStepBindGroup = device.createBindGroup({
-      label: 'LifeBuffers.denseStepBindGroup',
-      layout: this.stepLayout,
-      entries: [this.liveIndexOf, this.counters, this.life, this.rules, this.dead].map((buffer, binding) => ({
-        binding,
-        resource: { buffer },
-      })),
-    });
+    // The walk's own buffer first (the live lists, or the dense walk's inverse map), then what both share.
+    const stepGroup = (label: string, walk: GPUBuffer) =>
+      device.createBindGroup({
+        label,
+        layout: this.stepLayout,
+        entries: [walk, this.counters, this.life, this.rules, this.dead, this.highWater].map((buffer, binding) => ({
+          binding,
+          resource: { buffer },
+        })),
+      });
+    this.stepBindGroup = stepGroup('LifeBuffers.stepBindGroup', this.lists);
+    this.denseStepBindGroup = stepGroup('LifeBuffers.denseStepBindGroup', this.liveIndexOf);
 
     // The starting state: slots [0, permanent) live, the rest on the free list.
     const start = initialLifecycle(capacity, lifecycle.permanent);

@@ -97,6 +97,8 @@ export class LiveIntegratePass {
       ...constants,
       DENSE_SPAN: LiveIntegratePass.denseSpan(particles),
       ...(chunk > 0 ? { DENSE_CHUNK_MASK: chunk - 1 } : {}),
+      // A direct dispatch covers every slot; an indirect one, sized by planStep, stops at the mark already.
+      BOUND_BY_HIGH_WATER: buffers.dispatchMode === 'direct' ? 1 : 0,
     };
     const kernel = Kernel.create(device, particles, {
       name: `LiveIntegratePass(${variant.integrator}, ${variant.damping})`,
