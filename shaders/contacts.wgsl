@@ -405,6 +405,35 @@ fn walkGrid(me: u32, walking: bool) {
   }
 }
 
+// MODE_COUNT's filter of a particle's candidates (visitParticle): how many
+// are in reach (the near list's length, its first NEAR_ROOM written) and how
+// many the wide list keeps.
+var<private> nearCount: u32;
+var<private> wideCount: u32;
+
+// What the filter of one particle's candidates reads besides them.
+struct FilterSite {
+  selfPosition: vec3f,
+  myRadius: f32,
+  nearFirst: u32,
+  widening: bool,
+  listFirst: u32,
+  found: u32,
+}
+
+// One candidate of the filter, in list order, read from `readAt` (a lane
+// past the list's end: `valid` false, nothing reached, written back).
+fn filterCandidate(site: FilterSite, candidate: u32, copied: vec4f, readAt: u32, valid: bool) {
+  let reaches = mayReach(site.selfPosition, site.myRadius, copied.xyz, copied.w) & vec2<bool>(valid);
+  if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[site.nearFirst + nearCount] = candidate; }
+  nearCount += select(0u, 1u, reaches.x);
+  let keep = site.widening & reaches.y;
+  // Not kept (or no room): written back where it was read.
+  activeCounts[select(readAt, site.listFirst + site.found + wideCount, keep & (site.found + wideCount < CANDIDATES))] =
+    candidate;
+  wideCount += select(0u, 1u, keep);
+}
+
 // The contacts of particle `me` (`gridded`: in the grid), in order: its links
 // in link order, then its neighbours, each pair seen the same way from both
 // sides (A is the lower index) so that the impulses are equal and opposite bit
@@ -483,19 +512,27 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
       // with kept lists also writes the wide list, if it fits (each entry at or
       // before the one read, so never over one still to be read).
       let widening = (params.margin > 0.0) & (params.iteration == 0u) & !walking;
-      var nearCount = 0u;
-      var wideCount = 0u;
-      for (var j = 0u; j < select(listCount, 0u, walking); j++) {
-        let candidate = activeCounts[listStart + j];
-        let copied = copiedPositionRadius(candidate);
-        let reaches = mayReach(selfPosition, myRadius, copied.xyz, copied.w);
-        if (reaches.x & (nearCount < NEAR_ROOM)) { activeCounts[nearFirst + nearCount] = candidate; }
-        nearCount += select(0u, 1u, reaches.x);
-        let keep = widening & reaches.y;
-        // Not kept (or no room): written back where it was read.
-        activeCounts[select(listStart + j, listFirst + found + wideCount, keep & (found + wideCount < CANDIDATES))] =
-          candidate;
-        wideCount += select(0u, 1u, keep);
+      nearCount = 0u;
+      wideCount = 0u;
+      // Four candidates a loop iteration, their reads issued before any of
+      // them is tested: one at a time, the software adapter waits out each
+      // scattered read in turn, and pays the loop's own cost per candidate.
+      // Past the list's end a lane re-reads its last candidate, reaches
+      // nothing and writes it back where it is.
+      let filtered = select(listCount, 0u, walking);
+      let last = max(filtered, 1u) - 1u;
+      let site = FilterSite(selfPosition, myRadius, nearFirst, widening, listFirst, found);
+      for (var j = 0u; j < filtered; j += 4u) {
+        let at = min(vec4u(j, j + 1u, j + 2u, j + 3u), vec4u(last)) + listStart;
+        let candidates = vec4u(activeCounts[at.x], activeCounts[at.y], activeCounts[at.z], activeCounts[at.w]);
+        let copied0 = copiedPositionRadius(candidates.x);
+        let copied1 = copiedPositionRadius(candidates.y);
+        let copied2 = copiedPositionRadius(candidates.z);
+        let copied3 = copiedPositionRadius(candidates.w);
+        filterCandidate(site, candidates.x, copied0, at.x, true);
+        filterCandidate(site, candidates.y, copied1, at.y, j + 1u < filtered);
+        filterCandidate(site, candidates.z, copied2, at.z, j + 2u < filtered);
+        filterCandidate(site, candidates.w, copied3, at.w, j + 3u < filtered);
       }
       if (widening) {
         activeCounts[params.capacity + entry] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
