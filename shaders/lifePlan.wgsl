@@ -24,9 +24,11 @@ override MAX_PER_DIMENSION: u32 = 65535u;
 override SCAN_LEVELS: u32 = 1u;
 // The dense walk's invocations a run at most (a chunk's slots, or the capacity).
 override DENSE_SPAN: u32;
-// DENSE_BY_HIGH_WATER: the dense walk from 2/3 of the slots below the high-water mark live
-// (src/gpu/lifecycle.ts, denseWalkFrom); else from DENSE_FROM live particles (tests, benchmarks).
+// DENSE_BY_HIGH_WATER: the dense walk once all but 1/DENSE_WALK_DIVISOR of the slots below the
+// high-water mark are live (src/gpu/lifecycle.ts, DENSE_WALK_DIVISOR and denseWalkFrom); else from
+// DENSE_FROM live particles (tests, benchmarks).
 override DENSE_BY_HIGH_WATER: bool = true;
+override DENSE_WALK_DIVISOR: u32;
 override DENSE_FROM: u32 = 0u;
 
 const SCAN_BLOCK: u32 = 1024u;
@@ -61,8 +63,8 @@ fn planStep() {
   // is below both.
   let below = highWater;
   var dense = counters.live >= DENSE_FROM;
-  // ceil(2 below / 3) without overflow.
-  if (DENSE_BY_HIGH_WATER) { dense = counters.live >= below - below / 3u; }
+  // ceil((1 - 1 / DENSE_WALK_DIVISOR) below) without overflow.
+  if (DENSE_BY_HIGH_WATER) { dense = counters.live >= below - below / DENSE_WALK_DIVISOR; }
   writeDispatch(ARGS_STEP_LIST, select(counters.live, 0u, dense));
   writeDispatch(ARGS_STEP_DENSE, select(0u, min(below, DENSE_SPAN), dense));
   var n = (counters.live + 31u) / 32u;

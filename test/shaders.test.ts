@@ -11,6 +11,7 @@ import type { ColliderComposition } from '../src/core/collisions/colliderComposi
 import type { ForceComposition } from '../src/core/forces/records';
 import { ALL_VARIANTS, variantName } from '../src/core/variants';
 import { stepConstants } from '../src/gpu/stepParams';
+import { DENSE_WALK_DIVISOR } from '../src/gpu/lifecycle';
 import { CONTACT_MODES } from '../src/gpu/contactPass';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
@@ -187,6 +188,7 @@ const COMPOSED: readonly Composed[] = [
         SCAN_LEVELS: 1,
         DENSE_SPAN: CAPACITY,
         DENSE_FROM: CAPACITY / 2,
+        DENSE_WALK_DIVISOR,
       },
     })),
   },

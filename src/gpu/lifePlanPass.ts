@@ -25,7 +25,8 @@ export class LifePlanPass {
     device: GPUDevice,
     buffers: LifeBuffers,
     workgroupSize: number,
-    walk: { denseSpan: number; denseFrom: number | null },
+    /** denseFrom null: the dense walk once all but 1/denseDivisor of the slots below the high-water mark are live. */
+    walk: { denseSpan: number; denseFrom: number | null; denseDivisor: number },
   ): LifePlanPass {
     const constants = {
       CAPACITY: buffers.capacity,
@@ -34,6 +35,7 @@ export class LifePlanPass {
       SCAN_LEVELS: buffers.levels.length,
       DENSE_SPAN: walk.denseSpan,
       DENSE_BY_HIGH_WATER: walk.denseFrom === null ? 1 : 0,
+      DENSE_WALK_DIVISOR: walk.denseDivisor,
       // An override is a u32: past the capacity, never.
       DENSE_FROM: Math.min(walk.denseFrom ?? 0, 0xffffffff),
     };

@@ -44,23 +44,28 @@ import type { ParticleBuffer } from './particleBuffer';
 const STATS_BYTES = (COUNTER_HEADER_WORDS + RULE_STATS_WORDS) * 4;
 
 /**
- * The share of the slots below the high-water mark (every live slot lies
- * below it: src/gpu/lifeBuffers.ts, highWater) live from which the step walks
- * those slots in order (the dense walk) rather than the live list. Measured
- * on SwiftShader at 2^20 with the benchmark's churn over the whole pool
- * (scripts/compare-step-walks.ts, step and ageing against the plain step):
- * the dense walk costs about 1.9x whatever the live count, the list walk 3.4x
- * at 100% live, 2.45x at 75%, 1.6x at 60% (docs/emitters.md, Benchmark).
+ * The dense walk's threshold as planStep works it out in integers
+ * (shaders/lifePlan.wgsl, DENSE_WALK_DIVISOR): the step walks the slots below
+ * the high-water mark (every live slot lies below it: src/gpu/lifeBuffers.ts,
+ * highWater) in order (the dense walk) rather than the live list once all
+ * but 1/DENSE_WALK_DIVISOR of them are live. Measured on SwiftShader at 2^20
+ * with the benchmark's churn over the whole pool (scripts/compare-step-walks.ts,
+ * step and ageing against the plain step): the dense walk costs about 1.9x
+ * whatever the live count, the list walk 3.4x at 100% live, 2.45x at 75%,
+ * 1.6x at 60% (docs/emitters.md, Benchmark).
  */
-export const DENSE_WALK_FROM = 2 / 3;
+export const DENSE_WALK_DIVISOR = 3;
+
+/** That threshold as a share of the slots below the mark: 2/3. */
+export const DENSE_WALK_FROM = 1 - 1 / DENSE_WALK_DIVISOR;
 
 /**
  * The live count from which a pool whose live slots lie below `highWater`
  * takes the dense walk: DENSE_WALK_FROM of it, rounded up, as planStep
- * works it out in integers (shaders/lifePlan.wgsl).
+ * works it out (without overflow).
  */
 export function denseWalkFrom(highWater: number): number {
-  return highWater - Math.floor(highWater / 3);
+  return highWater - Math.floor(highWater / DENSE_WALK_DIVISOR);
 }
 
 export class GpuLifecycle {
@@ -153,6 +158,7 @@ export class GpuLifecycle {
         LifePlanPass.create(device, buffers, workgroupSize, {
           denseSpan: LiveIntegratePass.denseSpan(particles),
           denseFrom,
+          denseDivisor: DENSE_WALK_DIVISOR,
         });
       return new GpuLifecycle(
         device,
