@@ -17,6 +17,7 @@ import { ParticleSystem } from '../src/gpu/particleSystem';
 import { advance, churningEmitters, FILL_STEPS, liveTarget, shuffleFreeList } from '../src/bench/emitters';
 import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
 import { readBuffer } from '../src/bench/soaPass';
+import { highWaterOf } from '../src/gpu/lifeBuffers';
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -44,11 +45,7 @@ async function slotsInUse(system: ParticleSystem): Promise<{ pastHighestLive: nu
   const counters = await readWords(buffers.counters);
   const lists = await readWords(buffers.lists);
   const F = LIFE_COUNTERS.wordOffsets;
-  const list = (counters[F.parity] as number) * capacity;
-  let pastHighestLive = 0;
-  for (let k = 0; k < (counters[F.live] as number); k++) {
-    pastHighestLive = Math.max(pastHighestLive, (lists[list + k] as number) + 1);
-  }
+  const pastHighestLive = highWaterOf(lists, counters[F.live] as number, counters[F.parity] as number, capacity);
   return { pastHighestLive, highWater: (await readWords(buffers.highWater))[0] as number };
 }
 
