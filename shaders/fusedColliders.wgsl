@@ -14,6 +14,10 @@
 // generated `worldColliders` with COLLIDER_COUNT.
 
 const WORLD_COLLIDERS: bool = true;
+// Whether a collider touched the particle this step (touching within the
+// skin), as the colliders pass's `touched`: the ageing fused into a step over
+// the live particles (shaders/liveAge.wgsl) turns it into a collision event.
+var<private> worldTouched: bool = false;
 // The contact skin (ContactSettings.skin), fixed per system.
 override SKIN: f32 = 0.0;
 
@@ -39,6 +43,8 @@ fn touch(
   friction: bool,
 ) -> bool {
   let touching = penetration > -SKIN;
+  // As the colliders pass marks a touch (a zero normal is no surface, though prepareColliders makes none).
+  worldTouched = worldTouched | (touching & any(n != vec3f(0.0)));
   // The flags are written in (constants): no branch is left either way.
   if (kill) { return touching; }
   resolveWorldContact(p, v, a, n, penetration, c.restitution, c.friction, dt, touching, bounce, friction);

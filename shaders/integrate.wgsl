@@ -101,6 +101,8 @@ fn main(invocation: Invocation) {
     // Parked by the step, a particle is skipped by the colliders pass: it stays where the step left it.
     if (WORLD_COLLIDERS && !steppedFinite && atomicLoad(&health[HEALTH_POLICY]) == HEALTH_POLICY_PARK) {
       storePositionInverseMass(index, vec4f(position, inverseMass));
+      // Nor does the colliders pass touch it (shaders/liveAge.wgsl reads this).
+      worldTouched = false;
     }
     // Counted, and parked (immovable, collision-free, at rest) when the policy says so.
     noteNonFinite(index);

@@ -6,6 +6,9 @@
 // is read while its lines are still hot. Only survivors write nothing more.
 // When passes run between the step and the lifecycle (the collisions), the
 // lifecycle re-judges every death after them (shaders/age.wgsl, RECHECK).
+// With the colliders fused into the step, the ageing also does what the
+// colliders pass and the deaths judged again after it (shaders/age.wgsl) do to
+// the collision-event lane, so the frame needs neither.
 // Mirrored by src/core/emitters/lifecycle.ts (age).
 // Prepended: the step (its entry point renamed), the Life struct, NO_RULE,
 // shaders/lifeDeath.wgsl; the live list (or the inverse map) and counters are
@@ -14,7 +17,9 @@
 
 @group(2) @binding(2) var<storage, read_write> life: array<Life>;
 @group(2) @binding(3) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
+// The death bits, then from EVENT_BITS_AT the collision-event bits (src/gpu/lifeBuffers.ts `dead`).
 @group(2) @binding(4) var<storage, read_write> deadBits: array<atomic<u32>>;
+override EVENT_BITS_AT: u32;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
@@ -22,6 +27,28 @@ fn main(invocation: Invocation) {
   stepParticle(invocation);
   let slot = walkedSlot;
   if (slot == NO_PARTICLE) { return; }
+  // With the colliders fused into the step (shaders/fusedColliders.wgsl), what
+  // the colliders pass and the ageing after it (shaders/age.wgsl, RECHECK) do
+  // to the contact lane, in one: this step's touch marks a tracked particle,
+  // then a contact start is a collision event and the lane becomes the
+  // contact of the step before. One read, the lane stored only if it changed.
+  if (WORLD_COLLIDERS) {
+    let contact = particleForceAccumSpareW(slot);
+    if (contact >= CONTACT_TRACKED) {
+      let marked = select(
+        contact,
+        contact + 1.0,
+        worldTouched && (contact == CONTACT_TRACKED || contact == CONTACT_TRACKED + 2.0),
+      );
+      let touchedNow = marked == CONTACT_TRACKED + 1.0 || marked == CONTACT_TRACKED + 3.0;
+      if (marked == CONTACT_TRACKED + 1.0) {
+        let k = walkedLiveIndex();
+        atomicOr(&deadBits[EVENT_BITS_AT + k / 32u], deathBit(k));
+      }
+      let next = select(CONTACT_TRACKED, CONTACT_TRACKED + 2.0, touchedNow);
+      if (next != contact) { storeForceAccumSpareW(slot, next); }
+    }
+  }
   // The step's dt: the frame's, both the same float32.
   let age = life[slot].age + params.dt;
   life[slot].age = age;

@@ -17,6 +17,8 @@ import { prepareSpawnRules } from '../src/core/emitters/spawnRules';
 import type { EmitterInit, FireworkRuleInit } from '../src/core/emitters/types';
 import { FLOATS_PER_PARTICLE, OFFSET } from '../src/core/layout';
 import { parseScene } from '../src/scene/scene';
+import { ParticleSystem } from '../src/gpu/particleSystem';
+import { expectSameBytes } from './support/galleryScenes';
 import { useDevice } from './support/gpu';
 import { cpuRig, gpuRig, type LifeRig, type RigOptions } from './support/lifecycleRig';
 
@@ -271,5 +273,49 @@ describe('bad values refused with their path', () => {
     ],
   ])('a scene file: %s', (text, message) => {
     expect(() => parseScene(text, 'scene.json')).toThrow(message);
+  });
+});
+
+describe('collision events with the colliders fused into the step', () => {
+  it('a particle the step parks as non-finite is no touch, as the colliders pass skips it: the same bytes fused or not', async () => {
+    const { device } = gpu.get();
+    // dt = 1: the drops' velocity overflows to -infinity in their first step (-3e38 + -3e38), while their position
+    // (1 - 3e38) stays finite, far behind the floor, where the fused colliders would find a contact.
+    const drops: EmitterInit = {
+      burst: 4,
+      lifetime: 10,
+      shape: { type: 'point', center: [0, 1, 0] },
+      velocity: { min: [0, -3e38, 0], max: [0, -3e38, 0] },
+      acceleration: [0, -3e38, 0],
+      floor: null,
+      onCollision: { payload: [{ type: 1, count: SPLASH }] },
+    };
+    const make = (fuseColliders: boolean) =>
+      ParticleSystem.create(device, {
+        capacity: 64,
+        emitters: [drops],
+        fireworks: [SPLASHES],
+        nonFinite: 'park',
+        fuseColliders,
+        collisions: { colliders: [{ type: 'plane', normal: [0, 1, 0], offset: 0, restitution: 0.5 }] },
+      });
+    const fused = await make(true);
+    const unfused = await make(false);
+    try {
+      expect(fused.stepPasses).toContain('integrate+colliders');
+      expect(unfused.stepPasses).toContain('collisions');
+      for (let frame = 0; frame < 3; frame++) {
+        await fused.stepMany(1, 1);
+        await unfused.stepMany(1, 1);
+        expectSameBytes(await fused.snapshot(), await unfused.snapshot(), `frame ${frame}`);
+      }
+      // The drops went bad and were parked, and none of them made an event.
+      const stats = await fused.readStats();
+      expect(stats.nonFinite).toBe(4);
+      expect(stats.emitters[0]?.hits).toBe(0);
+    } finally {
+      fused.destroy();
+      unfused.destroy();
+    }
   });
 });

@@ -78,8 +78,10 @@ async function walkBound(system: ParticleSystem): Promise<{ highWater: number; p
 }
 
 /**
- * A floor the particles bounce on and a sphere that kills what enters it: the colliders pass then walks the live
- * list or every slot as the step does (src/gpu/collidePass.ts, encodeWalks), and either walk must give the same.
+ * A floor the particles bounce on and a sphere that kills what enters it: fused into the step over the live list
+ * or the dense walk (shaders/fusedColliders.wgsl, the touches made collision events by shaders/liveAge.wgsl), or
+ * as the colliders pass walking the live list or every slot as the step does (src/gpu/collidePass.ts,
+ * encodeWalks, then the deaths and the events judged again), and every way must give the same.
  */
 const COLLIDERS = [
   {
@@ -95,8 +97,17 @@ const COLLIDERS = [
 describe('the dense walk and the walk over the live list', () => {
   it.each([
     ['', false, false],
-    [', with a floor and a kill sphere (the colliders pass walks as the step does)', true, false],
+    [
+      ', with a floor and a kill sphere (fused into the step, against the colliders pass walking as the step does)',
+      true,
+      false,
+    ],
     [', with a wind and a drag as a pass of their own over the live list', false, true],
+    [
+      ', with the floor, the sphere, the wind and the drag (the colliders fused, the forces then a pass of their own)',
+      true,
+      true,
+    ],
   ])(
     'give the same state byte for byte over a churning pool, stepped either way or crossing the threshold both ways, chunked or not, dispatched indirectly or directly%s',
     async (_, withColliders, withForces) => {
@@ -105,27 +116,41 @@ describe('the dense walk and the walk over the live list', () => {
         denseFrom: number | null,
         chunkParticles?: number,
         dispatch: 'indirect' | 'direct' = 'indirect',
+        fuseColliders = true,
       ) => {
         const system = await ParticleSystem.create(device, {
           capacity: CAPACITY,
           emitters: EMITTERS,
           dispatch,
+          fuseColliders,
           ...(chunkParticles ? { chunkParticles } : {}),
           ...(withColliders ? { collisions: { colliders: COLLIDERS } } : {}),
-          ...(withForces ? { fuseForces: false } : {}),
+          // With the colliders fused the plan runs the forces as a pass: the reference, unfused, does too.
+          ...(withForces && !(withColliders && fuseColliders) ? { fuseForces: false } : {}),
         });
         if (withForces) {
           system.forces.add({ type: 'wind', force: [3, 0, -1] });
           system.forces.add({ type: 'drag', k1: 0.5, k2: 0.1 });
           expect(system.stepPasses).toContain('forces');
         }
-        if (withColliders) expect(system.stepPasses).toContain('collisions');
+        if (withColliders) {
+          expect(system.stepPasses).toContain(fuseColliders ? 'integrate+colliders' : 'collisions');
+          expect(system.stepPasses).not.toContain(fuseColliders ? 'collisions' : 'integrate+colliders');
+        }
         if (denseFrom !== null) system.lifecycle!.setDenseWalkFrom(denseFrom);
         expect(system.lifecycle!.buffers.dispatchMode).toBe(dispatch);
         return system;
       };
       const systems = {
-        list: await make(CAPACITY + 1),
+        // The reference: over the live list, and with colliders their pass after the step.
+        list: await make(CAPACITY + 1, undefined, 'indirect', false),
+        ...(withColliders
+          ? {
+              listFused: await make(CAPACITY + 1),
+              denseUnfused: await make(0, undefined, 'indirect', false),
+              directUnfused: await make(null, undefined, 'direct', false),
+            }
+          : {}),
         dense: await make(0),
         chosen: await make(null),
         chunkedDense: await make(0, 256),

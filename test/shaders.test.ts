@@ -38,7 +38,9 @@ const COMPOSITION: ForceComposition = [
   { type: 'vortex', target: 'range' },
 ];
 const stepVariants = ALL_VARIANTS.map((v) => ({ name: variantName(v), constants: stepConstants(v, WORKGROUP_SIZE) }));
-const liveStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } }));
+// The collision-event bits after the death bits, a word per 32 slots (src/gpu/lifeBuffers.ts, eventBitsAt).
+const EVENT_BITS_AT = CAPACITY / 32;
+const liveStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY, EVENT_BITS_AT } }));
 /** Every kind of collider with each flag: the colliders fused into the step (shaders/fusedColliders.wgsl). */
 const COLLIDERS: ColliderComposition = [
   { kind: 'plane', inside: false, kill: false, bounce: false, friction: false, normal: [0, 1, 0] },
@@ -88,7 +90,7 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'integrateLiveFused',
     code: shaders.integrateLiveFused({ colliders: { composition: COLLIDERS, group: 3 } }),
-    pipelines: fusedStepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY } })),
+    pipelines: fusedStepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY, EVENT_BITS_AT } })),
   },
   {
     name: 'integrateDense',
@@ -98,7 +100,10 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'integrateDenseFused',
     code: shaders.integrateDenseFused({ colliders: { composition: COLLIDERS, group: 3 } }),
-    pipelines: fusedStepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY, DENSE_SPAN: CAPACITY } })),
+    pipelines: fusedStepVariants.map((v) => ({
+      ...v,
+      constants: { ...v.constants, CAPACITY, DENSE_SPAN: CAPACITY, EVENT_BITS_AT },
+    })),
   },
   { name: 'forces', code: shaders.forces(COMPOSITION), pipelines: one(sized) },
   { name: 'forcesLive', code: shaders.forcesLive(COMPOSITION), pipelines: one(live) },

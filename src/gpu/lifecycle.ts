@@ -8,7 +8,8 @@
  *   [forces, the step: over the live list, or when most slots are live over
  *    every slot in order skipping the others, indirect; the step ages each
  *    particle too: age += dt, and a death (past its lifetime, below its
- *    floor, or killed) sets its bit in the death bits]
+ *    floor, or killed) sets its bit in the death bits; with the colliders
+ *    fused in, it resolves them first and sets the collision events' bits]
  *   [collisions, then age (recheck): the deaths judged again after them]
  *   deathWords (deaths, children) a word of 32 death bits
  *   scan       prefix sums of those over the words
@@ -34,7 +35,7 @@ import { lifecycleStats, type LifecycleSnapshot, type LifecycleStats } from '../
 import type { Variant } from '../core/variants';
 import { createLifecycleKernels, type LifecycleKernels } from './lifecycleKernels';
 import type { DispatchMode } from './device';
-import type { FusedForces } from './forcesPass';
+import type { FusedStep } from './fusedPipelines';
 import { LifeBuffers } from './lifeBuffers';
 import { LifePlanPass } from './lifePlanPass';
 import { LifeScanPass } from './lifeScanPass';
@@ -212,9 +213,13 @@ export class GpuLifecycle {
     this.agedIn = pass;
   }
 
-  /** The step over the live particles with the field forces fused in (instead of a force pass and the step). */
-  recordIntegrateWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
-    this.integratePass.recordWithForces(pass, dt, forces);
+  /**
+   * The step over the live particles with the field forces fused in (instead
+   * of a force pass and the step) or the colliders (instead of the step, the
+   * colliders pass and the deaths judged again after it): LiveIntegratePass.recordFused.
+   */
+  recordIntegrateFused(pass: GPUComputePassEncoder, dt: number, fusion: FusedStep): void {
+    this.integratePass.recordFused(pass, dt, fusion);
     this.agedIn = pass;
   }
 

@@ -4,7 +4,7 @@
  * shaders/dispatch.wgsl, so invocation k steps the k-th live particle, and
  * dispatched indirectly with the live count. The cost follows the live
  * count, not the capacity. Also the same with the field forces fused in
- * (one pipeline per composition, as IntegratePass). Used only by systems with
+ * (one pipeline per composition, as IntegratePass), or the colliders. Used only by systems with
  * emitters; without them the system keeps IntegratePass and its direct
  * dispatch over every slot. The ageing is fused in (shaders/liveAge.wgsl):
  * group 2 is LifeBuffers' stepLayout, the live list's plus what ageing binds.
@@ -20,8 +20,7 @@
  * either way.
  */
 import type { Variant } from '../core/variants';
-import type { FusedForces } from './forcesPass';
-import { FusedPipelineCache } from './fusedPipelines';
+import { FusedPipelineCache, type FusedStep } from './fusedPipelines';
 import { Kernel, type Dispatch } from './kernel';
 import { INDIRECT_ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
@@ -91,6 +90,8 @@ export class LiveIntegratePass {
       ...particles.health.constants,
       ...deathConstants(buffers),
       CAPACITY: buffers.capacity,
+      // The collision events, when the colliders are fused in (shaders/liveAge.wgsl).
+      EVENT_BITS_AT: buffers.eventBitsAt,
     };
     const chunk = particles.chunking ? 2 ** particles.chunking.shift : 0;
     const denseConstants = {
@@ -142,10 +143,19 @@ export class LiveIntegratePass {
     this.denseKernel.record(pass, [step, this.buffers.denseStepBindGroup], this.denseDispatch);
   }
 
-  /** The same step with the field forces fused in (Cyclone's order: they accumulate, then the step integrates). */
-  recordWithForces(pass: GPUComputePassEncoder, dt: number, forces: FusedForces): void {
-    const fusion = { forces, colliders: null, accumulator: true };
-    const step = this.stepGroup(dt);
+  /**
+   * The same step with work fused in: the field forces (Cyclone's order: they
+   * accumulate, then the step integrates) or the colliders, which the step
+   * resolves where it leaves each particle, as the colliders pass would after
+   * it, and whose touches the ageing turns into collision events
+   * (shaders/liveAge.wgsl). Not both: the live step's own groups leave room
+   * for one more of WebGPU's four (ParticleSystem fuses the colliders then).
+   */
+  recordFused(pass: GPUComputePassEncoder, dt: number, fusion: FusedStep): void {
+    if (fusion.forces && fusion.colliders) {
+      throw new Error('LiveIntegratePass: the forces and the colliders cannot both be fused into a step over the live list');
+    }
+    const step = this.stepGroup(dt, fusion.accumulator);
     const fused = FusedPipelineCache.bindings(fusion);
     if (this.dispatch) this.fused.get(fusion).record(pass, [step, this.buffers.stepBindGroup, ...fused], this.dispatch);
     this.denseFused.get(fusion).record(pass, [step, this.buffers.denseStepBindGroup, ...fused], this.denseDispatch);
