@@ -2,11 +2,12 @@
  * `npx vite-node scripts/profile-emitter-colliders.ts [-- --log2 20] [--rounds 5] [--frames 5]`:
  * what a ground plane adds to a frame of a churning pool with emitters (the
  * benchmark's pool, src/bench/emitters.ts) at 10% and 100% live: the same
- * pool with and without the plane, timed alternately, each round's ratio;
- * prints the median ratio and the plain frame against a pool without
- * emitters. The colliders pass walks the live list or every slot as the
- * step does (src/gpu/collidePass.ts), so at 10% live it should cost about a
- * tenth of what it costs at 100%.
+ * pool without the plane, with it fused into the step (the default), and
+ * with it as the colliders pass (`fuseColliders: false`: the pass walks the
+ * live list or every slot as the step does, src/gpu/collidePass.ts, and the
+ * deaths and events are judged again after it), timed in turn each round;
+ * prints each plane's median ratio to the frame without it, and the frame
+ * without it.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -31,38 +32,43 @@ try {
   );
   for (const fraction of [0.1, 1]) {
     const target = liveTarget(capacity, fraction);
-    const make = async (plane: boolean) => {
+    const make = async (plane: 'none' | 'fused' | 'pass') => {
       const system = await ParticleSystem.create(device, {
         capacity,
         emitters: churningEmitters(target, capacity, DT),
-        ...(plane ? { collisions: { colliders: [PLANE] } } : {}),
+        ...(plane === 'none' ? {} : { collisions: { colliders: [PLANE] }, fuseColliders: plane === 'fused' }),
       });
+      const expected = { none: 'no collisions', fused: 'integrate+colliders', pass: 'collisions' }[plane];
+      if (plane !== 'none' && !system.stepPasses.includes(expected)) {
+        throw new Error(`the plane ${plane}: the step's passes are ${system.stepPasses.join(', ')}`);
+      }
       shuffleFreeList(system);
       await advance(system, DT, FILL_STEPS);
       return system;
     };
-    const without = await make(false);
-    const withPlane = await make(true);
+    const without = await make('none');
+    const fused = await make('fused');
+    const pass = await make('pass');
     const time = async (system: ParticleSystem) => {
       const start = performance.now();
       await advance(system, DT, frames, frames);
       return (performance.now() - start) / frames;
     };
-    const ratios: number[] = [];
+    const ratios = { fused: [] as number[], pass: [] as number[] };
     const plain: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const a = await time(without);
-      const b = await time(withPlane);
+      ratios.fused.push((await time(fused)) / a);
+      ratios.pass.push((await time(pass)) / a);
       plain.push(a);
-      ratios.push(b / a);
     }
-    const live = (await withPlane.readStats()).live;
+    const live = (await fused.readStats()).live;
+    const quote = (values: number[]) => `${median(values).toFixed(2)}x  [${values.map((r) => r.toFixed(2)).join(' ')}]`;
     process.stdout.write(
       `${Math.round(fraction * 100)}% live (${live}): frame without the plane ${median(plain).toFixed(1)} ms; ` +
-        `with it ${median(ratios).toFixed(2)}x  [${ratios.map((r) => r.toFixed(2)).join(' ')}]\n`,
+        `with it fused ${quote(ratios.fused)}; as a pass ${quote(ratios.pass)}\n`,
     );
-    without.destroy();
-    withPlane.destroy();
+    for (const system of [without, fused, pass]) system.destroy();
   }
 } finally {
   device.destroy();

@@ -153,7 +153,9 @@ export class LiveIntegratePass {
    */
   recordFused(pass: GPUComputePassEncoder, dt: number, fusion: FusedStep): void {
     if (fusion.forces && fusion.colliders) {
-      throw new Error('LiveIntegratePass: the forces and the colliders cannot both be fused into a step over the live list');
+      throw new Error(
+        'LiveIntegratePass: the forces and the colliders cannot both be fused into a step over the live list',
+      );
     }
     const step = this.stepGroup(dt, fusion.accumulator);
     const fused = FusedPipelineCache.bindings(fusion);
