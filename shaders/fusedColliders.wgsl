@@ -21,9 +21,11 @@ var<private> worldTouched: bool = false;
 // The contact skin (ContactSettings.skin), fixed per system.
 override SKIN: f32 = 0.0;
 
-// The group after the step's own (and the forces'): src/shaders/index.ts writes the index in.
+// The group after the step's own (and the forces'), or the forces' own after their
+// bindings where the step has no group to spare (src/gpu/fusedPipelines.ts):
+// src/shaders/index.ts writes the indices in.
 // A uniform array of the set's size: constant indices, no bounds to check.
-@group(COLLIDERS_GROUP) @binding(0) var<uniform> colliders: array<Collider, COLLIDER_COUNT>;
+@group(COLLIDERS_GROUP) @binding(COLLIDERS_BINDING) var<uniform> colliders: array<Collider, COLLIDER_COUNT>;
 
 // A contact with collider `c` when within the skin: true when it kills (the
 // caller stops there), else resolved. Each function loads its collider's

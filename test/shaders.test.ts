@@ -98,6 +98,19 @@ const COMPOSED: readonly Composed[] = [
     pipelines: liveStepVariants.map((v) => ({ ...v, constants: { ...v.constants, DENSE_SPAN: CAPACITY } })),
   },
   {
+    // Forces and colliders both fused into the step over the live particles: the colliders' table in the
+    // forces' group, after their two bindings (src/gpu/fusedPipelines.ts).
+    name: 'integrateDenseFusedShared',
+    code: shaders.integrateDenseFused({
+      forces: { composition: COMPOSITION, group: 3 },
+      colliders: { composition: COLLIDERS, group: 3, binding: 2 },
+    }),
+    pipelines: fusedStepVariants.map((v) => ({
+      ...v,
+      constants: { ...v.constants, CAPACITY, DENSE_SPAN: CAPACITY, EVENT_BITS_AT },
+    })),
+  },
+  {
     name: 'integrateDenseFused',
     code: shaders.integrateDenseFused({ colliders: { composition: COLLIDERS, group: 3 } }),
     pipelines: fusedStepVariants.map((v) => ({

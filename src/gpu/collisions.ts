@@ -31,11 +31,16 @@ import type { LiveDispatch } from './lifeBuffers';
  * (shaders/fusedColliders.wgsl, src/gpu/fusedPipelines.ts): the set's
  * composition, its table as a bind group (`layout`), and the skin.
  */
+/** The fused colliders' table, a uniform array (shaders/fusedColliders.wgsl). */
+export const FUSED_COLLIDERS_BINDING = 'uniform';
+
 export interface FusedColliders {
   readonly composition: ColliderComposition;
   readonly key: string;
   readonly layout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
+  /** The table `bindGroup` binds: a step with no group to spare binds it beside the forces'. */
+  readonly table: GPUBuffer;
   readonly skin: number;
 }
 
@@ -67,7 +72,7 @@ export class GpuCollisions {
     this.noDeltas = device.createBuffer({ label: 'GpuCollisions.noDeltas', size: 32, usage: GPUBufferUsage.STORAGE });
     this.fusedLayout = device.createBindGroupLayout({
       label: 'GpuCollisions.fusedLayout',
-      entries: bindGroupLayoutEntries(['uniform']),
+      entries: bindGroupLayoutEntries([FUSED_COLLIDERS_BINDING]),
     });
     if (settings.particleCollisions) this.ensureContacts();
   }
@@ -157,6 +162,7 @@ export class GpuCollisions {
               layout: this.fusedLayout,
               entries: [{ binding: 0, resource: { buffer: this.colliderBuffer } }],
             }),
+            table: this.colliderBuffer,
             skin: Math.fround(this.settings.skin),
           };
   }

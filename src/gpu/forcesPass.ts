@@ -38,12 +38,17 @@ export interface PreparedForces {
  * (shaders/integrateForces.wgsl, src/gpu/integratePass.ts): the composition,
  * and the table and masks as a bind group (`layout`) at a dynamic offset.
  */
+/** The forces' bind group: the generator table (a ring slot), the target masks. */
+export const FORCES_BINDINGS = ['uniform-dynamic', 'read-only-storage'] as const;
+
 export interface FusedForces {
   readonly composition: ForceComposition;
   readonly key: string;
   readonly layout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
   readonly offset: number;
+  /** What `bindGroup` binds, in binding order: a step with no group to spare binds them in a group of its own. */
+  readonly resources: readonly GPUBindingResource[];
 }
 
 export class ForcesPass {
@@ -74,8 +79,7 @@ export class ForcesPass {
   static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): ForcesPass {
     const layout = device.createBindGroupLayout({
       label: 'ForcesPass.layout',
-      // The generator table (a ring slot), the target masks.
-      entries: bindGroupLayoutEntries(['uniform-dynamic', 'read-only-storage']),
+      entries: bindGroupLayoutEntries(FORCES_BINDINGS),
     });
     return new ForcesPass(device, particles, layout, workgroupSize);
   }
@@ -110,14 +114,16 @@ export class ForcesPass {
     });
   }
 
+  /** The table's ring and the masks, as `bindGroup` binds them (0, 1). */
+  private resources(): GPUBindingResource[] {
+    return [this.tables.binding, { buffer: this.masks }];
+  }
+
   private createBindGroup(): GPUBindGroup {
     return this.device.createBindGroup({
       label: 'ForcesPass.bindGroup',
       layout: this.layout,
-      entries: [
-        { binding: 0, resource: this.tables.binding },
-        { binding: 1, resource: { buffer: this.masks } },
-      ],
+      entries: this.resources().map((resource, binding) => ({ binding, resource })),
     });
   }
 
@@ -133,7 +139,14 @@ export class ForcesPass {
   prepareFused(registry: ForceRegistry, dt: number, count: number): FusedForces {
     const offset = this.prepareTable(registry, dt, count);
     const composition = registry.composition;
-    return { composition, key: compositionKey(composition), layout: this.layout, bindGroup: this.bindGroup, offset };
+    return {
+      composition,
+      key: compositionKey(composition),
+      layout: this.layout,
+      bindGroup: this.bindGroup,
+      offset,
+      resources: this.resources(),
+    };
   }
 
   /** Uploads the masks if they changed and the table for (registry version, dt, count) if new; returns its offset. */

@@ -4,16 +4,20 @@
  * (shaders/fusedColliders.wgsl), either or both, one per combination, compiled on first use and kept, least recently used out
  * first. Owned by the step passes over every slot (IntegratePass) and over
  * the live list (LiveIntegratePass): they differ only in their leading bind
- * groups and code.
+ * groups and code. The step over the live list has a group of its own more,
+ * so with both fused the colliders' table joins the forces' group there.
  */
-import type { FusedColliders } from './collisions';
-import type { FusedForces } from './forcesPass';
-import { Kernel, KernelCache, type BoundGroup, type PerChunk } from './kernel';
+import { FUSED_COLLIDERS_BINDING, type FusedColliders } from './collisions';
+import { FORCES_BINDINGS, type FusedForces } from './forcesPass';
+import { bindGroupLayoutEntries, Kernel, KernelCache, type BoundGroup, type PerChunk } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import type { StepFusion } from '../shaders';
 
 /** Fused pipelines kept per step pass. */
 const MAX_FUSED_PIPELINES = 16;
+
+/** The bind groups a pipeline may use on any device (WebGPU's default maxBindGroups; Dawn allows no more). */
+const MAX_BIND_GROUPS = 4;
 
 /** What one step's pipeline has fused in, and the bind groups that go with it. */
 export interface FusedStep {
@@ -42,6 +46,13 @@ export function fusedStepKey(fusion: FusedStep): string {
 
 export class FusedPipelineCache {
   private readonly kernels = new KernelCache(MAX_FUSED_PIPELINES);
+  /**
+   * Where the colliders' table has no group of its own (sharesGroup): the
+   * forces' bindings and the table in one group, its layout, and the group
+   * for the forces' and the colliders' current bind groups (made on first use).
+   */
+  private sharedLayout: GPUBindGroupLayout | null = null;
+  private shared: { forces: GPUBindGroup; colliders: GPUBindGroup; group: GPUBindGroup } | null = null;
 
   /**
    * `groups`: the step's own bind group layouts after the particle state's,
@@ -64,39 +75,80 @@ export class FusedPipelineCache {
     return this.groups.length + 1;
   }
 
-  /** The bind group index of the colliders' table: after the forces' when both are fused. */
+  /**
+   * Whether `fusion`'s colliders' table is bound in the forces' group, after
+   * their bindings: both are fused and a group after the forces' would pass
+   * the limit (the step over the live list has a group of its own more).
+   */
+  private sharesGroup(fusion: FusedStep): boolean {
+    return fusion.forces !== null && fusion.colliders !== null && this.forcesGroup + 1 >= MAX_BIND_GROUPS;
+  }
+
+  /** The bind group index of the colliders' table: after the forces' when both are fused (or the forces' own). */
   collidersGroup(fusion: FusedStep): number {
-    return this.forcesGroup + (fusion.forces ? 1 : 0);
+    return this.forcesGroup + (fusion.forces && !this.sharesGroup(fusion) ? 1 : 0);
+  }
+
+  private get layoutShared(): GPUBindGroupLayout {
+    this.sharedLayout ??= this.device.createBindGroupLayout({
+      label: `${this.label}.forces+colliders`,
+      entries: bindGroupLayoutEntries([...FORCES_BINDINGS, FUSED_COLLIDERS_BINDING]),
+    });
+    return this.sharedLayout;
   }
 
   /** The kernel for `fusion` (created synchronously: the caller's error scopes catch failures). */
   get(fusion: FusedStep): Kernel {
     const key = fusedStepKey(fusion);
     const { forces, colliders } = fusion;
+    const shares = this.sharesGroup(fusion);
+    const groups = [
+      ...(forces ? [shares ? this.layoutShared : forces.layout] : []),
+      ...(colliders && !shares ? [colliders.layout] : []),
+    ];
     return this.kernels.get(key, () =>
       Kernel.create(this.device, this.particles, {
         name: `${this.label}.fused(${key})`,
         file: `${this.label}: integrate.wgsl + ${key}`,
         code: this.code({
           forces: forces ? { composition: forces.composition, group: this.forcesGroup } : undefined,
-          colliders: colliders ? { composition: colliders.composition, group: this.collidersGroup(fusion) } : undefined,
+          colliders: colliders
+            ? {
+                composition: colliders.composition,
+                group: this.collidersGroup(fusion),
+                binding: shares ? FORCES_BINDINGS.length : 0,
+              }
+            : undefined,
         }),
         constants: {
           ...this.constants,
           ...(colliders ? { SKIN: colliders.skin } : {}),
           ...(fusion.accelerationLane === false ? { ACCELERATION_LANE: 0 } : {}),
         },
-        groups: [...this.groups, ...(forces ? [forces.layout] : []), ...(colliders ? [colliders.layout] : [])],
+        groups: [...this.groups, ...groups],
         perChunk: this.perChunk,
       }),
     );
   }
 
-  /** The bind groups after the step's own for `fusion`. */
-  static bindings(fusion: FusedStep): BoundGroup[] {
+  /** The bind groups after the step's own for `fusion` (created inside the caller's error scopes). */
+  bindings(fusion: FusedStep): BoundGroup[] {
+    const { forces, colliders } = fusion;
+    if (forces && colliders && this.sharesGroup(fusion)) {
+      if (this.shared?.forces !== forces.bindGroup || this.shared.colliders !== colliders.bindGroup) {
+        const resources = [...forces.resources, { buffer: colliders.table }];
+        const group = this.device.createBindGroup({
+          label: `${this.label}.forces+colliders`,
+          layout: this.layoutShared,
+          entries: resources.map((resource, binding) => ({ binding, resource })),
+        });
+        this.shared = { forces: forces.bindGroup, colliders: colliders.bindGroup, group };
+      }
+      return [{ group: this.shared.group, offsets: [forces.offset] }];
+    }
     return [
-      ...(fusion.forces ? [{ group: fusion.forces.bindGroup, offsets: [fusion.forces.offset] }] : []),
-      ...(fusion.colliders ? [fusion.colliders.bindGroup] : []),
+      ...(forces ? [{ group: forces.bindGroup, offsets: [forces.offset] }] : []),
+      ...(colliders ? [colliders.bindGroup] : []),
     ];
   }
 }

@@ -95,7 +95,7 @@ export class IntegratePass {
       kernel.record(pass, [params], { count }, steps);
       return;
     }
-    const groups = [params, ...FusedPipelineCache.bindings(fusion)];
+    const groups = [params, ...this.fused.bindings(fusion)];
     this.fused.get(fusion).record(pass, groups, { count }, steps);
   }
 

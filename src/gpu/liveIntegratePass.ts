@@ -145,22 +145,20 @@ export class LiveIntegratePass {
 
   /**
    * The same step with work fused in: the field forces (Cyclone's order: they
-   * accumulate, then the step integrates) or the colliders, which the step
+   * accumulate, then the step integrates), the colliders, which the step
    * resolves where it leaves each particle, as the colliders pass would after
    * it, and whose touches the ageing turns into collision events
-   * (shaders/liveAge.wgsl). Not both: the live step's own groups leave room
-   * for one more of WebGPU's four (ParticleSystem fuses the colliders then).
+   * (shaders/liveAge.wgsl), or both (the colliders' table then in the forces'
+   * group: the live step's own groups leave room for one more of WebGPU's four).
    */
   recordFused(pass: GPUComputePassEncoder, dt: number, fusion: FusedStep): void {
-    if (fusion.forces && fusion.colliders) {
-      throw new Error(
-        'LiveIntegratePass: the forces and the colliders cannot both be fused into a step over the live list',
-      );
-    }
     const step = this.stepGroup(dt, fusion.accumulator);
-    const fused = FusedPipelineCache.bindings(fusion);
-    if (this.dispatch) this.fused.get(fusion).record(pass, [step, this.buffers.stepBindGroup, ...fused], this.dispatch);
-    this.denseFused.get(fusion).record(pass, [step, this.buffers.denseStepBindGroup, ...fused], this.denseDispatch);
+    if (this.dispatch) {
+      const groups = [step, this.buffers.stepBindGroup, ...this.fused.bindings(fusion)];
+      this.fused.get(fusion).record(pass, groups, this.dispatch);
+    }
+    const groups = [step, this.buffers.denseStepBindGroup, ...this.denseFused.bindings(fusion)];
+    this.denseFused.get(fusion).record(pass, groups, this.denseDispatch);
   }
 
   destroy(): void {

@@ -73,8 +73,7 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
    * rather than as a pass of their own before it. Default true; the results
    * agree within float32 rounding (fma contraction may differ). Over every
    * slot, and over the live list of a system with emitters; not with pair
-   * springs, whose forces add after the field forces', nor with emitters
-   * and colliders fused into the step (see fuseColliders).
+   * springs, whose forces add after the field forces'.
    */
   fuseForces?: boolean;
   /**
@@ -84,9 +83,7 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
    * particle-particle contacts, no collider that sticks). Default true; the
    * results are the colliders pass's, bit for bit where the adapter rounds
    * each operation. With emitters the step over the live particles then also
-   * turns the touches into collision events, and a system with field forces
-   * too runs them as a pass before the step instead of fused into it (the
-   * step over the live list has room for one of the two).
+   * turns the touches into collision events.
    */
   fuseColliders?: boolean;
   /**
@@ -653,11 +650,9 @@ export class ParticleSystem implements ParticleSystemApi {
     const collisions = this.collisions?.active ? this.collisions : null;
     const fields = this.forces.size > 0;
     const pairs = this.springs.size > 0;
+    const fused = this.fuseForces && fields && !pairs;
     // The colliders fused into the step, when they are all the collisions there are.
     const fusedColliders = collisions !== null && this.fuseColliders && collisions.fused !== null;
-    // Over the live list the step's own bind groups leave room for one group fused in (WebGPU has four): the
-    // colliders then, whose pass (and the deaths judged again after it) costs more than a force pass.
-    const fused = this.fuseForces && fields && !pairs && !(this.lifecyclePasses && fusedColliders);
     const key = [
       this.lifecyclePasses ? 'live list' : 'every slot',
       fused ? 'fused forces' : fields ? 'force pass' : 'no field forces',

@@ -142,7 +142,7 @@ const restingSteps = () =>
 
 /**
  * The colliders of one composition fused into the step (shaders/fusedColliders.wgsl),
- * their table in bind group `group`, or shaders/noColliders.wgsl without.
+ * their table at `binding` (0 unless given) of bind group `group`, or shaders/noColliders.wgsl without.
  */
 function worldColliders(colliders?: FusedIn<ColliderComposition>): string {
   if (!colliders) return s.noColliders;
@@ -150,15 +150,22 @@ function worldColliders(colliders?: FusedIn<ColliderComposition>): string {
     wgslColliderStruct(),
     restingSteps(),
     s.worldContact,
-    s.fusedColliders.replaceAll('@group(COLLIDERS_GROUP)', `@group(${colliders.group})`),
+    s.fusedColliders
+      .replaceAll('@group(COLLIDERS_GROUP)', `@group(${colliders.group})`)
+      .replaceAll('@binding(COLLIDERS_BINDING)', `@binding(${colliders.binding ?? 0})`),
     wgslWorldColliders(colliders.composition),
   );
 }
 
-/** A composition fused into the step, and the bind group its bindings take. */
+/**
+ * A composition fused into the step, and the bind group its bindings take
+ * (from `binding` on: the colliders' table may share the forces' group,
+ * src/gpu/fusedPipelines.ts).
+ */
 export interface FusedIn<Composition> {
   composition: Composition;
   group: number;
+  binding?: number;
 }
 
 /** What the step has fused into it: field forces, colliders, either or both. */
