@@ -1,5 +1,5 @@
 /**
- * `npx vite-node scripts/profile-emitter-colliders.ts [-- --log2 20] [--rounds 5] [--frames 5]`:
+ * `npx vite-node scripts/profile-emitter-colliders.ts [-- --log2 20] [--rounds 5] [--frames 5] [--forces]`:
  * what a ground plane adds to a frame of a churning pool with emitters (the
  * benchmark's pool, src/bench/emitters.ts) at 10% and 100% live: the same
  * pool without the plane, with it fused into the step (the default), and
@@ -7,7 +7,8 @@
  * live list or every slot as the step does, src/gpu/collidePass.ts, and the
  * deaths and events are judged again after it), timed in turn each round;
  * prints each plane's median ratio to the frame without it, and the frame
- * without it.
+ * without it. `--forces`: every pool also has gravity and drag from the
+ * force registry, fused into the step (a fountain's work).
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -20,6 +21,7 @@ const flag = (name: string, fallback: string) => {
 const capacity = 2 ** Number(flag('--log2', '20'));
 const rounds = Number(flag('--rounds', '5'));
 const frames = Number(flag('--frames', '5'));
+const withForces = process.argv.includes('--forces');
 const DT = 1 / 60;
 const PLANE = { type: 'plane' as const, normal: [0, 1, 0] as [number, number, number], offset: -2, restitution: 0.4 };
 
@@ -38,8 +40,13 @@ try {
         emitters: churningEmitters(target, capacity, DT),
         ...(plane === 'none' ? {} : { collisions: { colliders: [PLANE] }, fuseColliders: plane === 'fused' }),
       });
-      const expected = { none: 'no collisions', fused: 'integrate+colliders', pass: 'collisions' }[plane];
-      if (plane !== 'none' && !system.stepPasses.includes(expected)) {
+      if (withForces) {
+        system.forces.add({ type: 'gravity', g: [0, -9.81, 0] });
+        system.forces.add({ type: 'drag', k1: 0.05, k2: 0.01 });
+      }
+      const step = withForces ? 'integrate+forces' : 'integrate';
+      const expected = { none: [step], fused: [`${step}+colliders`], pass: [step, 'collisions'] }[plane];
+      if (expected.some((name) => !system.stepPasses.includes(name))) {
         throw new Error(`the plane ${plane}: the step's passes are ${system.stepPasses.join(', ')}`);
       }
       shuffleFreeList(system);
