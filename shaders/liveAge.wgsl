@@ -32,29 +32,37 @@ fn main(invocation: Invocation) {
   // to the contact lane, in one: this step's touch marks a tracked particle,
   // then a contact start is a collision event and the lane becomes the
   // contact of the step before. One read, the lane stored only if it changed.
+  // Without branches but the two rare writes (`&`, `|`, not `&&`, `||`): the
+  // software adapter runs a branch's code under a lane mask either way.
+  var event = false;
   if (WORLD_COLLIDERS) {
     let contact = particleForceAccumSpareW(slot);
-    if (contact >= CONTACT_TRACKED) {
-      let marked = select(
-        contact,
-        contact + 1.0,
-        worldTouched && (contact == CONTACT_TRACKED || contact == CONTACT_TRACKED + 2.0),
-      );
-      let touchedNow = marked == CONTACT_TRACKED + 1.0 || marked == CONTACT_TRACKED + 3.0;
-      if (marked == CONTACT_TRACKED + 1.0) {
-        let k = walkedLiveIndex();
-        atomicOr(&deadBits[EVENT_BITS_AT + k / 32u], deathBit(k));
-      }
-      let next = select(CONTACT_TRACKED, CONTACT_TRACKED + 2.0, touchedNow);
-      if (next != contact) { storeForceAccumSpareW(slot, next); }
-    }
+    let tracked = contact >= CONTACT_TRACKED;
+    // Not yet marked this step (a tracked lane is 4 or 4 + 2 before it is).
+    let unmarked = (contact == CONTACT_TRACKED) | (contact == CONTACT_TRACKED + 2.0);
+    let marked = contact + select(0.0, 1.0, worldTouched & unmarked);
+    let touchedNow = (marked == CONTACT_TRACKED + 1.0) | (marked == CONTACT_TRACKED + 3.0);
+    let next = select(CONTACT_TRACKED, CONTACT_TRACKED + 2.0, touchedNow);
+    if (tracked & (next != contact)) { storeForceAccumSpareW(slot, next); }
+    // Touched now and not the step before (only a tracked lane reaches 4 + 1).
+    event = marked == CONTACT_TRACKED + 1.0;
   }
   // The step's dt: the frame's, both the same float32.
   let age = life[slot].age + params.dt;
   life[slot].age = age;
-  if (dies(slot, age)) {
+  let dead = dies(slot, age);
+  // Its live index: the list's position, or in the dense walk the inverse map's (shaders/denseDispatch.wgsl).
+  if (WORLD_COLLIDERS) {
+    // A death, a collision event or both in one branch (two cost more on the software adapter); a live particle
+    // has alive = 1 until judged dead, and an event alone writes that back.
+    if (dead | event) {
+      life[slot].alive = select(1u, 0u, dead);
+      let k = walkedLiveIndex();
+      atomicOr(&deadBits[k / 32u], select(0u, deathBit(k), dead));
+      atomicOr(&deadBits[EVENT_BITS_AT + k / 32u], select(0u, deathBit(k), event));
+    }
+  } else if (dead) {
     life[slot].alive = 0u;
-    // Its live index: the list's position, or in the dense walk the inverse map's (shaders/denseDispatch.wgsl).
     let k = walkedLiveIndex();
     atomicOr(&deadBits[k / 32u], deathBit(k));
   }
