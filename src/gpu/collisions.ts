@@ -26,14 +26,14 @@ import { bindGroupLayoutEntries } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 import type { LiveDispatch } from './lifeBuffers';
 
+/** The fused colliders' table, a uniform array (shaders/fusedColliders.wgsl). */
+export const FUSED_COLLIDERS_BINDING = 'uniform';
+
 /**
  * What the step needs to run the colliders fused into it
  * (shaders/fusedColliders.wgsl, src/gpu/fusedPipelines.ts): the set's
  * composition, its table as a bind group (`layout`), and the skin.
  */
-/** The fused colliders' table, a uniform array (shaders/fusedColliders.wgsl). */
-export const FUSED_COLLIDERS_BINDING = 'uniform';
-
 export interface FusedColliders {
   readonly composition: ColliderComposition;
   readonly key: string;

@@ -33,14 +33,14 @@ export interface PreparedForces {
   readonly offset: number;
 }
 
+/** The forces' bind group: the generator table (a ring slot), the target masks. */
+export const FORCES_BINDINGS = ['uniform-dynamic', 'read-only-storage'] as const;
+
 /**
  * What the step needs to run the registry's generators fused into it
  * (shaders/integrateForces.wgsl, src/gpu/integratePass.ts): the composition,
  * and the table and masks as a bind group (`layout`) at a dynamic offset.
  */
-/** The forces' bind group: the generator table (a ring slot), the target masks. */
-export const FORCES_BINDINGS = ['uniform-dynamic', 'read-only-storage'] as const;
-
 export interface FusedForces {
   readonly composition: ForceComposition;
   readonly key: string;
