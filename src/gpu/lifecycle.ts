@@ -215,8 +215,9 @@ export class GpuLifecycle {
 
   /**
    * The step over the live particles with the field forces fused in (instead
-   * of a force pass and the step) or the colliders (instead of the step, the
-   * colliders pass and the deaths judged again after it): LiveIntegratePass.recordFused.
+   * of a force pass and the step), the colliders (instead of the step, the
+   * colliders pass and the deaths judged again after it) or both:
+   * LiveIntegratePass.recordFused.
    */
   recordIntegrateFused(pass: GPUComputePassEncoder, dt: number, fusion: FusedStep): void {
     this.integratePass.recordFused(pass, dt, fusion);
