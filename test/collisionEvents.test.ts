@@ -88,12 +88,16 @@ async function rainSlots(rig: LifeRig): Promise<number[]> {
 
 const { POSITION, VELOCITY, INVERSE_MASS } = OFFSET;
 
-/** Steps both backends `frames` times, comparing lists, stats, and the rain's states exactly; calls `check` with the CPU's frame. */
+/**
+ * Steps both backends `frames` times, comparing lists, stats, and the rain's states exactly; calls `check` with the
+ * CPU's frame. From frame `removedAt` on (when given) neither has colliders.
+ */
 async function runBoth(
   onHit: 'bounce' | 'die' | 'stick',
   frames: number,
   check: (frame: number, cpu: ReturnType<typeof cpuRig>) => Promise<void>,
   launched = false,
+  removedAt?: number,
 ): Promise<void> {
   const { device } = gpu.get();
   const { rig, colliders } = options(onHit, launched);
@@ -103,6 +107,10 @@ async function runBoth(
   reference.system.setColliders(colliders);
   try {
     for (let frame = 1; frame <= frames; frame++) {
+      if (frame === removedAt) {
+        await system.system.setColliders([]);
+        reference.system.setColliders([]);
+      }
       await system.stepMany(DT, 1);
       reference.step(DT);
       const [view, state, expected] = await Promise.all([
@@ -160,6 +168,27 @@ describe('collision events, GPU against the CPU reference', () => {
     // They landed, and rested for many frames after.
     expect(landed).toBeGreaterThan(0);
     expect(landed).toBeLessThan(30);
+  });
+
+  it('bounce, then the plane taken away: the lane forgets the contact the next step, as on the CPU', async () => {
+    const removedAt = 40;
+    let checked = 0;
+    await runBoth(
+      'bounce',
+      removedAt + 1,
+      async (frame, cpu) => {
+        // Resting on the plane until it goes; the step after, no contact: every tracked lane back to 4.
+        const lanes = (await rainSlots(cpu)).map((slot) => cpu.state[slot * FLOATS_PER_PARTICLE + CONTACT_LANE]);
+        if (frame === removedAt - 1) expect(lanes).toEqual(lanes.map(() => CONTACT_TRACKED + CONTACT_TOUCHED_BEFORE));
+        if (frame === removedAt) {
+          expect(lanes).toEqual(lanes.map(() => CONTACT_TRACKED));
+          checked = lanes.length;
+        }
+      },
+      false,
+      removedAt,
+    );
+    expect(checked).toBe(RAIN_DROPS);
   });
 
   it('stick: each drop stays where it touched, at rest and immovable; one event each', async () => {

@@ -81,6 +81,14 @@ export class GpuLifecycle {
    * are judged again.
    */
   private agedIn: GPUComputePassEncoder | null = null;
+  /**
+   * Whether a particle's collision-event lane may say it touched a collider
+   * (4 + 2): after a step with collisions, and at the start (a restored state
+   * may hold such lanes). The ageing of a step without them has no event code,
+   * so the first such step judges again, and its lanes go back to 4 as the
+   * CPU reference's ageing has them every step.
+   */
+  private lanesMayBeTouched = true;
   /** The live count last read back (liveEstimate). */
   private knownLive: number;
   /** watchLive's staging buffer (made on its first read), and whether a read is under way. */
@@ -226,12 +234,18 @@ export class GpuLifecycle {
 
   /**
    * The deaths counted, scanned and compacted, then plan, fill and emit:
-   * after the step and the collisions. A step recorded into another pass
-   * (passes ran between) has its deaths judged again; none recorded, the
-   * particles are aged here.
+   * after the step and the collisions (`collided`: the step had any, fused
+   * or as passes). A step recorded into another pass (passes ran between),
+   * or the first without collisions after steps with them
+   * (lanesMayBeTouched), has its deaths and events judged again; none
+   * recorded, the particles are aged here.
    */
-  recordAfterStep(pass: GPUComputePassEncoder, frameOffset: number): void {
-    if (this.agedIn !== pass) (this.agedIn ? this.kernels.recheck : this.kernels.age).record(pass, frameOffset);
+  recordAfterStep(pass: GPUComputePassEncoder, frameOffset: number, collided = false): void {
+    const settleLanes = !collided && this.lanesMayBeTouched;
+    if (this.agedIn !== pass || settleLanes) {
+      (this.agedIn ? this.kernels.recheck : this.kernels.age).record(pass, frameOffset);
+    }
+    this.lanesMayBeTouched = collided;
     this.agedIn = null;
     this.kernels.deathWords.record(pass);
     this.scanPass.record(pass);

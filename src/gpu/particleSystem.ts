@@ -735,7 +735,12 @@ export class ParticleSystem implements ParticleSystemApi {
       });
     }
     if (lifecycle) {
-      stages.push({ name: 'lifecycle', kind: 'compute', record: (pass) => lifecycle.recordAfterStep(pass, frame) });
+      const collided = collisions !== null;
+      stages.push({
+        name: 'lifecycle',
+        kind: 'compute',
+        record: (pass) => lifecycle.recordAfterStep(pass, frame, collided),
+      });
     }
     return new StepPlan(key, stages);
   }
