@@ -9,7 +9,7 @@
 // collision event bit and the particle's contact of the step before.
 // Mirrored by src/core/emitters/lifecycle.ts (age).
 // Prepended: the Particle struct and accessors, the Life struct, the
-// lifecycle records, shaders/dispatch.wgsl, shaders/lifeDeath.wgsl.
+// lifecycle records, shaders/dispatch.wgsl, shaders/lifeDeath.wgsl, shaders/contactLane.wgsl.
 
 override CAPACITY: u32;
 override RECHECK: bool = false;
@@ -39,12 +39,12 @@ fn main(invocation: Invocation) {
   // and none the step before (src/core/collisions/colliders.ts CONTACT_*):
   // one event a contact start, however long it rests on the collider. After
   // the colliders, so after every pass that may touch it this step.
+  // (shaders/contactLane.wgsl: the colliders marked the lane already.)
   let contact = particleForceAccumSpareW(slot);
   if (contact >= CONTACT_TRACKED) {
-    let touchedNow = contact == CONTACT_TRACKED + 1.0 || contact == CONTACT_TRACKED + 3.0;
-    if (contact == CONTACT_TRACKED + 1.0) { atomicOr(&deadBits[EVENT_BITS_AT + k / 32u], deathBit(k)); }
-    let next = select(CONTACT_TRACKED, CONTACT_TRACKED + 2.0, touchedNow);
-    if (next != contact) { storeForceAccumSpareW(slot, next); }
+    let turn = contactTurn(contact);
+    if (turn.event) { atomicOr(&deadBits[EVENT_BITS_AT + k / 32u], deathBit(k)); }
+    if (turn.next != contact) { storeForceAccumSpareW(slot, turn.next); }
   }
   let dead = dies(slot, age);
   // Live particles have alive = 1 until judged dead this step.

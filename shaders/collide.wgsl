@@ -161,11 +161,10 @@ fn main(invocation: Invocation) {
   }
 
   if (touched) {
+    // Marked once a step (the contact iterations run this pass again): shaders/contactLane.wgsl.
     let contact = particleForceAccumSpareW(index);
-    // Tracked and not yet marked this step (the contact iterations run this pass again).
-    if (contact == CONTACT_TRACKED || contact == CONTACT_TRACKED + 2.0) {
-      storeForceAccumSpareW(index, contact + 1.0);
-    }
+    let marked = markedContact(contact, true);
+    if (marked > contact) { storeForceAccumSpareW(index, marked); }
   }
   if (stuck) {
     // At rest where the contact left it, and immovable: no step or collider moves it again.

@@ -11,7 +11,7 @@
 // the collision-event lane, so the frame needs neither.
 // Mirrored by src/core/emitters/lifecycle.ts (age).
 // Prepended: the step (its entry point renamed), the Life struct, NO_RULE,
-// shaders/lifeDeath.wgsl; the live list (or the inverse map) and counters are
+// shaders/lifeDeath.wgsl, shaders/contactLane.wgsl; the live list (or the inverse map) and counters are
 // shaders/liveDispatch.wgsl's (shaders/denseDispatch.wgsl's), and so are walkedSlot and
 // walkedLiveIndex.
 
@@ -29,23 +29,15 @@ fn main(invocation: Invocation) {
   if (slot == NO_PARTICLE) { return; }
   // With the colliders fused into the step (shaders/fusedColliders.wgsl), what
   // the colliders pass and the ageing after it (shaders/age.wgsl, RECHECK) do
-  // to the contact lane, in one: this step's touch marks a tracked particle,
-  // then a contact start is a collision event and the lane becomes the
-  // contact of the step before. One read, the lane stored only if it changed.
-  // Without branches but the two rare writes (`&`, `|`, not `&&`, `||`): the
-  // software adapter runs a branch's code under a lane mask either way.
+  // to the contact lane (shaders/contactLane.wgsl), in one: one read, the lane
+  // stored only if it changed.
   var event = false;
   if (WORLD_COLLIDERS) {
     let contact = particleForceAccumSpareW(slot);
-    let tracked = contact >= CONTACT_TRACKED;
-    // Not yet marked this step (a tracked lane is 4 or 4 + 2 before it is).
-    let unmarked = (contact == CONTACT_TRACKED) | (contact == CONTACT_TRACKED + 2.0);
-    let marked = contact + select(0.0, 1.0, worldTouched & unmarked);
-    let touchedNow = (marked == CONTACT_TRACKED + 1.0) | (marked == CONTACT_TRACKED + 3.0);
-    let next = select(CONTACT_TRACKED, CONTACT_TRACKED + 2.0, touchedNow);
-    if (tracked & (next != contact)) { storeForceAccumSpareW(slot, next); }
-    // Touched now and not the step before (only a tracked lane reaches 4 + 1).
-    event = marked == CONTACT_TRACKED + 1.0;
+    let turn = contactTurn(markedContact(contact, worldTouched));
+    if ((contact >= CONTACT_TRACKED) & (turn.next != contact)) { storeForceAccumSpareW(slot, turn.next); }
+    // Only a tracked lane reaches 4 + 1.
+    event = turn.event;
   }
   // The step's dt: the frame's, both the same float32.
   let age = life[slot].age + params.dt;

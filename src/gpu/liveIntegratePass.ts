@@ -3,8 +3,9 @@
  * unchanged, composed with shaders/liveDispatch.wgsl in place of
  * shaders/dispatch.wgsl, so invocation k steps the k-th live particle, and
  * dispatched indirectly with the live count. The cost follows the live
- * count, not the capacity. Also the same with the field forces fused in
- * (one pipeline per composition, as IntegratePass), or the colliders. Used only by systems with
+ * count, not the capacity. Also the same with the field forces, the
+ * colliders or both fused in (one pipeline per composition, as
+ * IntegratePass). Used only by systems with
  * emitters; without them the system keeps IntegratePass and its direct
  * dispatch over every slot. The ageing is fused in (shaders/liveAge.wgsl):
  * group 2 is LifeBuffers' stepLayout, the live list's plus what ageing binds.

@@ -194,6 +194,7 @@ function withAgeing(step: string): string {
     `const NO_RULE: u32 = ${NO_RULE}u;`,
     step.replace(entry, 'fn stepParticle(invocation: Invocation)'),
     s.lifeDeath,
+    s.contactLane,
     s.liveAge,
   );
 }
@@ -267,6 +268,7 @@ export const shaders = {
       health(),
       s.worldContact,
       s.positionCopy,
+      s.contactLane,
       s.collide,
     ),
   /** The same over the live list (a pool with emitters below its dense walk's threshold). */
@@ -278,6 +280,7 @@ export const shaders = {
       health(),
       s.worldContact,
       s.positionCopy,
+      s.contactLane,
       s.collide,
     ),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
@@ -287,7 +290,7 @@ export const shaders = {
     perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.positionCopy, s.contacts),
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
-  age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.age),
+  age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.contactLane, s.age),
   deathWords: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.deathWords),
   compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.compact),
   fill: () => compose(wgslLifecycleRecords(), s.dispatch, s.fill),

@@ -9,6 +9,7 @@ import benchIntegrateUniformAcceleration from '../../shaders/bench/integrateUnif
 import benchStepMath from '../../shaders/bench/stepMath.wgsl?raw';
 import collide from '../../shaders/collide.wgsl?raw';
 import compact from '../../shaders/compact.wgsl?raw';
+import contactLane from '../../shaders/contactLane.wgsl?raw';
 import contacts from '../../shaders/contacts.wgsl?raw';
 import deathWords from '../../shaders/deathWords.wgsl?raw';
 import denseDispatch from '../../shaders/denseDispatch.wgsl?raw';
@@ -62,6 +63,7 @@ export const sources = {
   benchStepMath,
   collide,
   compact,
+  contactLane,
   contacts,
   deathWords,
   copy,
