@@ -9,7 +9,8 @@
  * the median over rounds of skipping / reading.
  */
 import { BENCH_PLANE } from '../src/bench/cases';
-import { SHOWER_FORCES, withoutAcceleration } from '../src/bench/colliderRatio';
+import { withoutAcceleration } from '../src/bench/colliderRatio';
+import { SHOWER_FORCES } from '../src/bench/typicalEffect';
 import { BYTES, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
 import type { ForceGenerator } from '../src/core/forces/generators';

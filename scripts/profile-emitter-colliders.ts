@@ -8,11 +8,21 @@
  * deaths and events are judged again after it), timed in turn each round;
  * prints each plane's median ratio to the frame without it, and the frame
  * without it. `--forces`: every pool also has gravity and drag from the
- * force registry, fused into the step (a fountain's work).
+ * force registry (SHOWER_FORCES), fused into the step: the fountain of
+ * src/bench/emitters.ts (FOUNTAIN_PLANE), whose `emitters-fountain-*` cases
+ * `npm run bench` times.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { advance, churningEmitters, FILL_STEPS, liveTarget, shuffleFreeList } from '../src/bench/emitters';
+import {
+  advance,
+  churningEmitters,
+  FILL_STEPS,
+  FOUNTAIN_PLANE,
+  liveTarget,
+  shuffleFreeList,
+} from '../src/bench/emitters';
+import { SHOWER_FORCES } from '../src/bench/typicalEffect';
 
 const flag = (name: string, fallback: string) => {
   const at = process.argv.indexOf(name);
@@ -23,7 +33,6 @@ const rounds = Number(flag('--rounds', '5'));
 const frames = Number(flag('--frames', '5'));
 const withForces = process.argv.includes('--forces');
 const DT = 1 / 60;
-const PLANE = { type: 'plane' as const, normal: [0, 1, 0] as [number, number, number], offset: -2, restitution: 0.4 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -38,11 +47,10 @@ try {
       const system = await ParticleSystem.create(device, {
         capacity,
         emitters: churningEmitters(target, capacity, DT),
-        ...(plane === 'none' ? {} : { collisions: { colliders: [PLANE] }, fuseColliders: plane === 'fused' }),
+        ...(plane === 'none' ? {} : { collisions: { colliders: [FOUNTAIN_PLANE] }, fuseColliders: plane === 'fused' }),
       });
       if (withForces) {
-        system.forces.add({ type: 'gravity', g: [0, -9.81, 0] });
-        system.forces.add({ type: 'drag', k1: 0.05, k2: 0.01 });
+        for (const generator of SHOWER_FORCES) system.forces.add(generator);
       }
       const step = withForces ? 'integrate+forces' : 'integrate';
       const expected = { none: [step], fused: [`${step}+colliders`], pass: [step, 'collisions'] }[plane];

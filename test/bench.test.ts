@@ -14,6 +14,8 @@ import { ParticleSystem } from '../src/gpu/particleSystem';
 import { CopyPass } from '../src/bench/copyPass';
 import {
   FILL_STEPS,
+  FOUNTAIN_FRACTIONS,
+  FOUNTAIN_PLANE,
   LIVE_FRACTIONS,
   LIVE_TOLERANCE,
   churningEmitters,
@@ -69,7 +71,10 @@ interface EmitterCaseJson {
   lifecycle: Record<
     (typeof LIFECYCLE_POSITIVE)[number] | 'capacity' | 'targetFraction' | 'targetLive' | 'liveError' | 'fillSteps',
     number
-  > & { liveSpreadOverPool: boolean };
+  > & {
+    liveSpreadOverPool: boolean;
+    fountain?: { forces: string[]; colliders: string[]; stepPasses: string[]; hitsPerStep: number };
+  };
 }
 
 interface TargetJson {
@@ -156,6 +161,7 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
       'collisions-plane-typical',
       'step-with-typical-forces',
       ...LIVE_FRACTIONS.map((f) => f.name),
+      ...FOUNTAIN_FRACTIONS.map((f) => f.name),
       'cpu-reference',
     ];
     for (const name of expected)
@@ -232,6 +238,63 @@ describe('the bench JSON contract, at 2^12 particles and one repeat', () => {
       );
       expect(c.bytesPerParticleStep).toBeGreaterThan(totalBytes(LIFECYCLE_BYTES.live));
     });
+  });
+
+  describe.each(FOUNTAIN_FRACTIONS)('the fountain case $name', ({ name, fraction }) => {
+    const fountainCase = () => caseNamed(name) as unknown as EmitterCaseJson;
+    const fountainOf = (c: EmitterCaseJson) => {
+      const fountain = c.lifecycle.fountain;
+      if (!fountain) throw new Error(`${name} has no lifecycle.fountain`);
+      return fountain;
+    };
+
+    it('runs the pool at its fraction with gravity, drag and the plane fused into one step pass', () => {
+      const c = fountainCase();
+      expect(c.particleStep).toBe('live particle');
+      expect(c.lifecycle.targetFraction).toBe(fraction);
+      expect(c.lifecycle.liveSpreadOverPool).toBe(false);
+      const fountain = fountainOf(c);
+      expect(fountain.forces).toEqual(['gravity', 'drag']);
+      expect(fountain.colliders).toEqual([FOUNTAIN_PLANE.type]);
+      expect(fountain.stepPasses).toContain('integrate+forces+colliders');
+      expect(fountain.stepPasses).not.toContain('collisions');
+      for (const live of [c.lifecycle.liveBeforeTiming, c.lifecycle.liveAfterTiming]) {
+        expect(Math.abs(live - c.lifecycle.targetLive)).toBeLessThanOrEqual(LIVE_TOLERANCE * c.lifecycle.targetLive);
+      }
+    });
+
+    it("counts the bytes of the frame with the collision events' own", () => {
+      const c = fountainCase();
+      const l = c.lifecycle;
+      const { hitsPerStep } = fountainOf(c);
+      expect(Number.isFinite(hitsPerStep) && hitsPerStep >= 0, `hitsPerStep = ${hitsPerStep}`).toBe(true);
+      expect(c.bytesPerParticleStep).toBeCloseTo(
+        totalBytes(lifecycleBytes(c.particlesPerStep, l.birthsPerStep, l.deathsPerStep, hitsPerStep)),
+        9,
+      );
+    });
+
+    it('prints its frame against the pool without the forces and plane at the same fraction', () => {
+      const pool = LIVE_FRACTIONS.find((f) => f.fraction === fraction && !f.spread)!.name;
+      const lines = summaryLines(report).filter((line) => line.startsWith(`${name} @ 2^12:`));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `collision events; frame [\\d.]+ ms = [\\d.]+x the frame without the forces and plane \\(${pool}\\)`,
+        ),
+      );
+    });
+  });
+
+  it('counts a full fountain pool’s collision events: its births inside the emitter’s sphere below the plane', () => {
+    // A birth is uniform in a sphere of radius 10 around the origin; the plane is y = -2, so about 35% are born
+    // under it and touch it in their first step: at 100% live (births ~1.1% of the pool a step) events every step.
+    const full = caseNamed('emitters-fountain-100pct-live') as unknown as EmitterCaseJson;
+    expect(full.lifecycle.birthsPerStep).toBeGreaterThan(10);
+    expect(full.lifecycle.fountain!.hitsPerStep).toBeGreaterThan(0);
+    expect(full.bytesPerParticleStep).toBeGreaterThan(
+      totalBytes(lifecycleBytes(full.particlesPerStep, full.lifecycle.birthsPerStep, full.lifecycle.deathsPerStep)),
+    );
   });
 
   it('states its targets: bandwidth, bytes a particle, GPU/CPU, typical forces and emitters against the step', () => {

@@ -7,7 +7,7 @@
  * the collider ratio's alternating rounds take the same size (statedSizeOf).
  */
 import { describe, expect, it } from 'vitest';
-import { emitterTargets } from '../src/bench/report';
+import { emitterLines, emitterTargets } from '../src/bench/report';
 import { statedSizeOf, type CaseResult } from '../src/bench/results';
 
 /** A case with the fields the targets read (name, count, median ms, live fraction); the rest are filler. */
@@ -128,6 +128,34 @@ describe('the emitter targets of the bench report', () => {
     ]);
     expect(tenth!.met).toBe(true);
     expect(tenth!.figure).toBe('at 2^20: 12.00 ms / 120.00 ms = 0.100; spread over the pool (once full): 0.250');
+  });
+
+  it('judges the pool without a fountain, and quotes a fountain against the pool at its fraction', () => {
+    // The fountains first and slower, as if a run listed them first: the verdicts must not take them.
+    const fountain = (name: string, ms: number, fraction: number): CaseResult => {
+      const c = caseOf(name, 2 ** 20, ms, fraction);
+      const fountainFigures = { forces: ['gravity', 'drag'], colliders: ['plane'], stepPasses: [], hitsPerStep: 7 };
+      return { ...c, lifecycle: { ...c.lifecycle!, fountain: fountainFigures } };
+    };
+    const cases = [
+      fountain('emitters-fountain-100pct-live', 36, 1),
+      fountain('emitters-fountain-10pct-live', 6, 0.1),
+      ...size(2 ** 20, 10, 24, 4.8),
+    ];
+    const [frame, tenth] = emitterTargets(cases);
+    expect(frame!.figure).toBe('at 2^20: 24.00 ms a frame / 10.00 ms a step = 2.40x (timed apart)');
+    expect(tenth!.figure).toBe('at 2^20: 4.80 ms / 24.00 ms = 0.200');
+    const lines = emitterLines(cases);
+    expect(lines[0]).toMatch(
+      /^emitters-fountain-100pct-live @ 2\^20: .*, 7 collision events; frame 36\.00 ms = 1\.50x the frame without the forces and plane \(emitters-100pct-live\), 3\.60x the step's 10\.00 ms$/,
+    );
+    expect(lines[1]).toMatch(
+      /= 1\.25x the frame without the forces and plane \(emitters-10pct-live\), 0\.60x the step's/,
+    );
+    // The pool's own 10% line is against its 100% frame, not the fountain's.
+    expect(lines[3]).toMatch(
+      /^emitters-10pct-live @ 2\^20: .* short; frame 4\.80 ms = 0\.200 of the 100% frame, 0\.48x/,
+    );
   });
 
   it('says "not measured" without emitter cases', () => {

@@ -16,6 +16,8 @@ import {
   churningEmitters,
   churnRate,
   FILL_STEPS,
+  FOUNTAIN_FRACTIONS,
+  FOUNTAIN_PLANE,
   frameCounts,
   LIVE_FRACTIONS,
   liveTarget,
@@ -27,10 +29,10 @@ import type { CaseGroup, LifecycleFigures, ParticleStepUnit } from './results';
 import { BYTES, lifecycleBytes, totalBytes, type ByteCount } from './roofline';
 import { WARM_UP_RUNS } from './runner';
 import { SoAStepPass } from './soaPass';
-import { SHOWER_FORCES, withoutAcceleration } from './colliderRatio';
+import { withoutAcceleration } from './colliderRatio';
 import { BENCH_ACCELERATION, benchForces } from './state';
 import { timeHost, type GpuTimer, type Sample } from './timing';
-import { TYPICAL_EFFECT } from './typicalEffect';
+import { SHOWER_FORCES, TYPICAL_EFFECT } from './typicalEffect';
 import { UniformAccelerationPass } from './uniformAccelerationPass';
 
 /** A case opened: what the runner drives. */
@@ -74,6 +76,9 @@ export const NOT_MEASURED = [
     'and 2^18 where it reaches them (contactRatio), and npm run bench:collisions and ' +
     'scripts/profile-contacts.ts time them pass by pass.',
 ];
+
+/** The step pass of a fountain case (ParticleSystem.stepPasses): the registry's forces and the colliders fused in. */
+const FOUNTAIN_STEP_PASS = 'integrate+forces+colliders';
 
 /** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */
 export const BENCH_PLANE = { type: 'plane', normal: [0, 1, 0], offset: 0 } as const;
@@ -376,7 +381,10 @@ export function casesAt(
     ),
   );
   for (const { fraction, name, spread } of LIVE_FRACTIONS) {
-    cases.push(emitterCase(device, timer, dt, particles, fraction, name, spread));
+    cases.push(emitterCase(device, timer, dt, particles, fraction, name, spread, false));
+  }
+  for (const { fraction, name } of FOUNTAIN_FRACTIONS) {
+    cases.push(emitterCase(device, timer, dt, particles, fraction, name, false, true));
   }
   // The CPU reference for every variant: `cpu-reference` is the default one, the GPU/CPU target's.
   for (const variant of ALL_VARIANTS) {
@@ -411,7 +419,9 @@ export function casesAt(
  * rate counts the live particles (the mean of the two readbacks), and the
  * bytes are a whole frame's (LIFECYCLE_BYTES in src/bench/roofline.ts) over
  * that live count, with the births and deaths a step the counters saw
- * during the timed runs.
+ * during the timed runs. `fountain`: with gravity, drag and a ground plane
+ * fused into the step (src/bench/emitters.ts FOUNTAIN_PLANE), checked in the
+ * system's step passes, and the collision events' bytes counted.
  */
 function emitterCase(
   device: GPUDevice,
@@ -421,6 +431,7 @@ function emitterCase(
   fraction: number,
   name: string,
   spread: boolean,
+  fountain: boolean,
 ): CaseSpec {
   const targetLive = liveTarget(particles, fraction);
   const slots = spread ? particles : targetLive;
@@ -437,7 +448,8 @@ function emitterCase(
     variant: DEFAULT_VARIANT,
     layout: `${PACKED}, life records, live and free lists`,
     workgroupSize: DEFAULT_WORKGROUP_SIZE,
-    bytes: lifecycleBytes(targetLive, expectedDeaths, expectedDeaths),
+    // A fountain's events are not known before it runs: counted from its counters after.
+    bytes: lifecycleBytes(targetLive, expectedDeaths, expectedDeaths, fountain ? 0 : null),
     particleStep: 'live particle',
     // Particles 64, life 32, two live lists 8, free list 4, the deaths' and events' bits and indices about 4.25,
     // the words' sums and their scan about 1 (bytes a slot, rounded up).
@@ -446,15 +458,29 @@ function emitterCase(
       `an emitter of ${rate.toFixed(0)} particles/s living ${CHURN_LIFETIME.join('-')} s, started at its ` +
       `steady state by bursts into shuffled slots (${spread ? 'any of the pool' : `the lowest ${slots}`}), ` +
       `${steps + WARM_UP_RUNS} steps before timing; ` +
-      'a frame: planStep, the step over the live list, age, scan, compact, planEmit, emit (indirect dispatches)',
+      'a frame: planStep, the step over the live list, age, scan, compact, planEmit, emit (indirect dispatches)' +
+      (fountain
+        ? `; a fountain: ${SHOWER_FORCES.map((f) => f.type).join(' and ')} from the registry and a plane ` +
+          `(y = ${FOUNTAIN_PLANE.offset}, restitution ${FOUNTAIN_PLANE.restitution}) fused into the step`
+        : ''),
     open: async () => {
       const system = await ParticleSystem.create(device, {
         capacity: particles,
         ...DEFAULT_VARIANT,
         emitters: churningEmitters(targetLive, particles, dt),
+        ...(fountain ? { collisions: { colliders: [FOUNTAIN_PLANE] } } : {}),
       });
       let before: LifecycleStats | null = null;
       try {
+        if (fountain) {
+          for (const generator of SHOWER_FORCES) system.forces.add(generator);
+          // The case is the fused path's: one step pass with the forces and the colliders in it.
+          if (!system.stepPasses.includes(FOUNTAIN_STEP_PASS)) {
+            throw new Error(
+              `${name}: the step's passes are ${system.stepPasses.join(', ')}, not ${FOUNTAIN_STEP_PASS}`,
+            );
+          }
+        }
         shuffleFreeList(system, undefined, slots);
         await advance(system, dt, steps);
       } catch (error) {
@@ -472,7 +498,7 @@ function emitterCase(
           const live = (counts.liveBefore + counts.liveAfter) / 2;
           return {
             particlesPerStep: live,
-            bytes: lifecycleBytes(live, counts.births, counts.deaths),
+            bytes: lifecycleBytes(live, counts.births, counts.deaths, fountain ? counts.hits : null),
             lifecycle: {
               capacity: particles,
               targetFraction: fraction,
@@ -488,6 +514,16 @@ function emitterCase(
               birthsPerStep: counts.births,
               deathsPerStep: counts.deaths,
               shortfallPerStep: counts.shortfall,
+              ...(fountain
+                ? {
+                    fountain: {
+                      forces: system.forces.handles.map((handle) => handle.generator.type),
+                      colliders: [FOUNTAIN_PLANE.type],
+                      stepPasses: system.stepPasses,
+                      hitsPerStep: counts.hits,
+                    },
+                  }
+                : {}),
             },
           };
         },

@@ -15,12 +15,7 @@ import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
 import { BENCH_BOUNCING_PLANE, BENCH_PLANE } from './cases';
 import { benchState } from './state';
-import { TYPICAL_EFFECT } from './typicalEffect';
-
-/** The typical spark shower's forces: the typical effect's gravity and drag (no attractor, no turbulence). */
-export const SHOWER_FORCES: readonly ForceGenerator[] = TYPICAL_EFFECT.filter(
-  (generator) => generator.type === 'gravity' || generator.type === 'drag',
-);
+import { SHOWER_FORCES } from './typicalEffect';
 
 export interface ColliderRatioOptions {
   /** Steps per submitted command buffer. Default 5. */

@@ -87,6 +87,23 @@ export const LIVE_FRACTIONS = [
   { fraction: 0.1, name: 'emitters-10pct-live-spread', spread: true },
 ] as const;
 
+/**
+ * A fountain: the churning pool with gravity and drag from the force
+ * registry (SHOWER_FORCES, src/bench/typicalEffect.ts) and a ground plane 2
+ * below the emitter's centre that the particles bounce on, all fused into the
+ * step over the live particles; the ageing in the same invocation makes the
+ * collision events (shaders/liveAge.wgsl). The `emitters-fountain-*` cases,
+ * against the pool without them at the same fraction, and
+ * scripts/profile-emitter-colliders.ts.
+ */
+export const FOUNTAIN_PLANE = { type: 'plane', normal: [0, 1, 0], offset: -2, restitution: 0.4 } as const;
+
+/** The live fractions of the fountain cases (their particles in the slots the pool holds). */
+export const FOUNTAIN_FRACTIONS = [
+  { fraction: 0.1, name: 'emitters-fountain-10pct-live' },
+  { fraction: 1, name: 'emitters-fountain-100pct-live' },
+] as const;
+
 /** Particles a churning pool of `capacity` slots is filled to at `fraction` live. */
 export function liveTarget(capacity: number, fraction: number): number {
   return Math.min(capacity, Math.max(1, Math.round(capacity * fraction)));
@@ -204,7 +221,11 @@ export interface FrameCounts {
   births: number;
   deaths: number;
   shortfall: number;
+  /** Collision events (contact starts, every rule's `hits`). */
+  hits: number;
 }
+
+const hitsOf = (stats: LifecycleStats) => stats.emitters.reduce((sum, rule) => sum + rule.hits, 0);
 
 export function frameCounts(before: LifecycleStats, after: LifecycleStats): FrameCounts {
   // `steps` is a u32 counter on the GPU.
@@ -217,5 +238,6 @@ export function frameCounts(before: LifecycleStats, after: LifecycleStats): Fram
     births: perStep(after.emitted - before.emitted),
     deaths: perStep(after.killed - before.killed),
     shortfall: perStep(after.shortfall - before.shortfall),
+    hits: perStep(hitsOf(after) - hitsOf(before)),
   };
 }

@@ -303,11 +303,17 @@ function colliderTargets(run: BenchRun): Target[] {
   return out;
 }
 
-/** The 10%-live emitter case at `particles` slots, its particles spread over the pool or not. */
-function tenthOf(cases: readonly CaseResult[], particles: number, spread: boolean): CaseResult | undefined {
+/** The emitter pool without a fountain's forces and plane at `particles` slots and `fraction` live, spread over the pool or not. */
+function poolAt(
+  cases: readonly CaseResult[],
+  particles: number,
+  fraction: number,
+  spread = false,
+): CaseResult | undefined {
   return cases.find(
     (c) =>
-      c.lifecycle?.targetFraction === 0.1 &&
+      c.lifecycle?.targetFraction === fraction &&
+      c.lifecycle.fountain === undefined &&
       c.particles === particles &&
       (c.lifecycle.liveSpreadOverPool ?? false) === spread,
   );
@@ -329,12 +335,12 @@ export function emitterTargets(cases: readonly CaseResult[]): Target[] {
   const tenthLabel = 'emitters: a frame at 10% live <= 0.2 of the 100% frame, at 2^20';
   // Each size with a 100% frame: its plain step and its 10% frame, where the run has them.
   const sizes = cases
-    .filter((c) => c.lifecycle?.targetFraction === 1)
+    .filter((c) => c.lifecycle?.targetFraction === 1 && c.lifecycle.fountain === undefined)
     .map((full) => ({
       full,
       step: find(cases, DEFAULT_STEP, full.particles),
-      tenth: tenthOf(cases, full.particles, false),
-      spreadTenth: tenthOf(cases, full.particles, true),
+      tenth: poolAt(cases, full.particles, 0.1),
+      spreadTenth: poolAt(cases, full.particles, 0.1, true),
     }))
     .sort((a, b) => a.full.particles - b.full.particles);
   const judgedAt = statedSizeOf(sizes.map((s) => s.full.particles));
@@ -411,25 +417,30 @@ export function tableRows(report: BenchReport): { head: string[]; rows: string[]
 
 /**
  * One line an emitter case: the live count reached against the target, the
- * churn, and its frame against the 100% frame and the step at the same count.
+ * churn, and its frame against the 100% frame and the step at the same count;
+ * a fountain's also against the pool without its forces and plane, at the
+ * same fraction, and its collision events.
  */
 export function emitterLines(cases: readonly CaseResult[]): string[] {
   const count = (x: number) => Math.round(x).toLocaleString('en-US');
   return cases.flatMap((c) => {
     const l = c.lifecycle;
     if (!l) return [];
-    const full = cases.find((o) => o.lifecycle && o.particles === c.particles && o.lifecycle.targetFraction === 1);
+    const full = poolAt(cases, c.particles, 1);
+    const pool = l.fountain ? poolAt(cases, c.particles, l.targetFraction) : undefined;
     const step = find(cases, DEFAULT_STEP, c.particles);
     const against = [
-      full && full !== c ? `${(c.medianMs / full.medianMs).toFixed(3)} of the 100% frame` : '',
+      pool ? `${(c.medianMs / pool.medianMs).toFixed(2)}x the frame without the forces and plane (${pool.name})` : '',
+      full && full !== c && !l.fountain ? `${(c.medianMs / full.medianMs).toFixed(3)} of the 100% frame` : '',
       step ? `${(c.medianMs / step.medianMs).toFixed(2)}x the step's ${step.medianMs.toFixed(2)} ms` : '',
     ].filter((part) => part !== '');
+    const hits = l.fountain ? `, ${count(l.fountain.hitsPerStep)} collision events` : '';
     const off = Math.abs(l.liveError) > LIVE_TOLERANCE ? ` OFF TARGET (over ${LIVE_TOLERANCE * 100}%)` : '';
     return [
       `${c.name} @ 2^${Math.log2(c.particles)}: live ${count(l.liveBeforeTiming)} before timing ` +
         `(target ${count(l.targetLive)}, ${(l.liveError * 100).toFixed(2)}%${off}), ` +
         `${count(l.liveAfterTiming)} after; ` +
-        `a step: ${count(l.birthsPerStep)} born, ${count(l.deathsPerStep)} died, ${count(l.shortfallPerStep)} short; ` +
+        `a step: ${count(l.birthsPerStep)} born, ${count(l.deathsPerStep)} died, ${count(l.shortfallPerStep)} short${hits}; ` +
         `frame ${c.medianMs.toFixed(2)} ms${against.length > 0 ? ` = ${against.join(', ')}` : ''}`,
     ];
   });

@@ -64,6 +64,20 @@ export interface LifecycleFigures {
   shortfallPerStep: number;
   /** Slots a second (`particles` / median frame time): the same unit as the step cases, to compare frames. */
   slotStepsPerSecond: number;
+  /** A fountain case only (src/bench/emitters.ts FOUNTAIN_PLANE): what it adds to the pool. */
+  fountain?: FountainFigures;
+}
+
+/** What a fountain case runs and what its colliders did. */
+export interface FountainFigures {
+  /** The force generators' types, in the registry's order. */
+  forces: string[];
+  /** The colliders' types. */
+  colliders: string[];
+  /** The passes of the system's step (`ParticleSystem.stepPasses`): the forces and colliders fused into one. */
+  stepPasses: string[];
+  /** Collision events a step over the timed frames (contact starts, every rule's `hits`). */
+  hitsPerStep: number;
 }
 
 /** One measured case: the contract fields first, then how it was measured. */

@@ -85,10 +85,10 @@ export const LIFECYCLE_BYTES = {
    * its slot 4 and record 64 in (the live step always reads the accumulator),
    * position, velocity and force lanes 48 out; the ageing reads age, lifetime
    * and rule 12 (radius and position.y are the record's) and writes age 4;
-   * deathWords.wgsl and compact.wgsl read its death bit, a word a 32 live
-   * particles: 2 x 4 / 32 = 0.25.
+   * deathWords.wgsl and compact.wgsl read its death bit and its event bit,
+   * a word each a 32 live particles: 4 x 4 / 32 = 0.5.
    */
-  live: { read: 68 + 12 + 0.25, written: 48 + 4 },
+  live: { read: 68 + 12 + 0.5, written: 48 + 4 },
   /**
    * A death, on top of `live`: alive 4 and its bit 4 out (liveAge.wgsl);
    * compact.wgsl: its rule 4 and record 64 in, its live index 4, free-list
@@ -103,15 +103,37 @@ export const LIFECYCLE_BYTES = {
    * in the live list 4, the new particle 64 and life record 32 out.
    */
   birth: { read: 4 + BYTES_PER_LIFE, written: 4 + BYTES_PER_PARTICLE + BYTES_PER_LIFE },
+  /**
+   * With the colliders fused into the step (a fountain), a collision event (a
+   * contact start), on top of `live`: liveAge.wgsl stores the contact lane 4
+   * (and 4 more when the contact ends, counted here), `alive` 4 and both bit
+   * words' atomics 8; deathWords.wgsl reads its live index 4 and rule 4 and
+   * counts it in its rule's hits 4; compact.wgsl reads its live index 4, rule
+   * 4 and record 64. The live particles' lanes are read with their records.
+   */
+  event: { read: 4 + 4 + 4 + 4 + BYTES_PER_PARTICLE, written: 8 + 4 + 8 + 4 },
+  /** With the colliders fused, a death, on top of `death`: the event word's atomic, in the same branch, 4. */
+  deathWithColliders: { read: 0, written: 4 },
 } as const satisfies Record<string, ByteCount>;
 
-/** Bytes a live particle-step of a lifecycle frame with `births` and `deaths` a step over `live` particles. */
-export function lifecycleBytes(live: number, births: number, deaths: number): ByteCount {
-  const { live: each, death, birth } = LIFECYCLE_BYTES;
+/**
+ * Bytes a live particle-step of a lifecycle frame with `births` and `deaths`
+ * a step over `live` particles; `events`, collision events a step, where the
+ * colliders are fused into the step (null: no colliders).
+ */
+export function lifecycleBytes(live: number, births: number, deaths: number, events: number | null = null): ByteCount {
+  const { live: each, death, birth, event, deathWithColliders } = LIFECYCLE_BYTES;
   const perLive = (n: number) => (live > 0 ? n / live : 0);
+  const collided =
+    events === null
+      ? { read: 0, written: 0 }
+      : {
+          read: perLive(events) * event.read + perLive(deaths) * deathWithColliders.read,
+          written: perLive(events) * event.written + perLive(deaths) * deathWithColliders.written,
+        };
   return {
-    read: each.read + perLive(deaths) * death.read + perLive(births) * birth.read,
-    written: each.written + perLive(deaths) * death.written + perLive(births) * birth.written,
+    read: each.read + perLive(deaths) * death.read + perLive(births) * birth.read + collided.read,
+    written: each.written + perLive(deaths) * death.written + perLive(births) * birth.written + collided.written,
   };
 }
 

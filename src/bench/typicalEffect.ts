@@ -7,3 +7,8 @@ export const TYPICAL_EFFECT: readonly ForceGenerator[] = [
   { type: 'attractor', position: [0, 2, 0], strength: 20, softening: 0.5 },
   { type: 'turbulence', strength: 2, frequency: 0.8, seed: 1 },
 ];
+
+/** The typical spark shower's forces: the typical effect's gravity and drag (no attractor, no turbulence). */
+export const SHOWER_FORCES: readonly ForceGenerator[] = TYPICAL_EFFECT.filter(
+  (generator) => generator.type === 'gravity' || generator.type === 'drag',
+);
