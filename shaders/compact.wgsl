@@ -6,7 +6,7 @@
 // dead[DEAD_INDEX_AT + d] for the fill (shaders/fill.wgsl); every position follows from
 // the scan, so the lists are the same whatever order the invocations run in.
 // With payloads, each record (a death, a collision event, or both: the r-th
-// of the step) writes its position, velocity, rule (with RECORD_DIED and
+// of the step; without, only the deaths are walked) writes its position, velocity, rule (with RECORD_DIED and
 // RECORD_HIT) and first child to deaths[r] for its children; a collision
 // event that did not die keeps its slot. A dying particle's slot is parked: immovable (the step skips inverse
 // mass 0), at rest, and radius DEAD_RADIUS, which every collision pass reads
@@ -44,14 +44,16 @@ fn main(invocation: Invocation) {
   if (w >= (counters.live + 31u) / 32u) { return; }
   let deathBits = dead[w];
   let hits = dead[EVENT_BITS_AT + w];
-  var bits = deathBits | hits;
-  if (bits == 0u) { return; }
+  if ((deathBits | hits) == 0u) { return; }
   // Run once per chunk over chunked state (src/gpu/kernel.ts, 'owner'): every run walks every record of
   // the word, to number them, and writes those of its chunk's slots; the last run clears the word.
   if (finalChunkRun()) {
     dead[w] = 0u;
     dead[EVENT_BITS_AT + w] = 0u;
   }
+  // Without payloads a collision event that did not die has nothing here to write (its rule's hits are
+  // deathWords.wgsl's): only the deaths are walked. A fountain's bouncing particles make many more events than deaths.
+  var bits = select(deathBits, deathBits | hits, HAS_PAYLOADS);
   var before = scanned[w];
   if (LEVEL1_AT != 0u) { before = addCounts(before, scanned[LEVEL1_AT + w / SCAN_BLOCK]); }
   var d = before.x;

@@ -33,6 +33,10 @@ fn main(invocation: Invocation) {
   let hits = deadBits[EVENT_BITS_AT + w];
   var children = 0u;
   var rest = bits | hits;
+  // The word's deaths and events are added to their rule's counts once a run of records of one rule, not once a
+  // record: every record of a one-emitter system is the same rule, and a fountain's events would otherwise
+  // contend for one counter many thousands of times a step.
+  var counted = Counted(NO_RULE, 0u, 0u);
   while (rest != 0u) {
     let bit = rest & (~rest + 1u);
     let k = w * 32u + firstTrailingBit(rest);
@@ -44,10 +48,26 @@ fn main(invocation: Invocation) {
       if (died) { children += childrenOf(rule); }
       if (hit) { children += hitChildrenOf(rule); }
     }
-    if (rule != NO_RULE) {
-      if (died) { atomicAdd(&ruleStats[MAX_SPAWN_RULES + rule], 1u); }
-      if (hit) { atomicAdd(&ruleStats[2u * MAX_SPAWN_RULES + rule], 1u); }
+    if (rule != counted.rule) {
+      addToRule(counted);
+      counted = Counted(rule, 0u, 0u);
     }
+    counted.deaths += select(0u, 1u, died);
+    counted.hits += select(0u, 1u, hit);
   }
+  addToRule(counted);
   wordDeaths[w] = vec4u(countOneBits(bits), children, countOneBits(bits | hits), 0u);
+}
+
+// A run of one rule's records in a word: its deaths and collision events, not yet in ruleStats.
+struct Counted {
+  rule: u32,
+  deaths: u32,
+  hits: u32,
+}
+
+fn addToRule(counted: Counted) {
+  if (counted.rule == NO_RULE) { return; }
+  if (counted.deaths > 0u) { atomicAdd(&ruleStats[MAX_SPAWN_RULES + counted.rule], counted.deaths); }
+  if (counted.hits > 0u) { atomicAdd(&ruleStats[2u * MAX_SPAWN_RULES + counted.rule], counted.hits); }
 }

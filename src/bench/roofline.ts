@@ -107,11 +107,12 @@ export const LIFECYCLE_BYTES = {
    * With the colliders fused into the step (a fountain), a collision event (a
    * contact start), on top of `live`: liveAge.wgsl stores the contact lane 4
    * (and 4 more when the contact ends, counted here), `alive` 4 and both bit
-   * words' atomics 8; deathWords.wgsl reads its live index 4 and rule 4 and
-   * counts it in its rule's hits 4; compact.wgsl reads its live index 4, rule
-   * 4 and record 64. The live particles' lanes are read with their records.
+   * words' atomics 8; deathWords.wgsl reads its live index 4 and rule 4 (its
+   * rule's hits are added once a word). Without payloads (a fountain has
+   * none) compact.wgsl walks only the deaths. The live particles' lanes are
+   * read with their records.
    */
-  event: { read: 4 + 4 + 4 + 4 + BYTES_PER_PARTICLE, written: 8 + 4 + 8 + 4 },
+  event: { read: 4 + 4, written: 8 + 4 + 8 },
   /** With the colliders fused, a death, on top of `death`: the event word's atomic, in the same branch, 4. */
   deathWithColliders: { read: 0, written: 4 },
 } as const satisfies Record<string, ByteCount>;

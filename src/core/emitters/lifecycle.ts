@@ -321,10 +321,11 @@ export class CpuLifecycle {
     for (let w = 0; w < words; w++) {
       const deathBits = this.deadBits[w] as number;
       const hits = this.eventBits[w] as number;
-      let bits = (deathBits | hits) >>> 0;
-      if (bits === 0) continue;
+      if ((deathBits | hits) === 0) continue;
       this.deadBits[w] = 0;
       this.eventBits[w] = 0;
+      // Without payloads an event alone writes nothing here: only the deaths are walked.
+      let bits = (this.rules.hasPayloads ? deathBits | hits : deathBits) >>> 0;
       let d = this.scanned[3 * w] as number;
       let childStart = this.scanned[3 * w + 1] as number;
       let r = this.scanned[3 * w + 2] as number;
