@@ -346,6 +346,7 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
         'collisions-plane',
         'emitters-10pct-live',
         'emitters-100pct-live',
+        'emitters-fountain-100pct-live',
         'cpu-reference',
       ]) {
         expect(firstColumn, name).toContain(name);
@@ -353,6 +354,11 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
       const summary = (await page.textContent('#summary')) ?? '';
       expect(summary).toMatch(/target typical forces/);
       expect(summary).toMatch(/target GPU step >= 2x the CPU reference/);
+      // The emitter targets from the alternating rounds, as in Node.
+      expect(summary).toMatch(
+        /target emitters: a frame at 100% live <= 2\.5x the plain step, at 2\^20: NOT MEASURED — at 2\^12, median of \d+ alternating rounds/,
+      );
+      expect(summary).toMatch(/emitters-fountain-100pct-live vs the pool without its forces and plane @ 2\^12/);
       expect(await page.$('#plot svg')).not.toBeNull();
       expect(await page.$$eval('#downloads a', (links) => links.map((a) => a.getAttribute('download')))).toEqual([
         'bench.json',

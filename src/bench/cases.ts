@@ -11,9 +11,7 @@ import { ALL_VARIANTS, DEFAULT_VARIANT, variantName, type Variant } from '../cor
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
 import { CopyPass } from './copyPass';
 import {
-  advance,
   CHURN_LIFETIME,
-  churningEmitters,
   churnRate,
   FILL_STEPS,
   FOUNTAIN_FRACTIONS,
@@ -21,7 +19,7 @@ import {
   frameCounts,
   LIVE_FRACTIONS,
   liveTarget,
-  shuffleFreeList,
+  openChurningPool,
   steadyRate,
 } from './emitters';
 import { WORKGROUP_SIZES, type BenchOptions } from './options';
@@ -76,9 +74,6 @@ export const NOT_MEASURED = [
     'and 2^18 where it reaches them (contactRatio), and npm run bench:collisions and ' +
     'scripts/profile-contacts.ts time them pass by pass.',
 ];
-
-/** The step pass of a fountain case (ParticleSystem.stepPasses): the registry's forces and the colliders fused in. */
-const FOUNTAIN_STEP_PASS = 'integrate+forces+colliders';
 
 /** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */
 export const BENCH_PLANE = { type: 'plane', normal: [0, 1, 0], offset: 0 } as const;
@@ -464,29 +459,9 @@ function emitterCase(
           `(y = ${FOUNTAIN_PLANE.offset}, restitution ${FOUNTAIN_PLANE.restitution}) fused into the step`
         : ''),
     open: async () => {
-      const system = await ParticleSystem.create(device, {
-        capacity: particles,
-        ...DEFAULT_VARIANT,
-        emitters: churningEmitters(targetLive, particles, dt),
-        ...(fountain ? { collisions: { colliders: [FOUNTAIN_PLANE] } } : {}),
-      });
+      const pool = { capacity: particles, fraction, spread, fountain, dt, steps, variant: DEFAULT_VARIANT };
+      const system = await openChurningPool(device, pool);
       let before: LifecycleStats | null = null;
-      try {
-        if (fountain) {
-          for (const generator of SHOWER_FORCES) system.forces.add(generator);
-          // The case is the fused path's: one step pass with the forces and the colliders in it.
-          if (!system.stepPasses.includes(FOUNTAIN_STEP_PASS)) {
-            throw new Error(
-              `${name}: the step's passes are ${system.stepPasses.join(', ')}, not ${FOUNTAIN_STEP_PASS}`,
-            );
-          }
-        }
-        shuffleFreeList(system, undefined, slots);
-        await advance(system, dt, steps);
-      } catch (error) {
-        system.destroy();
-        throw error;
-      }
       return {
         run: (units) => timer.time((encoder) => system.encodeSteps(encoder, dt, units), name),
         beforeTiming: async () => {

@@ -18,6 +18,7 @@ import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../gpu/particleBuffer';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { benchStatePacker } from './state';
+import { median } from './timing';
 
 /** The sizes the issue names, as exponents of two: 2^24 (one binding's worth on SwiftShader) and 2^25 (two). */
 export const CHUNKING_RATIO_SIZES: readonly number[] = [24, 25];
@@ -57,12 +58,6 @@ export interface ChunkingRatioResult {
 }
 
 const STEPS = 2;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** A system of `count` bench particles (packed a host chunk at a time: 2^25 records are 2 GiB). */
 async function benchSystem(device: GPUDevice, count: number, chunkParticles?: number): Promise<ParticleSystem> {

@@ -16,6 +16,7 @@ import { ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSy
 import { BENCH_BOUNCING_PLANE, BENCH_PLANE } from './cases';
 import { benchState } from './state';
 import { SHOWER_FORCES } from './typicalEffect';
+import { median } from './timing';
 
 export interface ColliderRatioOptions {
   /** Steps per submitted command buffer. Default 5. */
@@ -50,12 +51,6 @@ export interface ColliderRatioResult {
    * `separate` the first two with the colliders as a pass of their own.
    */
   cases: ColliderCaseTiming[];
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Wall-clock per step of `passes` steps in one command buffer, submit to onSubmittedWorkDone. */

@@ -11,7 +11,7 @@ import { DEFAULT_CONTACT_SETTINGS } from '../core/collisions/world';
 import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { contactCube } from './contactScene';
-import { stepsPerSubmission, timeSubmitted } from './timing';
+import { stepsPerSubmission, timeSubmitted, median } from './timing';
 
 /** The target: contacts (grid + 8 iterations) at most this many plain steps, at CONTACT_TARGET_COUNT particles. */
 export const CONTACT_TARGET_RATIO = 60;
@@ -57,12 +57,6 @@ export interface ContactRatioResult {
   sizes: ContactSizeTiming[];
   /** The target, its figure (the ratio at 2^18; null when 2^18 was not measured) and whether it is met. */
   target: { target: string; figure: number | null; met: boolean };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Wall-clock of what `record` encodes, submitted alone after the queue drained. */

@@ -50,8 +50,10 @@
  */
 import type { EmitterInit } from '../core/emitters/types';
 import type { LifecycleStats } from '../core/emitters/stats';
-import type { ParticleSystem } from '../gpu/particleSystem';
+import type { Variant } from '../core/variants';
+import { ParticleSystem } from '../gpu/particleSystem';
 import { seededRandom } from '../core/random';
+import { SHOWER_FORCES } from './typicalEffect';
 
 /** Where emitted particles start, and how they move: a sphere of radius 10, speeds in [0, 1] in every direction. */
 export const EMITTER_SHAPE = {
@@ -103,6 +105,55 @@ export const FOUNTAIN_FRACTIONS = [
   { fraction: 0.1, name: 'emitters-fountain-10pct-live' },
   { fraction: 1, name: 'emitters-fountain-100pct-live' },
 ] as const;
+
+/** The step pass of a fountain (ParticleSystem.stepPasses): the registry's forces and the colliders fused in. */
+export const FOUNTAIN_STEP_PASS = 'integrate+forces+colliders';
+
+/** A churning pool as the benchmarks open it (openChurningPool). */
+export interface ChurningPool {
+  capacity: number;
+  fraction: number;
+  /** Its live particles spread over every slot (a pool once full), else in the slots it holds. */
+  spread: boolean;
+  /** With a fountain's forces and plane fused into the step. */
+  fountain: boolean;
+  dt: number;
+  /** Steps before it is handed back: the bursts' step, and those to see the level hold. */
+  steps: number;
+  /** The integration variant; the system's default when absent. */
+  variant?: Variant;
+}
+
+/**
+ * A churning pool at `fraction` live of `capacity` slots, started at its
+ * steady state by bursts into shuffled slots (the slots it holds, or with
+ * `spread` any slot of the pool) and stepped `steps` times; a fountain's has
+ * SHOWER_FORCES and FOUNTAIN_PLANE, and fails unless they run fused into one
+ * step pass, the path it is meant to time.
+ */
+export async function openChurningPool(device: GPUDevice, pool: ChurningPool): Promise<ParticleSystem> {
+  const target = liveTarget(pool.capacity, pool.fraction);
+  const system = await ParticleSystem.create(device, {
+    capacity: pool.capacity,
+    ...(pool.variant ?? {}),
+    emitters: churningEmitters(target, pool.capacity, pool.dt),
+    ...(pool.fountain ? { collisions: { colliders: [FOUNTAIN_PLANE] } } : {}),
+  });
+  try {
+    if (pool.fountain) {
+      for (const generator of SHOWER_FORCES) system.forces.add(generator);
+      if (!system.stepPasses.includes(FOUNTAIN_STEP_PASS)) {
+        throw new Error(`a fountain's step passes are ${system.stepPasses.join(', ')}, not ${FOUNTAIN_STEP_PASS}`);
+      }
+    }
+    shuffleFreeList(system, undefined, pool.spread ? pool.capacity : target);
+    await advance(system, pool.dt, pool.steps);
+    return system;
+  } catch (error) {
+    system.destroy();
+    throw error;
+  }
+}
 
 /** Particles a churning pool of `capacity` slots is filled to at `fraction` live. */
 export function liveTarget(capacity: number, fraction: number): number {

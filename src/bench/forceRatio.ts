@@ -11,6 +11,7 @@ import type { ParticleInit } from '../core/particles';
 import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { TYPICAL_EFFECT } from './typicalEffect';
+import { median } from './timing';
 
 export interface ForceRatioOptions {
   /** Dispatches per submitted command buffer. Default 5. */
@@ -35,12 +36,6 @@ export interface ForceRatioResult {
   /** Median over rounds of (fused step time - step time) / step time: what the forces add when fused. */
   fusedRatio: number;
   fusedRatios: number[];
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Spread-out particles in motion, so drag, the attractor and the turbulence see varied input. */

@@ -12,6 +12,7 @@ import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
 import { measureColliderRatio, type ColliderRatioResult } from './colliderRatio';
+import { measureEmitterRatio, type EmitterRatioResult } from './emitterRatio';
 import { CONTACT_RATIO_SIZES, measureContactRatio, type ContactRatioResult } from './contactRatio';
 import { measureForceToStepRatio, type ForceRatioResult } from './forceRatio';
 import { measureSortRatio, SORT_RATIO_SIZES, type SortRatioResult } from './sortRatio';
@@ -88,6 +89,7 @@ export async function runBench(
   const results: Measured[] = [];
   let forceRatio: ForceRatioResult | null = null;
   let colliderRatio: ColliderRatioResult | null = null;
+  let emitterRatio: EmitterRatioResult | null = null;
   let contactRatio: ContactRatioResult | null = null;
   let sortRatio: SortRatioResult | null = null;
   let chunkingRatio: ChunkingRatioResult | null = null;
@@ -112,6 +114,15 @@ export async function runBench(
       ).catch((error: unknown) => {
         if (!(error instanceof GpuOutOfMemoryError)) throw error;
         skipped.push(`${caseLabel('collider ratio', colliderCount)}: out of memory`);
+        return null;
+      });
+      // The emitter targets at the size they are stated at, the pools and the step in alternating rounds.
+      onProgress({ done, total, current: caseLabel('emitters vs step, alternating rounds', colliderCount) });
+      emitterRatio = await withHeldErrorScopes(device, caseLabel('emitter ratio', colliderCount), () =>
+        measureEmitterRatio(device, colliderCount, { dt: options.dt }),
+      ).catch((error: unknown) => {
+        if (!(error instanceof GpuOutOfMemoryError)) throw error;
+        skipped.push(`${caseLabel('emitter ratio', colliderCount)}: out of memory`);
         return null;
       });
       // Particle contacts cost hundreds of steps on a software adapter: one timed round, at the sizes the run reaches.
@@ -163,6 +174,7 @@ export async function runBench(
     notMeasured: NOT_MEASURED,
     forceRatio,
     colliderRatio,
+    emitterRatio,
     contactRatio,
     sortRatio,
     chunkingRatio,

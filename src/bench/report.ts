@@ -10,6 +10,7 @@ import { contactTarget } from './contactRatio';
 import { sortRatioLines } from './sortRatio';
 import { chunkingRatioLines } from './chunkingRatio';
 import { LIVE_TOLERANCE } from './emitters';
+import type { EmitterRatioResult } from './emitterRatio';
 import { WORKGROUP_SIZES } from './options';
 import { STATED_COUNT, statedSizeOf, type BenchRun, type CaseResult } from './results';
 import { BYTES, totalBytes } from './roofline';
@@ -223,7 +224,7 @@ export function targets(run: BenchRun): Target[] {
   }
   out.push(...colliderTargets(run));
   out.push(contactTarget(run.contactRatio ?? null));
-  out.push(...emitterTargets(run.cases));
+  out.push(...emitterTargets(run.cases, run.emitterRatio ?? null));
   return out;
 }
 
@@ -327,10 +328,11 @@ function poolAt(
  * quoted after, not judged). Judged at 2^20 slots, the size the issue states them at
  * (where the run has no 2^20, at the next count above it; with none from 2^20
  * up, at the largest, measured but not judged); the figures of the run's other
- * sizes from 2^20 up follow. The cases are timed apart; `npm run bench:emitters`
- * times the frames and the plain step alternately.
+ * sizes from 2^20 up follow. The cases are timed apart, minutes from the step:
+ * where the run has the alternating rounds (`paired`, src/bench/emitterRatio.ts),
+ * the targets are judged from those at their size, the cases' figures quoted after.
  */
-export function emitterTargets(cases: readonly CaseResult[]): Target[] {
+export function emitterTargets(cases: readonly CaseResult[], paired: EmitterRatioResult | null = null): Target[] {
   const frameLabel = 'emitters: a frame at 100% live <= 2.5x the plain step, at 2^20';
   const tenthLabel = 'emitters: a frame at 10% live <= 0.2 of the 100% frame, at 2^20';
   // Each size with a 100% frame: its plain step and its 10% frame, where the run has them.
@@ -354,6 +356,14 @@ export function emitterTargets(cases: readonly CaseResult[]): Target[] {
   const alsoTenth = others.filter((s) => s.tenth).map((s) => `${at(s.full.particles)}: ${tenthRatio(s).toFixed(3)}`);
   const spreadRatio = (s: (typeof sizes)[number]) => (s.spreadTenth as CaseResult).medianMs / s.full.medianMs;
   const spread = top?.spreadTenth ? `; spread over the pool (once full): ${spreadRatio(top).toFixed(3)}` : '';
+  if (paired)
+    return pairedEmitterTargets(
+      paired,
+      frameLabel,
+      tenthLabel,
+      top?.step ? frameRatio(top) : null,
+      top?.tenth ? tenthRatio(top) : null,
+    );
   return [
     top?.step
       ? {
@@ -379,6 +389,61 @@ export function emitterTargets(cases: readonly CaseResult[]): Target[] {
         }
       : { target: tenthLabel, met: null, figure: 'not measured', applies: true },
   ];
+}
+
+/**
+ * The emitter targets judged from the alternating rounds, at their size (not
+ * judged below 2^20); `fromFrame` and `fromTenth`, the cases' figures at the
+ * size the targets are judged at (timed apart), quoted after.
+ */
+function pairedEmitterTargets(
+  paired: EmitterRatioResult,
+  frameLabel: string,
+  tenthLabel: string,
+  fromFrame: number | null,
+  fromTenth: number | null,
+): Target[] {
+  const full = paired.pools.find((p) => p.fraction === 1 && !p.fountain);
+  const judged = paired.count >= STATED_COUNT;
+  const head = `at 2^${Math.log2(paired.count)}, median of ${paired.rounds} alternating rounds`;
+  const apart = (x: number | null, digits: number, unit = '') =>
+    x === null ? '' : `; from the cases, timed apart: ${x.toFixed(digits)}${unit}`;
+  const frame = full?.overStep.ratio;
+  return [
+    full && frame !== undefined
+      ? {
+          target: frameLabel,
+          met: judged ? frame <= 2.5 : null,
+          figure:
+            `${head}: ${full.ms.toFixed(2)} ms a frame / ${paired.stepMs.toFixed(2)} ms a step = ${frame.toFixed(2)}x` +
+            apart(fromFrame, 2, 'x'),
+          applies: true,
+        }
+      : { target: frameLabel, met: null, figure: 'not measured', applies: true },
+    {
+      target: tenthLabel,
+      met: judged ? paired.tenthOverFull.ratio <= 0.2 : null,
+      figure:
+        `${head}: ${paired.tenthOverFull.ratio.toFixed(3)}; ` +
+        `spread over the pool (once full): ${paired.spreadOverFull.ratio.toFixed(3)}` +
+        apart(fromTenth, 3),
+      applies: true,
+    },
+  ];
+}
+
+/** The alternating rounds' fountains against the pools without them. */
+export function emitterRatioLines(paired: EmitterRatioResult): string[] {
+  const at = `@ 2^${Math.log2(paired.count)}`;
+  return paired.fountainOverPool.map((f) => {
+    const pool = paired.pools.find((p) => p.name === f.name);
+    const events = pool ? `, ${Math.round(pool.counts.hits).toLocaleString('en-US')} collision events a frame` : '';
+    return (
+      `${f.name} vs the pool without its forces and plane ${at}: ${f.ratio.toFixed(2)}x, median of ` +
+      `${f.ratios.length} alternating rounds (${pool ? `${pool.ms.toFixed(2)} ms a frame, ` : ''}` +
+      `${pool ? pool.overStep.ratio.toFixed(2) : '?'}x the plain step${events})`
+    );
+  });
 }
 
 export function buildReport(run: BenchRun): BenchReport {
@@ -461,6 +526,7 @@ export function summaryLines(report: BenchReport): string[] {
     lines.push(`target ${t.target}: ${status}${t.applies ? '' : ' (does not apply to this adapter)'} — ${t.figure}`);
   }
   lines.push(...emitterLines(report.cases));
+  if (report.emitterRatio) lines.push(...emitterRatioLines(report.emitterRatio));
   if (report.sortRatio) lines.push(...sortRatioLines(report.sortRatio));
   if (report.chunkingRatio) lines.push(...chunkingRatioLines(report.chunkingRatio));
   for (const c of report.cases.filter((k) => k.group === 'collisions')) {

@@ -6,6 +6,7 @@
 import type { AdapterDescription, DispatchMode } from '../gpu/device';
 import type { ColliderRatioResult } from './colliderRatio';
 import type { ContactRatioResult } from './contactRatio';
+import type { EmitterRatioResult } from './emitterRatio';
 import type { ForceRatioResult } from './forceRatio';
 import type { SortRatioResult } from './sortRatio';
 import type { ChunkingRatioResult } from './chunkingRatio';
@@ -146,6 +147,13 @@ export interface BenchRun {
    * rounds (src/bench/colliderRatio.ts); null when that size could not hold them.
    */
   colliderRatio?: ColliderRatioResult | null;
+  /**
+   * The speed issue's emitter targets at 2^20 (statedSizeOf, as the
+   * colliders'): the plain step and the emitter cases' churning pools (the
+   * fountains too) timed in alternating rounds (src/bench/emitterRatio.ts);
+   * null when that size could not hold them.
+   */
+  emitterRatio?: EmitterRatioResult | null;
   /**
    * The speed issue's contact ratio: the plain step and a step's particle
    * contacts (grid + 8 iterations) at 2^16 and 2^18, those within the run's

@@ -12,7 +12,7 @@ import { ParticleSystem } from '../gpu/particleSystem';
 import { OrbitCamera } from '../render/camera';
 import { DepthSort } from '../render/depthSort';
 import { benchState } from './state';
-import { stepsPerSubmission } from './timing';
+import { stepsPerSubmission, median } from './timing';
 
 /** The sizes the issue names, as exponents of two; the main benchmark times those within its largest size. */
 export const SORT_RATIO_SIZES: readonly number[] = [18, 20];
@@ -53,12 +53,6 @@ export interface SortRatioResult {
 
 const STEPS = 5;
 const SORTS = 2;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** Wall time of what `record` encodes, submitted alone after the queue drained, divided by `per`. */
 async function timeRecorded(

@@ -136,6 +136,14 @@ function quantile(sorted: readonly number[], q: number): number {
   return low + (high - low) * (at - below);
 }
 
+/** The median of the alternating rounds' figures (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+}
+
 /** Median, quartiles and extremes of at least one value. */
 export function spreadOf(values: readonly number[]): Spread {
   if (values.length === 0) throw new RangeError('spreadOf needs at least one value');
