@@ -82,13 +82,17 @@ export const LIFECYCLE_BYTES = {
   /**
    * Every particle live at the frame's start: the step over the live list
    * with the ageing fused in (liveDispatch.wgsl + integrate.wgsl + liveAge.wgsl):
-   * its slot 4 and record 64 in (the live step always reads the accumulator),
-   * position, velocity and force lanes 48 out; the ageing reads age, lifetime
-   * and rule 12 (radius and position.y are the record's) and writes age 4;
-   * deathWords.wgsl and compact.wgsl read its death bit and its event bit,
-   * a word each a 32 live particles: 4 x 4 / 32 = 0.5.
+   * its slot 4 (the dense walk: its `alive` 4) and the position, velocity and
+   * acceleration|radius lanes 48 in, the first two 32 out (the force
+   * accumulator skipped once a step has cleared it, as in the plain step's
+   * `step`); the ageing reads age, lifetime and rule 12 (radius and
+   * position.y are the record's) and writes age 4; deathWords.wgsl and
+   * compact.wgsl read its death bit and its event bit, a word each a 32 live
+   * particles: 4 x 4 / 32 = 0.5.
    */
-  live: { read: 68 + 12 + 0.5, written: 48 + 4 },
+  live: { read: 4 + 3 * LANE_BYTES + 12 + 0.5, written: 2 * LANE_BYTES + 4 },
+  /** With the colliders fused into the step (a fountain), on top of `live`: the ageing reads the contact lane 4. */
+  liveWithColliders: { read: 4, written: 0 },
   /**
    * A death, on top of `live`: alive 4 and its bit 4 out (liveAge.wgsl);
    * compact.wgsl: its rule 4 and record 64 in, its live index 4, free-list
@@ -123,14 +127,15 @@ export const LIFECYCLE_BYTES = {
  * colliders are fused into the step (null: no colliders).
  */
 export function lifecycleBytes(live: number, births: number, deaths: number, events: number | null = null): ByteCount {
-  const { live: each, death, birth, event, deathWithColliders } = LIFECYCLE_BYTES;
+  const { live: each, death, birth, event, deathWithColliders, liveWithColliders } = LIFECYCLE_BYTES;
   const perLive = (n: number) => (live > 0 ? n / live : 0);
   const collided =
     events === null
       ? { read: 0, written: 0 }
       : {
-          read: perLive(events) * event.read + perLive(deaths) * deathWithColliders.read,
-          written: perLive(events) * event.written + perLive(deaths) * deathWithColliders.written,
+          read: liveWithColliders.read + perLive(events) * event.read + perLive(deaths) * deathWithColliders.read,
+          written:
+            liveWithColliders.written + perLive(events) * event.written + perLive(deaths) * deathWithColliders.written,
         };
   return {
     read: each.read + perLive(deaths) * death.read + perLive(births) * birth.read + collided.read,
