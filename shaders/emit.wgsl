@@ -59,6 +59,9 @@ fn main(invocation: Invocation) {
   var key = 0u;
   var center = vec3f(0.0);
   var inheritFrom = vec3f(0.0);
+  // The served requests from j on that share its rule (an emitter's, or a parent's payload entry's: the
+  // first `granted`, children first), where j is the first of them; else 0.
+  var runServed = 0u;
   if (HAS_PAYLOADS && j < counters.childRequests) {
     // A firework's child: at its parent's position, inheriting its velocity;
     // its death payload first (if it died), then its collision payload (if it hit).
@@ -79,6 +82,7 @@ fn main(invocation: Invocation) {
       rest -= counts[entry];
     }
     ruleIndex = payloadRules[entry];
+    runServed = select(0u, min(counts[entry], min(counters.granted, counters.childRequests) - j), rest == 0u);
     key = streamKey(rules[ruleIndex].seed, counters.childSequenceBase + j);
     center = death.position;
     inheritFrom = death.velocity;
@@ -91,6 +95,7 @@ fn main(invocation: Invocation) {
     }
     let state = counters.emitters[e];
     ruleIndex = e;
+    runServed = select(0u, min(state.requests, counters.granted - j), h == state.start);
     key = streamKey(rules[e].seed, state.sequenceBase + (h - state.start));
     center = frame.emitters[e].center;
     inheritFrom = frame.emitters[e].velocity;
@@ -112,5 +117,7 @@ fn main(invocation: Invocation) {
   record.alive = 1u;
   record.generation = record.generation + 1u;
   life[slot] = record;
-  atomicAdd(&ruleStats[rule.tag], 1u);
+  // The births counted once a run of one rule, by its first invocation, not once a birth: a frame's
+  // births would otherwise contend for one counter. Over chunked state, by the run that owns its slot.
+  if (runServed > 0u) { atomicAdd(&ruleStats[rule.tag], runServed); }
 }

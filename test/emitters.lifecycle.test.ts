@@ -325,6 +325,51 @@ describe('Cyclone’s fireworks as sub-emitters', () => {
     },
   );
 
+  it('payloads larger than the free space: the children that fit are born, counted by type as on the CPU', async () => {
+    // Four rockets of type 1 die together (an exact fuse: dt is a power of two), each asking for 20 children
+    // of type 2 then 10 of type 3; 64 slots hold 64 of those 120, so a parent's run of type 2 (or 3) is cut
+    // part way. The emission counts its births once a run of one rule (shaders/emit.wgsl): only the served.
+    const options: RigOptions = {
+      capacity: 64,
+      emitters: [{ firework: 1, burst: 4, rate: 0, shape: { type: 'sphere', radius: 1 } }],
+      fireworks: [
+        {
+          type: 1,
+          fuse: [0.25, 0.25],
+          velocity: { min: [0, 1, 0], max: [0, 1, 0] },
+          floor: NO_FLOOR,
+          payload: [
+            { type: 2, count: 20 },
+            { type: 3, count: 10 },
+          ],
+        },
+        { type: 2, fuse: [10, 10], velocity: { min: [-1, 0, -1], max: [1, 1, 1] }, floor: NO_FLOOR },
+        { type: 3, fuse: [10, 10], velocity: { min: [-1, 0, -1], max: [1, 1, 1] }, floor: NO_FLOOR },
+      ],
+    };
+    const born = async (rig: LifeRig) => {
+      await rig.stepMany(DT, 20);
+      const { stats } = await rig.readLifecycle();
+      return {
+        live: stats.live,
+        emitted: stats.emitted,
+        shortfall: stats.shortfall,
+        byType: [1, 2, 3].map((t) => stats.fireworks[t]?.born ?? 0),
+      };
+    };
+    const gpuSystem = await gpuRig(gpu.get().device, options);
+    const cpuSystem = cpuRig(options);
+    try {
+      const cpu = await born(cpuSystem);
+      // The rockets, then the 64 children that fit: the first parent's 30, the second's 30, 4 of the third's 20.
+      expect(cpu).toEqual({ live: 64, emitted: 68, shortfall: 56, byType: [4, 44, 20] });
+      expect(await born(gpuSystem)).toEqual(cpu);
+    } finally {
+      gpuSystem.destroy();
+      cpuSystem.destroy();
+    }
+  });
+
   it('a child starts at its parent’s death position and inherits its velocity', async () => {
     // One rule 7 rocket (no floor, exact fuse), whose 10 children have no velocity of their own.
     const rig = cpuRig({
