@@ -38,6 +38,8 @@ export interface EmitterRatioOptions {
 export interface RoundRatio {
   ratio: number;
   ratios: number[];
+  /** The fastest rounds' ratio (the least of one over the least of the other): load only ever slows a run. */
+  fastestRatio: number;
 }
 
 /** One churning pool: its frame time, its ratio to the plain step, and what its timed frames did. */
@@ -72,7 +74,7 @@ export interface EmitterRatioResult {
 
 function roundRatio(over: readonly number[], under: readonly number[]): RoundRatio {
   const ratios = over.map((t, r) => t / (under[r] as number));
-  return { ratio: median(ratios), ratios };
+  return { ratio: median(ratios), ratios, fastestRatio: Math.min(...over) / Math.min(...under) };
 }
 
 /**

@@ -415,7 +415,8 @@ function pairedEmitterTargets(
           target: frameLabel,
           met: judged ? frame <= 2.5 : null,
           figure:
-            `${head}: ${full.ms.toFixed(2)} ms a frame / ${paired.stepMs.toFixed(2)} ms a step = ${frame.toFixed(2)}x` +
+            `${head}: ${full.ms.toFixed(2)} ms a frame / ${paired.stepMs.toFixed(2)} ms a step = ${frame.toFixed(2)}x ` +
+            `(fastest rounds ${full.overStep.fastestRatio.toFixed(2)}x)` +
             apart(fromFrame, 2, 'x'),
           applies: true,
         }
@@ -424,7 +425,7 @@ function pairedEmitterTargets(
       target: tenthLabel,
       met: judged ? paired.tenthOverFull.ratio <= 0.2 : null,
       figure:
-        `${head}: ${paired.tenthOverFull.ratio.toFixed(3)}; ` +
+        `${head}: ${paired.tenthOverFull.ratio.toFixed(3)} (fastest rounds ${paired.tenthOverFull.fastestRatio.toFixed(3)}); ` +
         `spread over the pool (once full): ${paired.spreadOverFull.ratio.toFixed(3)}` +
         apart(fromTenth, 3),
       applies: true,
