@@ -70,7 +70,7 @@ export interface CaseSpec {
 
 export const NOT_MEASURED = [
   'particle-particle contacts (the grid and the Jacobi resolver) are not a case of this harness: on a software ' +
-    'adapter they cost hundreds of steps; the run times them against the step in one alternating round at 2^16 ' +
+    'adapter they cost hundreds of steps; the run times them against the step in three alternating rounds at 2^16 ' +
     'and 2^18 where it reaches them (contactRatio), and npm run bench:collisions and ' +
     'scripts/profile-contacts.ts time them pass by pass.',
 ];

@@ -148,7 +148,8 @@ export function contactTarget(result: ContactRatioResult | null): {
   const sizes = result.sizes
     .map(
       (s) =>
-        `2^${Math.log2(s.count)}: ${s.ratio.toFixed(1)}x (${s.contactsMs.toFixed(0)} ms against ${s.stepMs.toFixed(3)} ms, the step timed ${s.stepsPerSubmission} a submission, the median of ${s.stepSamplesPerRound} submissions a round)`,
+        `2^${Math.log2(s.count)}: ${s.ratio.toFixed(1)}x (median of ${s.ratios.length}: ` +
+        `${s.ratios.map((r) => `${r.toFixed(1)}x`).join(', ')}; ${s.contactsMs.toFixed(0)} ms against ${s.stepMs.toFixed(3)} ms, the step timed ${s.stepsPerSubmission} a submission, the median of ${s.stepSamplesPerRound} submissions a round)`,
     )
     .join('; ');
   return {
