@@ -132,6 +132,8 @@ export async function measureEmitterRatio(
     }));
     const timesOf = (fraction: number, spread: boolean, fountain: boolean) => {
       const k = pools.findIndex((p) => p.fraction === fraction && p.spread === spread && p.fountain === fountain);
+      if (k < 0)
+        throw new Error(`measureEmitterRatio: no pool at ${fraction} live (spread ${spread}, fountain ${fountain})`);
       return times[k + 1] as number[];
     };
     const full = timesOf(1, false, false);
