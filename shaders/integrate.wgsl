@@ -20,6 +20,15 @@ override DAMPING_MODE: u32 = 0u;
 // changes only with writes.
 override ACCELERATION_LANE: bool = true;
 
+// Fused with the ageing over the live list (set by src/gpu/liveIntegratePass.ts
+// for shaders/liveAge.wgsl): the step keeps what it leaves of position.y and
+// the radius for the death test, which then reads neither lane again; the
+// acceleration|radius lane is loaded before an immovable particle returns, so
+// its radius is kept too.
+override AGED_AFTER: bool = false;
+var<private> leftPositionY: f32;
+var<private> leftRadius: f32;
+
 // StepParams: generated from src/gpu/passParams.ts (the schema) and prepended;
 // so is shaders/health.wgsl, whose counters are `health`.
 @group(1) @binding(0) var<uniform> params: StepParams;
@@ -44,10 +53,15 @@ fn main(invocation: Invocation) {
 
   // We don't integrate things with infinite mass.
   let inverseMass = positionInverseMass.w;
+  var accelerationRadius = vec4f(0.0);
+  if (AGED_AFTER) {
+    if (ACCELERATION_LANE) { accelerationRadius = particleAccelerationRadius(index); }
+    leftPositionY = positionInverseMass.y;
+    leftRadius = accelerationRadius.w;
+  }
   if (inverseMass <= 0.0) { return; }
   let velocityDamping = particleVelocityDamping(index);
-  var accelerationRadius = vec4f(0.0);
-  if (ACCELERATION_LANE) { accelerationRadius = particleAccelerationRadius(index); }
+  if (ACCELERATION_LANE & !AGED_AFTER) { accelerationRadius = particleAccelerationRadius(index); }
   // With params.forceAccumulator 0 nothing wrote an accumulator since the last
   // step cleared them (src/gpu/particleSystem.ts knows): it holds zeros, so it
   // is neither read nor cleared, and the step adds the same zero it would have
@@ -97,6 +111,10 @@ fn main(invocation: Invocation) {
   // Clear the forces.
   if (forceAccumulator) { storeForceAccumSpare(index, vec4f(vec3f(0.0), spare)); }
   if (killed) { storeAccelerationRadiusW(index, DEAD_RADIUS); }
+  if (AGED_AFTER) {
+    leftPositionY = collided.y;
+    leftRadius = select(accelerationRadius.w, DEAD_RADIUS, killed);
+  }
   if (wentBad) {
     // Parked by the step, a particle is skipped by the colliders pass: it stays where the step left it.
     if (WORLD_COLLIDERS && !steppedFinite && atomicLoad(&health[HEALTH_POLICY]) == HEALTH_POLICY_PARK) {
@@ -106,5 +124,10 @@ fn main(invocation: Invocation) {
     }
     // Counted, and parked (immovable, collision-free, at rest) when the policy says so.
     noteNonFinite(index);
+    // What the parking left, for the ageing.
+    if (AGED_AFTER) {
+      leftPositionY = particlePositionInverseMassY(index);
+      leftRadius = particleAccelerationRadiusW(index);
+    }
   }
 }

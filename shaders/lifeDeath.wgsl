@@ -20,12 +20,16 @@ override SHARED_FLOOR: bool = false;
 override FLOOR: f32 = 0.0;
 
 fn dies(slot: u32, age: f32) -> bool {
+  return diesWith(slot, age, particlePositionInverseMassY(slot), particleAccelerationRadiusW(slot));
+}
+
+// `dies` with the particle's position.y and radius as the caller holds them (the step's, shaders/liveAge.wgsl).
+fn diesWith(slot: u32, age: f32, positionY: f32, radius: f32) -> bool {
   let ruleIndex = life[slot].rule;
   let hasRule = ruleIndex != NO_RULE;
   var floor = FLOOR;
   if (!SHARED_FLOOR) { floor = rules[select(0u, ruleIndex, hasRule)].floor; }
-  return (age > life[slot].lifetime) | (particleAccelerationRadiusW(slot) < 0.0) |
-    (hasRule & (particlePositionInverseMassY(slot) < floor));
+  return (age > life[slot].lifetime) | (radius < 0.0) | (hasRule & (positionY < floor));
 }
 
 // The children a particle of spawn rule `ruleIndex` (its life record's rule) leaves when it dies.

@@ -42,7 +42,13 @@ fn main(invocation: Invocation) {
   // The step's dt: the frame's, both the same float32.
   let age = life[slot].age + params.dt;
   life[slot].age = age;
-  let dead = dies(slot, age);
+  // Judged on what the step left (shaders/integrate.wgsl, AGED_AFTER): neither lane is read again.
+  var dead = false;
+  if (ACCELERATION_LANE) {
+    dead = diesWith(slot, age, leftPositionY, leftRadius);
+  } else {
+    dead = dies(slot, age);
+  }
   // Its live index: the list's position, or in the dense walk the inverse map's (shaders/denseDispatch.wgsl).
   if (WORLD_COLLIDERS) {
     // A death, a collision event or both in one branch (two cost more on the software adapter); a live particle

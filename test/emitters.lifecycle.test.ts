@@ -425,6 +425,40 @@ describe('the floor, looked up by rule or written in when every rule shares it',
     velocity: { min: [0, 0, 0], max: [0, 0, 0] },
     floor,
   });
+  it('a particle falling through its floor dies in the step that takes it below, as on the CPU', async () => {
+    // Born at y = 0.5 moving down at exactly 1 unit/s, no acceleration, damping 1: every position is
+    // 0.5 - k / 64, exact in float32, so both backends see the same crossing, in step 33 after its birth.
+    // The fused ageing judges the floor on the position the step has just written (shaders/liveAge.wgsl).
+    const falling: EmitterInit = {
+      rate: 0,
+      burst: 5,
+      lifetime: [8, 8],
+      shape: { type: 'point', center: [0, 0.5, 0] },
+      velocity: { min: [0, -1, 0], max: [0, -1, 0] },
+      damping: 1,
+      acceleration: [0, 0, 0],
+      floor: 0,
+    };
+    const options: RigOptions = { capacity: 16, emitters: [falling] };
+    const system = await gpuRig(gpu.get().device, options);
+    const reference = cpuRig(options);
+    try {
+      const lives: number[] = [];
+      for (let frame = 0; frame < 40; frame++) {
+        await system.stepMany(DT, 1);
+        reference.step(DT);
+        const [view, expected] = await Promise.all([system.readLifecycle(), reference.readLifecycle()]);
+        expect(view.live, `frame ${frame}`).toEqual(expected.live);
+        lives.push(view.live.length);
+      }
+      // Born in frame 0, stepped from frame 1 on: below 0 after 33 steps, in frame 33.
+      expect(lives.indexOf(0)).toBe(33);
+    } finally {
+      system.destroy();
+      reference.destroy();
+    }
+  });
+
   it.each([
     ['different floors: each rule’s own', [1, -1, null], null, 20],
     ['one floor above them all, shared', [1, 1, 1], 1, 0],

@@ -93,6 +93,8 @@ export class LiveIntegratePass {
       CAPACITY: buffers.capacity,
       // The collision events, when the colliders are fused in (shaders/liveAge.wgsl).
       EVENT_BITS_AT: buffers.eventBitsAt,
+      // The step keeps what the ageing's death test needs (shaders/integrate.wgsl).
+      AGED_AFTER: 1,
     };
     const chunk = particles.chunking ? 2 ** particles.chunking.shift : 0;
     const denseConstants = {
