@@ -11,16 +11,16 @@ import { ALL_VARIANTS, DEFAULT_VARIANT, variantName, type Variant } from '../cor
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
 import { CopyPass } from './copyPass';
 import {
+  BENCH_POOLS,
   CHURN_LIFETIME,
   churnRate,
   FILL_STEPS,
-  FOUNTAIN_FRACTIONS,
   FOUNTAIN_PLANE,
   frameCounts,
-  LIVE_FRACTIONS,
   liveTarget,
   openChurningPool,
   steadyRate,
+  type BenchPool,
 } from './emitters';
 import { WORKGROUP_SIZES, type BenchOptions } from './options';
 import type { CaseGroup, LifecycleFigures, ParticleStepUnit } from './results';
@@ -375,12 +375,7 @@ export function casesAt(
       addTypicalEffect,
     ),
   );
-  for (const { fraction, name, spread } of LIVE_FRACTIONS) {
-    cases.push(emitterCase(device, timer, dt, particles, fraction, name, spread, false));
-  }
-  for (const { fraction, name } of FOUNTAIN_FRACTIONS) {
-    cases.push(emitterCase(device, timer, dt, particles, fraction, name, false, true));
-  }
+  for (const pool of BENCH_POOLS) cases.push(emitterCase(device, timer, dt, particles, pool));
   // The CPU reference for every variant: `cpu-reference` is the default one, the GPU/CPU target's.
   for (const variant of ALL_VARIANTS) {
     const isDefault = variantName(variant) === variantTail;
@@ -423,10 +418,7 @@ function emitterCase(
   timer: GpuTimer,
   dt: number,
   particles: number,
-  fraction: number,
-  name: string,
-  spread: boolean,
-  fountain: boolean,
+  { name, fraction, spread, fountain }: BenchPool,
 ): CaseSpec {
   const targetLive = liveTarget(particles, fraction);
   const slots = spread ? particles : targetLive;

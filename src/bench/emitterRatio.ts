@@ -15,11 +15,11 @@ import { ParticleSystem } from '../gpu/particleSystem';
 import type { LifecycleStats } from '../core/emitters/stats';
 import {
   advance,
+  BENCH_POOLS,
   FILL_STEPS,
-  FOUNTAIN_FRACTIONS,
   frameCounts,
-  LIVE_FRACTIONS,
   openChurningPool,
+  type BenchPool,
   type FrameCounts,
 } from './emitters';
 import { median } from './timing';
@@ -42,13 +42,8 @@ export interface RoundRatio {
   fastestRatio: number;
 }
 
-/** One churning pool: its frame time, its ratio to the plain step, and what its timed frames did. */
-export interface EmitterPoolTiming {
-  /** The harness's case of the same pool (`emitters-100pct-live`, ...). */
-  name: string;
-  fraction: number;
-  spread: boolean;
-  fountain: boolean;
+/** One churning pool (its `name` is the harness's case of the same pool): its frame time, its ratio to the plain step, and what its timed frames did. */
+export interface EmitterPoolTiming extends BenchPool {
   /** Median milliseconds a frame. */
   ms: number;
   /** Its frame over the plain step, round by round. */
@@ -89,10 +84,7 @@ export async function measureEmitterRatio(
   const frames = options.frames ?? 5;
   const rounds = options.rounds ?? 7;
   const dt = options.dt ?? 1 / 60;
-  const pools = [
-    ...LIVE_FRACTIONS.map((f) => ({ ...f, fountain: false })),
-    ...(options.fountains === false ? [] : FOUNTAIN_FRACTIONS.map((f) => ({ ...f, spread: false, fountain: true }))),
-  ];
+  const pools = BENCH_POOLS.filter((pool) => options.fountains !== false || !pool.fountain);
   const timeRun = (system: ParticleSystem) =>
     withHeldErrorScopes(device, 'timing the emitters against the step', async () => {
       const started = performance.now();
@@ -122,10 +114,7 @@ export async function measureEmitterRatio(
     const after = await Promise.all(churning.map((system) => system.readStats()));
     const step = times[0] as number[];
     const timings: EmitterPoolTiming[] = pools.map((pool, k) => ({
-      name: pool.name,
-      fraction: pool.fraction,
-      spread: pool.spread,
-      fountain: pool.fountain,
+      ...pool,
       ms: median(times[k + 1] as number[]),
       overStep: roundRatio(times[k + 1] as number[], step),
       counts: frameCounts(before[k] as LifecycleStats, after[k] as LifecycleStats),

@@ -106,6 +106,20 @@ export const FOUNTAIN_FRACTIONS = [
   { fraction: 1, name: 'emitters-fountain-100pct-live' },
 ] as const;
 
+/** A pool the benchmarks time: its case's name, its live fraction, where its particles sit, whether it is a fountain. */
+export interface BenchPool {
+  name: string;
+  fraction: number;
+  spread: boolean;
+  fountain: boolean;
+}
+
+/** Every churning pool of the harness's emitter cases and of its alternating rounds (src/bench/emitterRatio.ts), in order. */
+export const BENCH_POOLS: readonly BenchPool[] = [
+  ...LIVE_FRACTIONS.map((f) => ({ ...f, fountain: false })),
+  ...FOUNTAIN_FRACTIONS.map((f) => ({ ...f, spread: false, fountain: true })),
+];
+
 /** The step pass of a fountain (ParticleSystem.stepPasses): the registry's forces and the colliders fused in. */
 export const FOUNTAIN_STEP_PASS = 'integrate+forces+colliders';
 
