@@ -165,8 +165,9 @@ export class LifeBuffers {
   readonly wordDeaths: GPUBuffer;
   /**
    * Level 0's block-local exclusive sums, then (from `level1At`, in vec4u)
-   * level 1's scanned block sums: the compaction adds the two itself, so
-   * level 0 is never rewritten with its offsets (a pass over the live list saved).
+   * level 1's scanned block sums: the compaction and the fill add the two
+   * themselves, so level 0 is never rewritten with its offsets (a pass over
+   * the live list saved).
    */
   readonly scanned: GPUBuffer;
   /** Where level 1's output starts in `scanned`, in vec4u (0 when there is one level). */

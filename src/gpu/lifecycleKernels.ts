@@ -134,7 +134,7 @@ export function createLifecycleKernels(
       name: 'FillPass',
       file: 'fill.wgsl',
       code: shaders.fill(),
-      constants: { ...overLiveList, DEAD_INDEX_AT: buffers.deadIndexAt },
+      constants: { ...overLiveList, DEAD_INDEX_AT: buffers.deadIndexAt, LEVEL1_AT: buffers.level1At },
       bindings: [
         ['storage', buffers.lists],
         ['read-only-storage', buffers.dead],
@@ -142,6 +142,7 @@ export function createLifecycleKernels(
         ['storage', buffers.liveIndexOf],
         ['read-only-storage', buffers.freeList],
         ['storage', buffers.highWater],
+        ['read-only-storage', buffers.scanned],
       ],
       argsOffset: INDIRECT_ARGS.offsets.fill,
       bound: buffers.capacity,

@@ -363,15 +363,11 @@ export class CpuLifecycle {
     const deaths = this.get('deaths');
     const survivors = this.get('liveBase');
     const list = this.get('parity') * this.capacity;
+    // Deaths with a live index below k: the scan's before k's word, then that word's own below k.
     const below = (k: number) => {
-      let low = 0;
-      let high = deaths;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if ((this.deadIndex[middle] as number) < k) low = middle + 1;
-        else high = middle;
-      }
-      return low;
+      let d = this.scanned[3 * (k >>> 5)] as number;
+      while (d < deaths && (this.deadIndex[d] as number) < k) d++;
+      return d;
     };
     const holes = below(survivors);
     for (let i = 0; i < deaths; i++) {
