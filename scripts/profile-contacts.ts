@@ -1,6 +1,6 @@
 /**
  * `npx vite-node scripts/profile-contacts.ts [-- --sizes 16,18] [--repeats 3] [--timestamps] [--repeat 1]
- * [--live-share 1] [--order particles]`
+ * [--live-share 1] [--order particles] [--cell-order]`
  *
  * Where particle contacts spend their time: each pass of a step with
  * collisions (the grid rebuild's stages, the candidate lists, and one
@@ -22,7 +22,10 @@
  * (immovable, radius -1: out of the grid), every pass still sized by the
  * slots: what a pool's free slots cost each pass. `--order entries` lays the
  * resolver's tables out by grid entry (ContactOrder), as a software adapter's
- * pool with emitters does below ENTRIES_BELOW live.
+ * pool with emitters does below ENTRIES_BELOW live. `--cell-order` numbers
+ * the scene's particles by their grid cell (z, then y, then x) before writing
+ * them: what particle state kept in cell order would be worth, as an upper
+ * bound (the library does not reorder a user's particles).
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
@@ -31,7 +34,7 @@ import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
 import { contactCube, CONTACT_RADIUS } from '../src/bench/contactScene';
 import { GridPass, GRID_STAGES } from '../src/gpu/gridPass';
 import { ContactPass, type ContactModeName, type ContactOrder, type ContactStep } from '../src/gpu/contactPass';
-import { packParticles } from '../src/core/particles';
+import { packParticles, type ParticleInit } from '../src/core/particles';
 import { parkSlot } from '../src/core/emitters/lifecycle';
 import { FLOATS_PER_PARTICLE } from '../src/core/layout';
 import { CollidePass } from '../src/gpu/collidePass';
@@ -51,10 +54,23 @@ const repeats = Number(flag('--repeats', '3'));
 const repeat = Number(flag('--repeat', '1'));
 const liveShare = Number(flag('--live-share', '1'));
 const order = flag('--order', 'particles') as ContactOrder;
+const cellOrder = process.argv.includes('--cell-order');
 const DT = 1 / 60;
 // Milliseconds to three figures at least: a GPU's passes take microseconds.
 const msText = (ms: number) => ms.toFixed(ms < 1 ? 3 : 1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/** `particles` sorted by their grid cell, z, then y, then x (--cell-order). */
+function byCell(particles: ParticleInit[]): ParticleInit[] {
+  const { inverseCellSize } = gridSpacing(CONTACT_RADIUS, Math.fround(DEFAULT_CONTACT_SETTINGS.skin));
+  const cellOf = (particle: ParticleInit) => {
+    const position = particle.position ?? [0, 0, 0];
+    return [0, 1, 2].map((axis) => Math.floor((position[axis] as number) * inverseCellSize));
+  };
+  const keyed = particles.map((particle) => ({ particle, cell: cellOf(particle) }));
+  keyed.sort((a, b) => a.cell[2]! - b.cell[2]! || a.cell[1]! - b.cell[1]! || a.cell[0]! - b.cell[0]!);
+  return keyed.map(({ particle }) => particle);
+}
 
 /**
  * The scene's records over `count` slots: the cube of liveShare * count
@@ -63,7 +79,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 function sceneRecords(count: number): Float32Array {
   const live = Math.round(liveShare * count);
-  const scene = packParticles(contactCube(live));
+  const scene = packParticles(cellOrder ? byCell(contactCube(live)) : contactCube(live));
   if (live === count) return scene;
   const slots = Array.from({ length: count }, (_, i) => i);
   let seed = 7;
@@ -91,7 +107,7 @@ try {
   process.stdout.write(
     `adapter: ${adapterInfo.description}; timestamp-query: ${device.features.has('timestamp-query')}; ` +
       `${timer ? timer.method : 'wall time'} per pass (${repeat} a submission), median of ${repeats}; ` +
-      `${liveShare} of the slots live; ${order} order\n`,
+      `${liveShare} of the slots live; ${order} order${cellOrder ? '; particles numbered in cell order' : ''}\n`,
   );
   for (const exponent of sizes) {
     const count = 2 ** exponent;
