@@ -19,15 +19,10 @@
 
 override CAPACITY: u32;
 override HAS_PAYLOADS: bool = false;
-// Where level 1's scanned block sums start in `scanned` (0: a single level,
-// level 0's sums are already global). Added here rather than written back
-// into level 0 by the scan: one pass fewer.
-override LEVEL1_AT: u32 = 0u;
 // `dead` holds the death bits (one word a 32 live indices), then from here the deaths' live indices.
 override DEAD_INDEX_AT: u32;
 // Where the collision-event bits start in `dead`.
 override EVENT_BITS_AT: u32 = 0u;
-const SCAN_BLOCK: u32 = 1024u;
 
 @group(1) @binding(0) var<storage, read> life: array<Life>;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
@@ -54,8 +49,7 @@ fn main(invocation: Invocation) {
   // Without payloads a collision event that did not die has nothing here to write (its rule's hits are
   // deathWords.wgsl's): only the deaths are walked. A fountain's bouncing particles make many more events than deaths.
   var bits = select(deathBits, deathBits | hits, HAS_PAYLOADS);
-  var before = scanned[w];
-  if (LEVEL1_AT != 0u) { before = addCounts(before, scanned[LEVEL1_AT + w / SCAN_BLOCK]); }
+  let before = scannedBefore(w);
   var d = before.x;
   var childStart = before.y;
   var r = before.z;

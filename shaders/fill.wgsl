@@ -18,7 +18,7 @@
 // lies below it, so the dense walk need visit no slot from it on (planStep).
 // A maximum, so the same whatever order the births run in.
 // Mirrored by src/core/emitters/lifecycle.ts (fill; the CPU keeps no map).
-// Prepended: the lifecycle records, shaders/dispatch.wgsl.
+// Prepended: the lifecycle records, shaders/dispatch.wgsl, shaders/scannedWords.wgsl.
 
 override CAPACITY: u32;
 override DEAD_INDEX_AT: u32;
@@ -31,27 +31,21 @@ override DEAD_INDEX_AT: u32;
 @group(1) @binding(4) var<storage, read> freeList: array<u32>;
 // One past the highest slot ever live (src/gpu/lifeBuffers.ts, highWater).
 @group(1) @binding(5) var<storage, read_write> highWater: atomic<u32>;
-// The scan of (deaths, children, records, 0) over the words (shaders/lifeScan.wgsl), as the compaction read it.
+// The scan of (deaths, children, records, 0) over the words (shaders/scannedWords.wgsl).
 @group(1) @binding(6) var<storage, read> scanned: array<vec4u>;
-// Where level 1's scanned block sums start in `scanned` (0: one level); as in shaders/compact.wgsl.
-override LEVEL1_AT: u32 = 0u;
-const SCAN_BLOCK: u32 = 1024u;
 
 fn deadIndex(d: u32) -> u32 {
   return dead[DEAD_INDEX_AT + d];
 }
 
 // Deaths with a live index below k (k below this step's live count L): those
-// of the words before k's, from the scan (level 0's block-local sums plus
-// level 1's block offset, as the compaction reads them), then those of k's own
-// word below k, from the deaths' indices in order (a word holds at most 32).
+// of the words before k's, from the scan, then those of k's own word below k,
+// from the deaths' indices in order (a word holds at most 32).
 // A few independent loads, where a binary search over the deaths' indices was a
 // chain of log2(D) dependent ones (on SwiftShader 0.65 against 3.4 ms a fill
 // of a churning 2^20 pool at 100% live).
 fn deathsBelow(k: u32) -> u32 {
-  let w = k / 32u;
-  var d = scanned[w].x;
-  if (LEVEL1_AT != 0u) { d += scanned[LEVEL1_AT + w / SCAN_BLOCK].x; }
+  var d = scannedBefore(k / 32u).x;
   while (d < counters.deaths && deadIndex(d) < k) { d++; }
   return d;
 }

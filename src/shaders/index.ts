@@ -22,6 +22,7 @@ import { wgslTurbulenceField } from '../core/forces/turbulence';
 import { NO_RULE, wgslLifeStruct, wgslParticleStore, wgslParticleStruct, type ParticleChunking } from '../core/layout';
 import { wgslLookRecords } from '../core/look/records';
 import { wgslArgs } from '../gpu/indirectArgs';
+import { SCAN_BLOCK } from '../gpu/lifeBuffers';
 import {
   COLLIDE_PARAMS,
   CONTACT_PARAMS,
@@ -205,6 +206,11 @@ function renamed(code: string, from: string, to: string): string {
   return code.replace(from, to);
 }
 
+/** shaders/scannedWords.wgsl with the scan's block size: how the compaction and the fill read the deaths' scan. */
+function scannedWords(): string {
+  return compose(`const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`, s.scannedWords);
+}
+
 /** What every lifecycle kernel over the particles declares first. */
 function lifeHeader(): string {
   return compose(
@@ -292,8 +298,8 @@ export const shaders = {
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.contactLane, s.age),
   deathWords: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.deathWords),
-  compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.compact),
-  fill: () => compose(wgslLifecycleRecords(), s.dispatch, s.fill),
+  compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
+  fill: () => compose(wgslLifecycleRecords(), s.dispatch, scannedWords(), s.fill),
   emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
   lifeScan: () => compose(wgslLifecycleRecords(), SCAN_LEVEL.wgsl(), s.lifeScan),
   lifePlan: () => compose(wgslLifecycleRecords(), wgslArgs(), s.lifePlan),

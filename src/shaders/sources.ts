@@ -48,6 +48,7 @@ import renderSortedRecords from '../../shaders/render/sortedRecords.wgsl?raw';
 import renderTrails from '../../shaders/render/trails.wgsl?raw';
 import renderTrailsRecord from '../../shaders/render/trailsRecord.wgsl?raw';
 import safeLength from '../../shaders/safeLength.wgsl?raw';
+import scannedWords from '../../shaders/scannedWords.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
 import spawn from '../../shaders/spawn.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
@@ -102,6 +103,7 @@ export const sources = {
   renderTrails,
   renderTrailsRecord,
   safeLength,
+  scannedWords,
   scatter,
   spawn,
   springs,
