@@ -15,7 +15,8 @@
 //   parity does not change): the fill closes its holes and the emission
 //   appends to it.
 // Mirrored by src/core/emitters/lifecycle.ts (planEmit).
-// Prepended: the lifecycle records and the argument offsets (ARGS in src/gpu/lifecycleWgsl.ts).
+// Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts and the argument offsets (ARGS in
+// src/gpu/lifecycleWgsl.ts).
 
 override CAPACITY: u32;
 // Invocations per workgroup of the passes over the live list and of the emission.
@@ -30,8 +31,6 @@ override DENSE_SPAN: u32;
 override DENSE_BY_HIGH_WATER: bool = true;
 override DENSE_WALK_DIVISOR: u32;
 override DENSE_FROM: u32 = 0u;
-
-const SCAN_BLOCK: u32 = 1024u;
 
 @group(0) @binding(0) var<storage, read_write> counters: LifeCounters;
 @group(0) @binding(1) var<storage, read_write> args: array<u32>;

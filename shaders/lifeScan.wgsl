@@ -1,6 +1,6 @@
 // Exclusive prefix sum of (deaths, children, records, 0) over the words of the
 // death bits (shaders/deathWords.wgsl: 32 live indices a word), in blocks of
-// 1,024. The counts come from the GPU: level 0 holds ceil(live / 32) items,
+// SCAN_BLOCK. The counts come from the GPU: level 0 holds ceil(live / 32) items,
 // level l+1 one item per block of level l, and each level is dispatched
 // indirectly with as many workgroups as it has blocks, so the cost follows
 // the live count / 32, not the capacity.
@@ -11,15 +11,15 @@
 // level 0 keeps its block-local sums and the compaction adds level 1's
 // offsets as it reads them. Integer arithmetic: the result does not depend
 // on scheduling.
-// Prepended: the lifecycle records.
+// Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts (which sizes the levels).
 
-// 64 invocations of 16 consecutive items: each scans its items serially,
+// 64 invocations of SCAN_BLOCK / 64 (16) consecutive items: each scans its items serially,
 // invocation 0 scans the 64 invocation sums, and a block needs two barriers
 // (a log-step scan needs two per step: 12 here, and a software adapter pays
 // for every barrier of every workgroup).
 const THREADS: u32 = 64u;
-const ITEMS: u32 = 16u;
-const BLOCK: u32 = 1024u;
+const ITEMS: u32 = SCAN_BLOCK / THREADS;
+const_assert SCAN_BLOCK % THREADS == 0u;
 
 // ScanLevel: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read> input: array<vec4u>;
@@ -33,7 +33,7 @@ var<workgroup> partial: array<vec4u, THREADS>;
 // Items at this level: the words over the live list, then one per block of the level below.
 fn levelCount() -> u32 {
   var n = (counters.live + 31u) / 32u;
-  for (var l = 0u; l < scan.level; l++) { n = (n + BLOCK - 1u) / BLOCK; }
+  for (var l = 0u; l < scan.level; l++) { n = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK; }
   return n;
 }
 
@@ -44,8 +44,8 @@ fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
   // A block past the level's items (direct dispatch sizes each level for a full pool) returns at once: its
   // writes would land past what the next level reads. Uniform across the workgroup (read-only storage and
   // the workgroup id), so the barriers below stay uniform.
-  if (block * BLOCK >= count) { return; }
-  let first = block * BLOCK + localIndex * ITEMS;
+  if (block * SCAN_BLOCK >= count) { return; }
+  let first = block * SCAN_BLOCK + localIndex * ITEMS;
   var items: array<vec4u, ITEMS>;
   var sum = vec4u(0u);
   for (var k = 0u; k < ITEMS; k++) {
@@ -78,9 +78,9 @@ fn scanBlocks(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation
 fn addOffsets(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let count = levelCount();
   let block = workgroup.x;
-  if (block * BLOCK >= count) { return; }
+  if (block * SCAN_BLOCK >= count) { return; }
   let offset = sums[block];
-  let first = block * BLOCK + localIndex * ITEMS;
+  let first = block * SCAN_BLOCK + localIndex * ITEMS;
   for (var k = 0u; k < ITEMS; k++) {
     let at = first + k;
     if (at < count) { output[at] = addCounts(output[at], offset); }

@@ -76,7 +76,7 @@ export interface LiveSource {
 
 /** Bytes a scan item: (deaths, children, records, 0), a vec4u. */
 const SCAN_ITEM_BYTES = 16;
-/** Items a scan block covers (shaders/lifeScan.wgsl). */
+/** Items a scan block covers: written into every kernel that sizes, runs or reads the scan (src/shaders/index.ts, scanBlock). */
 export const SCAN_BLOCK = 1024;
 /** Live indices a word of the death bits covers. */
 export const DEATH_WORD = 32;

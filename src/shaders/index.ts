@@ -206,9 +206,14 @@ function renamed(code: string, from: string, to: string): string {
   return code.replace(from, to);
 }
 
+/** The deaths' scan's block size (src/gpu/lifeBuffers.ts), for every kernel that sizes, runs or reads the scan. */
+function scanBlock(): string {
+  return `const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`;
+}
+
 /** shaders/scannedWords.wgsl with the scan's block size: how the compaction and the fill read the deaths' scan. */
 function scannedWords(): string {
-  return compose(`const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`, s.scannedWords);
+  return compose(scanBlock(), s.scannedWords);
 }
 
 /** What every lifecycle kernel over the particles declares first. */
@@ -301,8 +306,8 @@ export const shaders = {
   compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
   fill: () => compose(wgslLifecycleRecords(), s.dispatch, scannedWords(), s.fill),
   emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
-  lifeScan: () => compose(wgslLifecycleRecords(), SCAN_LEVEL.wgsl(), s.lifeScan),
-  lifePlan: () => compose(wgslLifecycleRecords(), wgslArgs(), s.lifePlan),
+  lifeScan: () => compose(wgslLifecycleRecords(), scanBlock(), SCAN_LEVEL.wgsl(), s.lifeScan),
+  lifePlan: () => compose(wgslLifecycleRecords(), scanBlock(), wgslArgs(), s.lifePlan),
 
   // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
   /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */
