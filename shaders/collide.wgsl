@@ -42,7 +42,7 @@ const DEAD_RADIUS: f32 = -1.0;
 // corrections keeps up to date.
 @group(1) @binding(2) var<storage, read_write> deltas: array<vec4f>;
 
-// dot3 and resolveWorldContact: shaders/worldContact.wgsl (prepended).
+// dot3, outsideBoxContact and resolveWorldContact: shaders/worldContact.wgsl (prepended).
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
@@ -119,22 +119,10 @@ fn main(invocation: Invocation) {
     let wallN = select(wallAxis, -wallAxis, wallQ >= 0.0);
     let wallPenetration = abs(wallQ) - (wallH - r);
 
-    // Outside a box with the centre inside it: out through the nearest face
-    // (lowest axis on a tie).
-    let depth = h - abs(q);
-    let y = depth.y < depth.x;
-    let faceY = select(axis0, axis1, y);
-    let qY = select(q.x, q.y, y);
-    let depthY = select(depth.x, depth.y, y);
-    let z = depth.z < depthY;
-    let face = select(faceY, axis2, z);
-    let faceQ = select(qY, q.z, z);
-    let faceN = select(-face, face, faceQ >= 0.0);
-    let facePenetration = select(depthY, depth.z, z) + r;
-
-    let clear = distance2 > 0.0;
-    let boxN = select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear);
-    let boxPenetration = select(facePenetration, r - distance, clear);
+    // Outside a box.
+    let boxContact = outsideBoxContact(q, h, axis0, axis1, axis2, r, distance2, distance, unit);
+    let boxN = boxContact.normal;
+    let boxPenetration = boxContact.penetration;
 
     let n = select(select(select(boxN, wallN, inside), sphereN, sphere), axis0, plane);
     let penetration = select(

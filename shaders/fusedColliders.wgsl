@@ -142,19 +142,6 @@ fn boxCollider(
   let distance2 = dot3(outside, outside);
   let distance = sqrt(distance2);
   let unit = outside / distance;
-  // The centre inside the box: out through the nearest face (lowest axis on a tie).
-  let depth = h - abs(q);
-  let y = depth.y < depth.x;
-  let faceY = select(axis0, axis1, y);
-  let qY = select(q.x, q.y, y);
-  let depthY = select(depth.x, depth.y, y);
-  let z = depth.z < depthY;
-  let face = select(faceY, axis2, z);
-  let faceQ = select(qY, q.z, z);
-  let faceN = select(-face, face, faceQ >= 0.0);
-  let facePenetration = select(depthY, depth.z, z) + r;
-  let clear = distance2 > 0.0;
-  let n = select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear);
-  let penetration = select(facePenetration, r - distance, clear);
-  return touch(c, p, v, a, dt, n, penetration, kill, bounce, friction);
+  let boxContact = outsideBoxContact(q, h, axis0, axis1, axis2, r, distance2, distance, unit);
+  return touch(c, p, v, a, dt, boxContact.normal, boxContact.penetration, kill, bounce, friction);
 }

@@ -10,6 +10,43 @@ fn dot3(a: vec3f, b: vec3f) -> f32 {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+// Outside a box (the particle at q in the box's axes, its closest point of the
+// box `distance` away along `unit`, in those axes; half sizes h): the
+// contact's normal and penetration. The centre inside the box leaves through
+// the nearest face (lowest axis on a tie). Both colliders passes call it.
+struct BoxContact {
+  normal: vec3f,
+  penetration: f32,
+}
+
+fn outsideBoxContact(
+  q: vec3f,
+  h: vec3f,
+  axis0: vec3f,
+  axis1: vec3f,
+  axis2: vec3f,
+  r: f32,
+  distance2: f32,
+  distance: f32,
+  unit: vec3f,
+) -> BoxContact {
+  let depth = h - abs(q);
+  let y = depth.y < depth.x;
+  let faceY = select(axis0, axis1, y);
+  let qY = select(q.x, q.y, y);
+  let depthY = select(depth.x, depth.y, y);
+  let z = depth.z < depthY;
+  let face = select(faceY, axis2, z);
+  let faceQ = select(qY, q.z, z);
+  let faceN = select(-face, face, faceQ >= 0.0);
+  let facePenetration = select(depthY, depth.z, z) + r;
+  let clear = distance2 > 0.0;
+  return BoxContact(
+    select(faceN, axis0 * unit.x + axis1 * unit.y + axis2 * unit.z, clear),
+    select(facePenetration, r - distance, clear),
+  );
+}
+
 // Cyclone's resolveVelocity then resolveInterpenetration for a contact with
 // the immovable world: normal n (out of the collider), penetration depth;
 // applied where `touching`. Without branches: every value is worked out and
