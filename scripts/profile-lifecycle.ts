@@ -1,5 +1,5 @@
 /**
- * `npx vite-node scripts/profile-lifecycle.ts [-- --log2 18,20 --repeats 5 --fractions 1,0.1 --ordered]`:
+ * `npx vite-node scripts/profile-lifecycle.ts [-- --log2 18,20 --repeats 5 --fractions 1,0.1 --ordered --fountain --alone]`:
  * where a frame of a system with churning emitters (src/bench/emitters.ts)
  * spends its time, pass by pass, at 100% and 10% live, beside the plain step
  * (no emitters) at the same count. The system's state after the fill is saved;
@@ -20,11 +20,29 @@
  * microseconds, Dawn quantizes timestamps (about 65 us steps in Node), and
  * what Dawn adds around a dispatch (its validation of an indirect one) shows
  * only in the wall time. --dispatch indirect|direct forces the system's
- * dispatch (default 'auto'). Prints only; asserts nothing.
+ * dispatch (default 'auto'). --fountain gives each pool a fountain's work
+ * (the bench's `emitters-fountain-*` cases: gravity and drag from the
+ * registry and a bouncing ground plane, fused into the step, whose collision
+ * events the ageing makes). The step is the system's own
+ * (ParticleSystem.profileFrame). --alone times each pass of a frame in a
+ * submission of its own instead, in the frame's order from the restored
+ * state (each on what the passes before it left; the frame is their sum):
+ * the prefixes' differences swing by the whole noise of a loaded machine,
+ * as much as a small pass costs (each pass once: --repeat is for the
+ * prefixes). Prints only; asserts nothing.
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { advance, churningEmitters, FILL_STEPS, liveTarget, shuffleFreeList } from '../src/bench/emitters';
+import {
+  advance,
+  churningEmitters,
+  FILL_STEPS,
+  FOUNTAIN_PLANE,
+  FOUNTAIN_STEP_PASS,
+  liveTarget,
+  shuffleFreeList,
+} from '../src/bench/emitters';
+import { SHOWER_FORCES } from '../src/bench/typicalEffect';
 import { GpuTimer } from '../src/bench/timing';
 
 function list(name: string, fallback: number[]): number[] {
@@ -42,6 +60,8 @@ const wall = process.argv.includes('--wall');
 const repeat = list('repeat', [1])[0] as number;
 const dispatchAt = process.argv.indexOf('--dispatch');
 const dispatch = dispatchAt < 0 ? 'auto' : (process.argv[dispatchAt + 1] as 'indirect' | 'direct');
+const fountain = process.argv.includes('--fountain');
+const alone = process.argv.includes('--alone');
 const DT = 1 / 60;
 
 const { device, adapterInfo } = await acquireDevice();
@@ -65,7 +85,8 @@ function saved(buffers: GPUBuffer[], zeroed: GPUBuffer[]): { restore: () => void
 
 const lines = [
   `adapter: ${adapterInfo.description}; timing: ${timer.method}; median of ${repeats} rounds; ` +
-    `free list ${ordered ? 'in slot order' : spread ? 'shuffled over the pool' : 'shuffled over the live share'}; each prefix ${repeat} time(s) a pass; dispatch ${dispatch}`,
+    `free list ${ordered ? 'in slot order' : spread ? 'shuffled over the pool' : 'shuffled over the live share'}; ${alone ? 'each pass alone, once' : `each prefix ${repeat} time(s) a pass`}; dispatch ${dispatch}` +
+    (fountain ? '; a fountain (gravity, drag and a ground plane fused into the step)' : ''),
 ];
 const print = (line: string) => {
   lines.push(line);
@@ -82,16 +103,23 @@ for (const log2 of sizes) {
       capacity,
       emitters: churningEmitters(target, capacity, DT),
       dispatch,
+      ...(fountain ? { collisions: { colliders: [FOUNTAIN_PLANE] } } : {}),
     });
+    if (fountain) {
+      for (const generator of SHOWER_FORCES) system.forces.add(generator);
+      if (!system.stepPasses.includes(FOUNTAIN_STEP_PASS))
+        throw new Error(`step passes ${system.stepPasses.join(', ')}`);
+    }
     if (!ordered) shuffleFreeList(system, undefined, spread ? capacity : target);
     const lifecycle = system.lifecycle!;
     if (walk !== 'auto') lifecycle.setDenseWalkFrom(walk === 'dense' ? 0 : capacity + 1);
     await advance(system, DT, FILL_STEPS + 2);
     const b = lifecycle.buffers;
+    // The step as the system records it (its accumulators skipped: nothing writes a force), prepared before
+    // `particles` is asked for (whoever holds the buffer may write the accumulators).
+    const passes = system.profileFrame(DT);
     const persistent = [system.particles.buffer, b.life, b.lists, b.freeList, b.counters, b.ruleStats, b.liveIndexOf];
     const state = saved(persistent, [b.dead]);
-    // Without the accumulators, as ParticleSystem steps this pool (nothing writes a force).
-    const passes = lifecycle.profilePasses(DT, false);
     const prefix = async (n: number) => {
       state.restore();
       const sample = await timer.time((encoder) => {
@@ -109,11 +137,26 @@ for (const log2 of sizes) {
       const step = await timePlain();
       steps.push(step);
       let before = 0;
-      for (let n = 1; n <= passes.length; n++) {
-        const ms = await prefix(n);
-        perPass[n - 1]?.push(ms - before);
-        ratios[n - 1]?.push((ms - before) / step);
-        before = ms;
+      if (alone) {
+        // The frame's passes in order, each in a submission of its own, on what the ones before it left.
+        state.restore();
+        for (const [i, p] of passes.entries()) {
+          const sample = await timer.time((encoder) => {
+            const pass = encoder.beginComputePass({ label: `profile ${p.name}` });
+            p.record(pass);
+            pass.end();
+          });
+          perPass[i]?.push(sample.ms);
+          ratios[i]?.push(sample.ms / step);
+          before += sample.ms;
+        }
+      } else {
+        for (let n = 1; n <= passes.length; n++) {
+          const ms = await prefix(n);
+          perPass[n - 1]?.push(ms - before);
+          ratios[n - 1]?.push((ms - before) / step);
+          before = ms;
+        }
       }
       frames.push(before / step);
     }

@@ -849,6 +849,37 @@ export class ParticleSystem implements ParticleSystemApi {
     return this.lifecyclePasses;
   }
 
+  /**
+   * A frame of this system with emitters as its passes, named, each recordable
+   * on its own (scripts/profile-lifecycle.ts times them): planStep, the step
+   * as this system records it (its forces and colliders fused in, or a force
+   * pass before it), then the lifecycle's passes one by one. Only where every
+   * stage is a compute pass (colliders fused, no contacts).
+   * @internal
+   */
+  profileFrame(dt: number): { name: string; record: (pass: GPUComputePassEncoder) => void }[] {
+    this.checkUsable();
+    checkTimeStep(dt);
+    this.settle();
+    const lifecycle = this.lifecyclePasses;
+    if (!lifecycle) throw new Error('profileFrame: only a system with emitters has a lifecycle to profile');
+    const plan = this.stepPlan();
+    for (const stage of plan.stages) stage.prepare?.(dt);
+    const [planStep, , ...afterStep] = lifecycle.profilePasses(dt);
+    return plan.stages.flatMap((stage) => {
+      if (stage.kind !== 'compute') throw new Error(`profileFrame: the ${stage.name} stage opens passes of its own`);
+      if (stage.name === 'planStep') return [planStep as (typeof afterStep)[number]];
+      if (stage.name === 'lifecycle') return afterStep;
+      const name =
+        stage.name === 'integrate'
+          ? 'step+age'
+          : stage.name.startsWith('integrate')
+            ? `step+age (${stage.name})`
+            : stage.name;
+      return [{ name, record: (pass: GPUComputePassEncoder) => stage.record(pass, dt, 1) }];
+    });
+  }
+
   /** Live, free, emitted, killed, shortfall: a copy submitted now, resolved when the GPU reaches it. */
   async readStats(): Promise<SystemStats> {
     this.checkUsable();
