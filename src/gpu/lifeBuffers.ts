@@ -339,9 +339,12 @@ export class LifeBuffers {
     return this.frames.binding;
   }
 
-  /** The dynamic offset of a slot holding `frame`, written now if no slot holds it yet. */
-  frameOffset(frame: Uint32Array<ArrayBuffer>): number {
-    return this.frames.offsetFor(frame);
+  /**
+   * The dynamic offset of a slot holding `frame` (whose contentsKey is `key`),
+   * written now if no slot holds it yet.
+   */
+  frameOffset(key: string, frame: Uint32Array<ArrayBuffer>): number {
+    return this.frames.offsetForKey(key, () => frame);
   }
 
   /** Frees every buffer this object created. Safe twice. */

@@ -85,7 +85,7 @@ export class UniformRing {
   /** The dynamic offset of a slot holding `data`, written now if no slot holds it yet. */
   offsetFor(data: ArrayBufferView | ArrayBuffer): number {
     const bytes = asBytes(data);
-    return this.offsetForKey(wordsKey(bytes), () => bytes);
+    return this.offsetForKey(contentsKey(bytes), () => bytes);
   }
 
   /**
@@ -140,7 +140,9 @@ function asBytes(data: ArrayBufferView | ArrayBuffer): Uint8Array<ArrayBuffer> {
     : new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
 }
 
-function wordsKey(bytes: Uint8Array): string {
+/** The key offsetFor names `data` by: its words (or bytes) as numbers, joined. */
+export function contentsKey(data: ArrayBufferView | ArrayBuffer): string {
+  const bytes = asBytes(data);
   if (bytes.byteLength % 4 === 0 && bytes.byteOffset % 4 === 0) {
     return Array.from(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)).join(',');
   }
