@@ -31,6 +31,9 @@ override DENSE_SPAN: u32;
 override DENSE_BY_HIGH_WATER: bool = true;
 override DENSE_WALK_DIVISOR: u32;
 override DENSE_FROM: u32 = 0u;
+// Direct dispatch (a hardware adapter's, src/gpu/lifeBuffers.ts): no pass reads planStep's arguments, so
+// planStep is not recorded and planEmit counts the step, one dispatch fewer a frame.
+override STEP_COUNTED_BY_PLAN_EMIT: bool = false;
 
 @group(0) @binding(0) var<storage, read_write> counters: LifeCounters;
 @group(0) @binding(1) var<storage, read_write> args: array<u32>;
@@ -128,6 +131,7 @@ fn planEmit() {
   counters.free = free - granted;
   counters.live = survivors + granted;
   counters.emitted = add64(counters.emitted, granted);
+  if (STEP_COUNTED_BY_PLAN_EMIT) { counters.steps += 1u; }
   counters.shortfall = add64(counters.shortfall, shortfall);
 
   // The fill moves the survivors and indexes the births (shaders/fill.wgsl).

@@ -18,6 +18,8 @@ export class LifePlanPass {
     private readonly planEmit: Kernel,
     private readonly bindGroup: GPUBindGroup,
     private readonly frameGroup: GPUBindGroup,
+    /** Direct dispatch: planStep is not recorded (recordStep). */
+    private readonly direct: boolean,
   ) {}
 
   /** Created synchronously: the caller's error scopes catch any failure. */
@@ -38,6 +40,7 @@ export class LifePlanPass {
       DENSE_WALK_DIVISOR: walk.denseDivisor,
       // An override is a u32: past the capacity, never.
       DENSE_FROM: Math.min(walk.denseFrom ?? 0, 0xffffffff),
+      STEP_COUNTED_BY_PLAN_EMIT: buffers.dispatchMode === 'direct' ? 1 : 0,
     };
     const planStep = Kernel.create(device, null, {
       name: 'LifePlanPass.planStep',
@@ -57,11 +60,17 @@ export class LifePlanPass {
       'LifePlanPass.bindGroup',
     );
     const frameGroup = planStep.bindGroup(1, [buffers.frameBinding], 'LifePlanPass.frameBindGroup');
-    return new LifePlanPass(planStep, planEmit, bindGroup, frameGroup);
+    return new LifePlanPass(planStep, planEmit, bindGroup, frameGroup, buffers.dispatchMode === 'direct');
   }
 
-  /** planStep into a compute pass the caller opened, before the step's forces and integration. */
+  /**
+   * planStep into a compute pass the caller opened, before the step's forces
+   * and integration. Not with direct dispatch: no pass reads its arguments
+   * there, and planEmit counts the step (on a GPU each dispatch of a frame's
+   * chain costs microseconds, whatever it does).
+   */
   recordStep(pass: GPUComputePassEncoder, frameOffset: number): void {
+    if (this.direct) return;
     this.planStep.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], { count: 1 });
   }
 
