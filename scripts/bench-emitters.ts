@@ -6,7 +6,7 @@
  * cost well under the 100% one; the script prints the ratio.
  *
  * A frame here is one step: planStep, the step over the live list, ageing,
- * the scan, the compaction, planEmit and the emission, each dispatched with
+ * the scan (planEmit with its top level), the compaction, the fill and the emission, each dispatched with
  * counts the GPU wrote. "Steady" pools are filled by one burst of particles
  * that outlive the run; "churning" pools are the main harness's
  * `emitters-*pct-live` cases (src/bench/emitters.ts: a rate that replaces the

@@ -1,5 +1,5 @@
 // Compaction of the deaths only: one invocation per word of `deadBits` over
-// this step's live list (indirect dispatch). With the exclusive prefix sums of
+// this step's live list (indirect dispatch), after planEmit. With the exclusive prefix sums of
 // (deaths, children) over the words (level 0's block-local sums plus level 1's
 // offset of the block), the d-th death of the step (in live-list order, bit by
 // bit) pushes its slot onto the free list at free + d and its live index into
@@ -36,7 +36,10 @@ override EVENT_BITS_AT: u32 = 0u;
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
   let w = particleIndex(invocation);
-  if (w >= (counters.live + 31u) / 32u) { return; }
+  // After planEmit (in the scan's top level, shaders/lifePlan.wgsl), which has moved the counters on to the
+  // next step: this step's live count is its survivors and deaths, its free count the free list's top before
+  // the births less the deaths.
+  if (w >= (counters.liveBase + counters.deaths + 31u) / 32u) { return; }
   let deathBits = dead[w];
   let hits = dead[EVENT_BITS_AT + w];
   if ((deathBits | hits) == 0u) { return; }
@@ -54,7 +57,7 @@ fn main(invocation: Invocation) {
   var childStart = before.y;
   var r = before.z;
   let list = counters.parity * CAPACITY;
-  let free = counters.free;
+  let free = counters.freeTop - counters.deaths;
   while (bits != 0u) {
     let bit = bits & (~bits + 1u);
     let k = w * 32u + firstTrailingBit(bits);

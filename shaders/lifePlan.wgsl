@@ -7,7 +7,9 @@
 //   (shaders/denseDispatch.wgsl) over the slots below the high-water mark,
 //   where every live slot lies, once 2/3 of those are live, below that the
 //   walk over the live list, the other's dispatch empty.
-// - planEmit, after the compaction: this step's deaths, the emitters' requests
+// - planEmit, in the pass of the scan's top level (a single block, scanned
+//   here first: shaders/blockScan.wgsl), before the compaction, which reads
+//   this step's counts back from what it leaves: this step's deaths, the emitters' requests
 //   (rate as a 32.32 fixed-point carry, bursts as cumulative totals), how many
 //   fit in the free list (children first, then the emitters, in order; the
 //   rest is the shortfall), the fill's and the emission's dispatches, the draw
@@ -15,8 +17,8 @@
 //   parity does not change): the fill closes its holes and the emission
 //   appends to it.
 // Mirrored by src/core/emitters/lifecycle.ts (planEmit).
-// Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts and the argument offsets (ARGS in
-// src/gpu/lifecycleWgsl.ts).
+// Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts, shaders/blockScan.wgsl and the
+// argument offsets (ARGS in src/gpu/lifecycleWgsl.ts).
 
 override CAPACITY: u32;
 // Invocations per workgroup of the passes over the live list and of the emission.
@@ -37,10 +39,11 @@ override STEP_COUNTED_BY_PLAN_EMIT: bool = false;
 
 @group(0) @binding(0) var<storage, read_write> counters: LifeCounters;
 @group(0) @binding(1) var<storage, read_write> args: array<u32>;
-// The scan's top level: (deaths, children, records, 0) over this step's live list.
-@group(0) @binding(2) var<storage, read> totals: array<vec4u>;
 // One past the highest slot ever live (raised by shaders/fill.wgsl; src/gpu/lifeBuffers.ts, highWater).
-@group(0) @binding(3) var<storage, read> highWater: u32;
+@group(0) @binding(2) var<storage, read> highWater: u32;
+// The scan's top level: its items (the level below's block sums, or the words' counts) and their scan.
+@group(0) @binding(3) var<storage, read> input: array<vec4u>;
+@group(0) @binding(4) var<storage, read_write> output: array<vec4u>;
 @group(1) @binding(0) var<uniform> frame: FrameParams;
 
 // Workgroups for `invocations`, as a 2D grid past MAX_PER_DIMENSION (shaders/dispatch.wgsl flattens it).
@@ -71,7 +74,8 @@ fn planStep() {
   writeDispatch(ARGS_STEP_DENSE, select(0u, min(below, DENSE_SPAN), dense));
   var n = (counters.live + 31u) / 32u;
   writeDispatch(ARGS_WORDS, n);
-  for (var l = 0u; l < SCAN_LEVELS; l++) {
+  // The levels below the top; the top is a single block, dispatched directly with planEmit.
+  for (var l = 0u; l + 1u < SCAN_LEVELS; l++) {
     n = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK;
     args[ARGS_SCAN + ARGS_SCAN_STRIDE * l] = n;
     args[ARGS_SCAN + ARGS_SCAN_STRIDE * l + 1u] = 1u;
@@ -80,11 +84,24 @@ fn planStep() {
   counters.steps += 1u;
 }
 
-@compute @workgroup_size(1)
-fn planEmit() {
+// Items of the scan's top level: the words over the live list, then one per block of the level below.
+fn topLevelCount() -> u32 {
+  var n = (counters.live + 31u) / 32u;
+  for (var l = 1u; l < SCAN_LEVELS; l++) { n = (n + SCAN_BLOCK - 1u) / SCAN_BLOCK; }
+  return n;
+}
+
+// One workgroup, whatever the live count (planEmit runs every step): the top level's single block, then
+// planEmit in invocation 0 from its total, one dispatch where the two were two.
+@compute @workgroup_size(THREADS)
+fn scanTopAndPlanEmit(@builtin(local_invocation_index) localIndex: u32) {
+  let total = scanBlockItems(0u, localIndex, topLevelCount());
+  if (localIndex == 0u) { planEmit(total); }
+}
+
+// `total`: the scan's (deaths, children, records, 0) over this step's live list (zero with none live).
+fn planEmit(total: vec4u) {
   let before = counters.live;
-  // No live particle, no scan: its stale total must not count.
-  let total = select(vec4u(0u), totals[0], before > 0u);
   let deaths = total.x;
   let survivors = before - deaths;
   counters.deaths = deaths;

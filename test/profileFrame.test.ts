@@ -48,8 +48,8 @@ describe('profileFrame', () => {
         `step+age (${FOUNTAIN_STEP_PASS})`,
         'deathWords',
         'scan',
+        'scan top+planEmit',
         'compact',
-        'planEmit',
         'fill',
         'emit',
       ]);

@@ -196,7 +196,7 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'lifePlan',
     code: shaders.lifePlan(),
-    pipelines: ['planStep', 'planEmit'].map((entryPoint) => ({
+    pipelines: ['planStep', 'scanTopAndPlanEmit'].map((entryPoint) => ({
       name: entryPoint,
       entryPoint,
       constants: {

@@ -172,7 +172,7 @@ export class LifeBuffers {
   readonly scanned: GPUBuffer;
   /** Where level 1's output starts in `scanned`, in vec4u (0 when there is one level). */
   readonly level1At: number;
-  /** Per scan level l >= 1: its input (the block sums of level l - 1); the last is the total. */
+  /** Per scan level l >= 1: its input (the block sums of level l - 1), at index l - 1. The top level's total goes straight to planEmit (shaders/lifePlan.wgsl). */
   readonly levelInputs: GPUBuffer[] = [];
   /** Per scan level l: where its scanned output lives. */
   readonly levelOutputs: GPUBufferBinding[] = [];
@@ -242,10 +242,10 @@ export class LifeBuffers {
     this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: words * SCAN_ITEM_BYTES });
     if (level1Items > 0)
       this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * SCAN_ITEM_BYTES });
-    for (let l = 1; l <= this.levels.length; l++) {
-      const items = l < this.levels.length ? (this.levels[l] as number) : 1;
+    for (let l = 1; l < this.levels.length; l++) {
+      const items = this.levels[l] as number;
       this.levelInputs.push(buffer(`scanLevel${l}.input`, items * SCAN_ITEM_BYTES, STORAGE));
-      if (l >= 2 && l < this.levels.length) {
+      if (l >= 2) {
         this.levelOutputs.push({ buffer: buffer(`scanLevel${l}.output`, items * SCAN_ITEM_BYTES, STORAGE) });
       }
     }

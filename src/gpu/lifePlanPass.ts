@@ -1,8 +1,9 @@
 /**
  * Owns the lifecycle's bookkeeping pipelines (shaders/lifePlan.wgsl):
  * planStep (the dispatch sizes of the passes over the live list, before the
- * step) and planEmit (deaths, requests, what fits, the emission's dispatch,
- * the draw arguments, after the compaction). One invocation each. planStep
+ * step; one invocation) and planEmit (deaths, requests, what fits, the
+ * emission's dispatch, the draw arguments), which runs in the pass of the
+ * deaths' scan's top level, one workgroup, before the compaction. planStep
  * also picks the step's walk (src/gpu/liveIntegratePass.ts): the dense walk in
  * slot order over the slots below the high-water mark once 2/3 of those are
  * live (or, `denseFrom` given, from that many live particles on), else the
@@ -49,14 +50,20 @@ export class LifePlanPass {
       entryPoint: 'planStep',
       constants,
       particles: false,
-      // counters, dispatch and draw arguments, the top scan level, the high-water mark; the frame's uniforms.
-      groups: [['storage', 'storage', 'read-only-storage', 'read-only-storage'], ['uniform-dynamic']],
+      // counters, dispatch and draw arguments, the high-water mark, the scan's top level (its items and their
+      // scan); the frame's uniforms.
+      groups: [['storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage'], ['uniform-dynamic']],
     });
-    const planEmit = planStep.variant({ name: 'LifePlanPass.planEmit', entryPoint: 'planEmit', constants });
-    const topLevel = buffers.levelInputs[buffers.levelInputs.length - 1] as GPUBuffer;
+    const planEmit = planStep.variant({
+      name: 'LifePlanPass.scanTopAndPlanEmit',
+      entryPoint: 'scanTopAndPlanEmit',
+      constants,
+    });
+    const top = buffers.levels.length - 1;
+    const topInput = top === 0 ? buffers.wordDeaths : (buffers.levelInputs[top - 1] as GPUBuffer);
     const bindGroup = planStep.bindGroup(
       0,
-      [buffers.counters, buffers.args, topLevel, buffers.highWater],
+      [buffers.counters, buffers.args, buffers.highWater, topInput, buffers.levelOutputs[top] as GPUBufferBinding],
       'LifePlanPass.bindGroup',
     );
     const frameGroup = planStep.bindGroup(1, [buffers.frameBinding], 'LifePlanPass.frameBindGroup');
@@ -74,9 +81,14 @@ export class LifePlanPass {
     this.planStep.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], { count: 1 });
   }
 
-  /** planEmit, after the compaction. */
-  recordEmit(pass: GPUComputePassEncoder, frameOffset: number): void {
-    this.planEmit.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], { count: 1 });
+  /**
+   * The scan's top level (a single block) and planEmit, one workgroup, after
+   * the levels below it (LifeScanPass.recordUp) and before the compaction.
+   */
+  recordTopAndEmit(pass: GPUComputePassEncoder, frameOffset: number): void {
+    this.planEmit.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], {
+      workgroups: 1,
+    });
   }
 
   /** Nothing of its own to free (the buffers are LifeBuffers'). Safe twice. */

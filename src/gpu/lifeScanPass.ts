@@ -1,8 +1,9 @@
 /**
  * Owns the lifecycle's scan (shaders/lifeScan.wgsl): the exclusive prefix
  * sums of (deaths, children) over the words of the death bits (32 live
- * indices a word), every level dispatched indirectly with the block counts
- * planStep derived from the live count.
+ * indices a word), every level but the top (a single block, scanned with
+ * planEmit: src/gpu/lifePlanPass.ts) dispatched indirectly with the block
+ * counts planStep derived from the live count.
  */
 import { scanArgsOffset } from './indirectArgs';
 import { SCAN_BLOCK, type LifeBuffers } from './lifeBuffers';
@@ -39,7 +40,8 @@ export class LifeScanPass {
     const L = buffers.levels.length;
     const inputOf = (l: number) => (l === 0 ? buffers.wordDeaths : (buffers.levelInputs[l - 1] as GPUBuffer));
     const outputOf = (l: number) => buffers.levelOutputs[l] as GPUBufferBinding;
-    for (let l = 0; l < L; l++) {
+    // Every level but the top, which LifePlanPass scans with planEmit.
+    for (let l = 0; l + 1 < L; l++) {
       const level = new UniformBlock(device, `LifeScanPass.level${l}`, SCAN_LEVEL);
       level.value.set('level', l);
       level.write();
@@ -50,19 +52,23 @@ export class LifeScanPass {
           [inputOf(l), outputOf(l), sums, buffers.counters, level.buffer],
           `LifeScanPass.${label}[${l}]`,
         );
-      // Scanning level l writes its block sums into level l + 1's input (the last: the total).
+      // Scanning level l writes its block sums into level l + 1's input.
       scan.scanGroups.push(group('scanBindGroup', { buffer: buffers.levelInputs[l] as GPUBuffer }));
       // Adding back reads level l + 1's scanned output. Not into level 0: the compaction adds level 1's offsets itself.
-      if (l >= 1 && l + 1 < L) scan.addGroups.push(group('addBindGroup', outputOf(l + 1)));
+      if (l >= 1) scan.addGroups.push(group('addBindGroup', outputOf(l + 1)));
     }
     return scan;
   }
 
-  /** Every level up, then the offsets back down to level 1, into a compute pass the caller opened (after the deaths' counts). */
-  record(pass: GPUComputePassEncoder): void {
+  /** Every level up but the top, into a compute pass the caller opened (after the deaths' counts). */
+  recordUp(pass: GPUComputePassEncoder): void {
     this.scanGroups.forEach((group, l) => {
       this.scanBlocks.record(pass, [group], this.dispatch(l));
     });
+  }
+
+  /** The offsets back down to level 1 (with three levels or more), after the top level (LifePlanPass.recordTopAndEmit). */
+  recordDown(pass: GPUComputePassEncoder): void {
     // addGroups[i] is level i + 1's: from the second-highest level down to level 1.
     for (let i = this.addGroups.length - 1; i >= 0; i--) {
       const group = this.addGroups[i] as GPUBindGroup;

@@ -246,7 +246,7 @@ export class GpuLifecycle {
   }
 
   /**
-   * The deaths counted, scanned and compacted, then plan, fill and emit:
+   * The deaths counted and scanned, the births planned, the deaths compacted, then fill and emit:
    * after the step and the collisions (`collided`: the step had any, fused
    * or as passes). A step recorded into another pass (passes ran between),
    * or the first without collisions after steps with them
@@ -261,9 +261,10 @@ export class GpuLifecycle {
     this.lanesMayBeTouched = collided;
     this.agedIn = null;
     this.kernels.deathWords.record(pass);
-    this.scanPass.record(pass);
+    this.scanPass.recordUp(pass);
+    this.plan.recordTopAndEmit(pass, frameOffset);
+    this.scanPass.recordDown(pass);
     this.kernels.compact.record(pass);
-    this.plan.recordEmit(pass, frameOffset);
     this.kernels.fill.record(pass);
     this.kernels.emit.record(pass, frameOffset);
   }
@@ -280,9 +281,15 @@ export class GpuLifecycle {
       { name: 'planStep', record: (pass) => this.recordBeforeStep(pass, frame) },
       { name: 'step+age', record: (pass) => this.integratePass.record(pass, dt, accumulator) },
       { name: 'deathWords', record: (pass) => this.kernels.deathWords.record(pass) },
-      { name: 'scan', record: (pass) => this.scanPass.record(pass) },
+      { name: 'scan', record: (pass) => this.scanPass.recordUp(pass) },
+      {
+        name: 'scan top+planEmit',
+        record: (pass) => {
+          this.plan.recordTopAndEmit(pass, frame);
+          this.scanPass.recordDown(pass);
+        },
+      },
       { name: 'compact', record: (pass) => this.kernels.compact.record(pass) },
-      { name: 'planEmit', record: (pass) => this.plan.recordEmit(pass, frame) },
       { name: 'fill', record: (pass) => this.kernels.fill.record(pass) },
       { name: 'emit', record: (pass) => this.kernels.emit.record(pass, frame) },
     ];

@@ -306,8 +306,8 @@ export const shaders = {
   compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
   fill: () => compose(wgslLifecycleRecords(), s.dispatch, scannedWords(), s.fill),
   emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
-  lifeScan: () => compose(wgslLifecycleRecords(), scanBlock(), SCAN_LEVEL.wgsl(), s.lifeScan),
-  lifePlan: () => compose(wgslLifecycleRecords(), scanBlock(), wgslArgs(), s.lifePlan),
+  lifeScan: () => compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, SCAN_LEVEL.wgsl(), s.lifeScan),
+  lifePlan: () => compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, wgslArgs(), s.lifePlan),
 
   // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
   /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */

@@ -28,6 +28,7 @@ import integrateForces from '../../shaders/integrateForces.wgsl?raw';
 import lifeDeath from '../../shaders/lifeDeath.wgsl?raw';
 import lifePlan from '../../shaders/lifePlan.wgsl?raw';
 import lifeScan from '../../shaders/lifeScan.wgsl?raw';
+import blockScan from '../../shaders/blockScan.wgsl?raw';
 import liveAge from '../../shaders/liveAge.wgsl?raw';
 import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
 import noColliders from '../../shaders/noColliders.wgsl?raw';
@@ -82,6 +83,7 @@ export const sources = {
   lifeDeath,
   lifePlan,
   lifeScan,
+  blockScan,
   denseDispatch,
   liveAge,
   liveDispatch,
