@@ -17,7 +17,10 @@ export const INDIRECT_ARGS = defineStruct('IndirectArgs', {
   drawQuads: { type: 'vec4u', doc: 'drawIndirect: 6 vertices a live particle, one instance (vertex pulling)' },
   drawInstanced: { type: 'vec4u', doc: 'drawIndirect: 6 vertices, one instance a live particle' },
   drawPoints: { type: 'vec4u', doc: 'drawIndirect: one point a live particle' },
-  scan: { type: arrayOf('vec4u', MAX_SCAN_LEVELS), doc: 'dispatch of each scan level' },
+  scan: {
+    type: arrayOf('vec4u', MAX_SCAN_LEVELS),
+    doc: 'dispatch of each scan level below the top (the top: one workgroup, with planEmit)',
+  },
   words: {
     type: 'vec4u',
     doc: 'dispatch over the words of the death bits (32 live indices a word): counts, compaction',
