@@ -16,7 +16,8 @@ import { shaders } from '../shaders';
 export class LifePlanPass {
   private constructor(
     private readonly planStep: Kernel,
-    private readonly planEmit: Kernel,
+    /** The scan's top level and planEmit (scanTopAndPlanEmit). */
+    private readonly topAndEmit: Kernel,
     private readonly bindGroup: GPUBindGroup,
     private readonly frameGroup: GPUBindGroup,
     /** Direct dispatch: planStep is not recorded (recordStep). */
@@ -54,7 +55,7 @@ export class LifePlanPass {
       // scan); the frame's uniforms.
       groups: [['storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage'], ['uniform-dynamic']],
     });
-    const planEmit = planStep.variant({
+    const topAndEmit = planStep.variant({
       name: 'LifePlanPass.scanTopAndPlanEmit',
       entryPoint: 'scanTopAndPlanEmit',
       constants,
@@ -67,7 +68,7 @@ export class LifePlanPass {
       'LifePlanPass.bindGroup',
     );
     const frameGroup = planStep.bindGroup(1, [buffers.frameBinding], 'LifePlanPass.frameBindGroup');
-    return new LifePlanPass(planStep, planEmit, bindGroup, frameGroup, buffers.dispatchMode === 'direct');
+    return new LifePlanPass(planStep, topAndEmit, bindGroup, frameGroup, buffers.dispatchMode === 'direct');
   }
 
   /**
@@ -86,7 +87,7 @@ export class LifePlanPass {
    * the levels below it (LifeScanPass.recordUp) and before the compaction.
    */
   recordTopAndEmit(pass: GPUComputePassEncoder, frameOffset: number): void {
-    this.planEmit.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], {
+    this.topAndEmit.record(pass, [this.bindGroup, { group: this.frameGroup, offsets: [frameOffset] }], {
       workgroups: 1,
     });
   }

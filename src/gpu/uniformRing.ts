@@ -84,8 +84,7 @@ export class UniformRing {
 
   /** The dynamic offset of a slot holding `data`, written now if no slot holds it yet. */
   offsetFor(data: ArrayBufferView | ArrayBuffer): number {
-    const bytes = asBytes(data);
-    return this.offsetForKey(contentsKey(bytes), () => bytes);
+    return this.offsetForKey(contentsKey(data), () => data);
   }
 
   /**

@@ -7,6 +7,7 @@ import age from '../../shaders/age.wgsl?raw';
 import benchIntegrateSoA from '../../shaders/bench/integrateSoA.wgsl?raw';
 import benchIntegrateUniformAcceleration from '../../shaders/bench/integrateUniformAcceleration.wgsl?raw';
 import benchStepMath from '../../shaders/bench/stepMath.wgsl?raw';
+import blockScan from '../../shaders/blockScan.wgsl?raw';
 import collide from '../../shaders/collide.wgsl?raw';
 import compact from '../../shaders/compact.wgsl?raw';
 import contactLane from '../../shaders/contactLane.wgsl?raw';
@@ -28,7 +29,6 @@ import integrateForces from '../../shaders/integrateForces.wgsl?raw';
 import lifeDeath from '../../shaders/lifeDeath.wgsl?raw';
 import lifePlan from '../../shaders/lifePlan.wgsl?raw';
 import lifeScan from '../../shaders/lifeScan.wgsl?raw';
-import blockScan from '../../shaders/blockScan.wgsl?raw';
 import liveAge from '../../shaders/liveAge.wgsl?raw';
 import liveDispatch from '../../shaders/liveDispatch.wgsl?raw';
 import noColliders from '../../shaders/noColliders.wgsl?raw';
@@ -63,6 +63,7 @@ export const sources = {
   benchIntegrateSoA,
   benchIntegrateUniformAcceleration,
   benchStepMath,
+  blockScan,
   collide,
   compact,
   contactLane,
@@ -83,7 +84,6 @@ export const sources = {
   lifeDeath,
   lifePlan,
   lifeScan,
-  blockScan,
   denseDispatch,
   liveAge,
   liveDispatch,
