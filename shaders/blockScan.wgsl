@@ -1,9 +1,12 @@
 // One block of SCAN_BLOCK items of a level of the lifecycle's scan of
 // (deaths, children, records, 0): the exclusive prefix sums of the items of
-// block `block` from `input` into `output`, and the block's total. Shared by
-// shaders/lifeScan.wgsl (the levels below the top) and shaders/lifePlan.wgsl
+// block `block` into `output`, and the block's total. Shared by
+// shaders/deathWords.wgsl (level 0, whose items it counts from the death
+// bits), shaders/lifeScan.wgsl (the levels between) and shaders/lifePlan.wgsl
 // (the top level, a single block, whose pass then plans the births), which
-// declare `input` and `output`. Called from uniform control flow (it has
+// declare `output` and `blockItem(at, count)`, item `at` of the level's
+// `count` (zero past them; the other two read it from `input`:
+// shaders/blockInput.wgsl). Called from uniform control flow (it has
 // barriers); `count` (the level's items) may be non-uniform: it only picks
 // values. Integer arithmetic: the result does not depend on scheduling.
 // Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts.
@@ -25,7 +28,7 @@ fn scanBlockItems(block: u32, localIndex: u32, count: u32) -> vec4u {
   var sum = vec4u(0u);
   for (var k = 0u; k < ITEMS; k++) {
     let at = first + k;
-    items[k] = select(vec4u(0u), input[min(at, max(count, 1u) - 1u)], at < count);
+    items[k] = blockItem(at, count);
     sum = addCounts(sum, items[k]);
   }
   partial[localIndex] = sum;

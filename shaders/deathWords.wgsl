@@ -1,14 +1,22 @@
-// One invocation per word of `deadBits` over this step's live list (32 live
-// indices a word; indirect dispatch, the count planStep wrote): the word's
-// (deaths, children, records, 0), the items the scan (shaders/lifeScan.wgsl)
-// sums. A record is a live index that died or had a collision event (its
-// bit in the event bits, shaders/age.wgsl), or both; its children are its
-// death payload if it died plus its collision payload if it hit. A word with no death costs one load. Each death is also counted in
+// The deaths' scan's level 0 (shaders/blockScan.wgsl), its items counted
+// here from the death bits over this step's live list (32 live indices a word)
+// rather than read: a word's (deaths, children, records, 0), the items the
+// scan sums. One workgroup a block of SCAN_BLOCK words (indirect dispatch, the
+// blocks planStep wrote), each invocation counting its ITEMS consecutive
+// words, then the block's exclusive sums into `output` (level 0 of `scanned`,
+// src/gpu/lifeBuffers.ts) and its total into `sums` (level 1's items; the
+// levels above: shaders/lifeScan.wgsl, shaders/lifePlan.wgsl). One pass where
+// the counts and level 0's scan were two, each word's counts handed to the
+// scan in registers instead of through a buffer. A record is a live index that
+// died or had a collision event (its bit in the event bits, shaders/age.wgsl),
+// or both; its children are its death payload if it died plus its collision
+// payload if it hit. A word with no death costs one load. Each death is also counted in
 // its rule's deaths (ruleStats), each event in its rule's hits, here rather than in the compaction, which
 // binds as many buffers as a stage may.
 // Mirrored by src/core/emitters/lifecycle.ts (countDeaths).
 // Prepended: the Particle struct and accessors, the Life struct, the
-// lifecycle records, shaders/dispatch.wgsl, shaders/lifeDeath.wgsl.
+// lifecycle records, shaders/dispatch.wgsl, shaders/lifeDeath.wgsl,
+// SCAN_BLOCK from src/gpu/lifeBuffers.ts, shaders/blockScan.wgsl.
 
 override CAPACITY: u32;
 override HAS_PAYLOADS: bool = false;
@@ -19,16 +27,31 @@ override EVENT_BITS_AT: u32 = 0u;
 @group(1) @binding(1) var<storage, read> liveLists: array<u32>;
 // The death bits (the first words of `dead`, src/gpu/lifeBuffers.ts).
 @group(1) @binding(2) var<storage, read> deadBits: array<u32>;
-@group(1) @binding(3) var<storage, read_write> wordDeaths: array<vec4u>;
+// Level 0 of the scan: each word's exclusive sums within its block.
+@group(1) @binding(3) var<storage, read_write> output: array<vec4u>;
 @group(1) @binding(4) var<storage, read> counters: LifeCounters;
 @group(1) @binding(5) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
 // Births per spawn rule, then deaths, then collision events.
 @group(1) @binding(6) var<storage, read_write> ruleStats: array<atomic<u32>>;
+// Each block's total: level 1's items.
+@group(1) @binding(7) var<storage, read_write> sums: array<vec4u>;
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn main(invocation: Invocation) {
-  let w = particleIndex(invocation);
-  if (w >= (counters.live + 31u) / 32u) { return; }
+@compute @workgroup_size(THREADS)
+fn main(@builtin(workgroup_id) workgroup: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let count = (counters.live + 31u) / 32u;
+  let block = workgroup.x;
+  // A block past the words (direct dispatch sizes the pass for a full pool) returns at once. Uniform
+  // across the workgroup (read-only storage and the workgroup id), so the barriers in scanBlockItems
+  // stay uniform.
+  if (block * SCAN_BLOCK >= count) { return; }
+  let total = scanBlockItems(block, localIndex, count);
+  if (localIndex == 0u) { sums[block] = total; }
+}
+
+// Word w's (deaths, children, records, 0), its deaths and events added to their rules' counts; zero past
+// the `count` words, counting nothing.
+fn blockItem(w: u32, count: u32) -> vec4u {
+  if (w >= count) { return vec4u(0u); }
   let bits = deadBits[w];
   let hits = deadBits[EVENT_BITS_AT + w];
   var children = 0u;
@@ -56,7 +79,7 @@ fn main(invocation: Invocation) {
     counted.hits += select(0u, 1u, hit);
   }
   addToRule(counted);
-  wordDeaths[w] = vec4u(countOneBits(bits), children, countOneBits(bits | hits), 0u);
+  return vec4u(countOneBits(bits), children, countOneBits(bits | hits), 0u);
 }
 
 // A run of one rule's records in a word: its deaths and collision events, not yet in ruleStats.

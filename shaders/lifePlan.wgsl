@@ -17,14 +17,16 @@
 //   parity does not change): the fill closes its holes and the emission
 //   appends to it.
 // Mirrored by src/core/emitters/lifecycle.ts (planEmit).
-// Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts, shaders/blockScan.wgsl and the
+// Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts, shaders/blockScan.wgsl,
+// shaders/blockInput.wgsl and the
 // argument offsets (ARGS in src/gpu/lifecycleWgsl.ts).
 
 override CAPACITY: u32;
 // Invocations per workgroup of the passes over the live list and of the emission.
 override WORKGROUP_SIZE: u32 = 64u;
 override MAX_PER_DIMENSION: u32 = 65535u;
-override SCAN_LEVELS: u32 = 1u;
+// Two at least (src/gpu/lifeBuffers.ts, scanLevels).
+override SCAN_LEVELS: u32 = 2u;
 // The dense walk's invocations a run at most (a chunk's slots, or the capacity).
 override DENSE_SPAN: u32;
 // DENSE_BY_HIGH_WATER: the dense walk once all but 1/DENSE_WALK_DIVISOR of the slots below the
@@ -41,7 +43,7 @@ override STEP_COUNTED_BY_PLAN_EMIT: bool = false;
 @group(0) @binding(1) var<storage, read_write> args: array<u32>;
 // One past the highest slot ever live (raised by shaders/fill.wgsl; src/gpu/lifeBuffers.ts, highWater).
 @group(0) @binding(2) var<storage, read> highWater: u32;
-// The scan's top level: its items (the level below's block sums, or the words' counts) and their scan.
+// The scan's top level: its items (the level below's block sums) and their scan.
 @group(0) @binding(3) var<storage, read> input: array<vec4u>;
 @group(0) @binding(4) var<storage, read_write> output: array<vec4u>;
 @group(1) @binding(0) var<uniform> frame: FrameParams;

@@ -1,19 +1,20 @@
 // Exclusive prefix sum of (deaths, children, records, 0) over the words of the
-// death bits (shaders/deathWords.wgsl: 32 live indices a word), in blocks of
-// SCAN_BLOCK. The counts come from the GPU: level 0 holds ceil(live / 32) items,
-// level l+1 one item per block of level l, and each level is dispatched
-// indirectly with as many workgroups as it has blocks, so the cost follows
-// the live count / 32, not the capacity.
+// death bits (32 live indices a word), in blocks of SCAN_BLOCK. The counts
+// come from the GPU: level 0 holds ceil(live / 32) items, level l+1 one item
+// per block of level l, and each level is dispatched indirectly with as many
+// workgroups as it has blocks, so the cost follows the live count / 32, not
+// the capacity. Level 0 is counted and scanned by the deaths' words pass
+// (shaders/deathWords.wgsl), the top level (a single block) by planEmit's
+// (shaders/lifePlan.wgsl), whose total is the step's; this file scans the
+// levels between (past 2^25 live particles with blocks of 1,024).
 // `scanBlocks` scans each block of `input` into `output` (shaders/blockScan.wgsl)
-// and writes the block's total to `sums` (the next level's input), every level
-// but the top one: that single block is scanned by planEmit's pass
-// (shaders/lifePlan.wgsl), whose total is the step's. `addOffsets` then adds
-// each block's scanned offset (`sums` bound to the level above's output) back
-// down to level 1; level 0 keeps its block-local sums and the compaction adds
-// level 1's offsets as it reads them. Integer arithmetic: the result does not
-// depend on scheduling.
+// and writes the block's total to `sums` (the next level's input).
+// `addOffsets` then adds each block's scanned offset (`sums` bound to the level
+// above's output) back down to level 1; level 0 keeps its block-local sums and
+// the compaction adds level 1's offsets as it reads them. Integer arithmetic:
+// the result does not depend on scheduling.
 // Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts (which sizes the levels),
-// shaders/blockScan.wgsl.
+// shaders/blockScan.wgsl, shaders/blockInput.wgsl.
 
 // ScanLevel: generated from src/gpu/passParams.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read> input: array<vec4u>;

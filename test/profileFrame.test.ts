@@ -46,7 +46,7 @@ describe('profileFrame', () => {
       expect(passes.map((p) => p.name)).toEqual([
         'planStep',
         `step+age (${FOUNTAIN_STEP_PASS})`,
-        'deathWords',
+        'deathWords+scan0',
         'scan',
         'scan top+planEmit',
         'compact',

@@ -203,7 +203,7 @@ const COMPOSED: readonly Composed[] = [
         CAPACITY,
         WORKGROUP_SIZE,
         MAX_PER_DIMENSION: 65535,
-        SCAN_LEVELS: 1,
+        SCAN_LEVELS: 2,
         DENSE_SPAN: CAPACITY,
         DENSE_FROM: CAPACITY / 2,
         DENSE_WALK_DIVISOR,

@@ -82,9 +82,14 @@ export const SCAN_BLOCK = 1024;
 export const DEATH_WORD = 32;
 const FRAME_BYTES = FRAME_PARAMS.words * 4;
 
-/** Scan levels for `items` items: level l+1 holds one item per block of level l, up to a single block. */
+/**
+ * Scan levels for `items` items: level l+1 holds one item per block of level
+ * l, up to a single block, and at least two levels: level 0 is counted and
+ * scanned by the deaths' words pass (shaders/deathWords.wgsl), the top by
+ * planEmit's (shaders/lifePlan.wgsl).
+ */
 export function scanLevels(items: number): number[] {
-  const counts = [items];
+  const counts = [items, Math.ceil(items / SCAN_BLOCK)];
   while ((counts[counts.length - 1] as number) > SCAN_BLOCK) {
     counts.push(Math.ceil((counts[counts.length - 1] as number) / SCAN_BLOCK));
   }
@@ -161,16 +166,15 @@ export class LifeBuffers {
   readonly eventBitsAt: number;
   /** Where the deaths' live indices start in `dead`, in words (twice the death bits' word count). */
   readonly deadIndexAt: number;
-  /** Per word of the death bits: (deaths, children, records, 0), the scan's input (shaders/deathWords.wgsl). */
-  readonly wordDeaths: GPUBuffer;
   /**
-   * Level 0's block-local exclusive sums, then (from `level1At`, in vec4u)
+   * Level 0's block-local exclusive sums of each word's (deaths, children,
+   * records, 0) (shaders/deathWords.wgsl counts and scans them), then (from `level1At`, in vec4u)
    * level 1's scanned block sums: the compaction and the fill add the two
    * themselves, so level 0 is never rewritten with its offsets (a pass over
    * the live list saved).
    */
   readonly scanned: GPUBuffer;
-  /** Where level 1's output starts in `scanned`, in vec4u (0 when there is one level). */
+  /** Where level 1's output starts in `scanned`, in vec4u. */
   readonly level1At: number;
   /** Per scan level l >= 1: its input (the block sums of level l - 1), at index l - 1. The top level's total goes straight to planEmit (shaders/lifePlan.wgsl). */
   readonly levelInputs: GPUBuffer[] = [];
@@ -233,15 +237,13 @@ export class LifeBuffers {
     this.deadIndexAt = 2 * words;
     // COPY_DST: scripts/profile-lifecycle.ts clears it (all zero between steps) as it restores the state.
     this.dead = buffer('dead', (2 * words + capacity) * 4, STORAGE | COPY_DST);
-    this.wordDeaths = buffer('wordDeaths', words * SCAN_ITEM_BYTES, STORAGE);
     // Level 1's output at a 256-byte boundary (minStorageBufferOffsetAlignment's largest value).
     const level0Bytes = Math.ceil((words * SCAN_ITEM_BYTES) / 256) * 256;
-    const level1Items = this.levels.length > 1 ? (this.levels[1] as number) : 0;
-    this.level1At = this.levels.length > 1 ? level0Bytes / SCAN_ITEM_BYTES : 0;
+    const level1Items = this.levels[1] as number;
+    this.level1At = level0Bytes / SCAN_ITEM_BYTES;
     this.scanned = buffer('scanned', level0Bytes + level1Items * SCAN_ITEM_BYTES, STORAGE);
     this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: words * SCAN_ITEM_BYTES });
-    if (level1Items > 0)
-      this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * SCAN_ITEM_BYTES });
+    this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * SCAN_ITEM_BYTES });
     for (let l = 1; l < this.levels.length; l++) {
       const items = this.levels[l] as number;
       this.levelInputs.push(buffer(`scanLevel${l}.input`, items * SCAN_ITEM_BYTES, STORAGE));

@@ -61,7 +61,8 @@ export class LifePlanPass {
       constants,
     });
     const top = buffers.levels.length - 1;
-    const topInput = top === 0 ? buffers.wordDeaths : (buffers.levelInputs[top - 1] as GPUBuffer);
+    // The block sums of the level below (there are always two levels at least: src/gpu/lifeBuffers.ts, scanLevels).
+    const topInput = buffers.levelInputs[top - 1] as GPUBuffer;
     const bindGroup = planStep.bindGroup(
       0,
       [buffers.counters, buffers.args, buffers.highWater, topInput, buffers.levelOutputs[top] as GPUBufferBinding],

@@ -1,9 +1,11 @@
 /**
  * Owns the lifecycle's scan (shaders/lifeScan.wgsl): the exclusive prefix
  * sums of (deaths, children) over the words of the death bits (32 live
- * indices a word), every level but the top (a single block, scanned with
- * planEmit: src/gpu/lifePlanPass.ts) dispatched indirectly with the block
- * counts planStep derived from the live count.
+ * indices a word), the levels between level 0 (counted and scanned by the
+ * deaths' words pass, shaders/deathWords.wgsl) and the top (a single block,
+ * scanned with planEmit: src/gpu/lifePlanPass.ts), dispatched indirectly with
+ * the block counts planStep derived from the live count. Up to 2^25 live
+ * particles there are none: two levels.
  */
 import { scanArgsOffset } from './indirectArgs';
 import { SCAN_BLOCK, type LifeBuffers } from './lifeBuffers';
@@ -20,12 +22,15 @@ export class LifeScanPass {
 
   private constructor(
     private readonly buffers: LifeBuffers,
-    private readonly scanBlocks: Kernel,
-    private readonly addOffsets: Kernel,
+    /** Null with two levels (up to 2^25 live particles): no level between, no pipeline built. */
+    private readonly scanBlocks: Kernel | null,
+    private readonly addOffsets: Kernel | null,
   ) {}
 
   /** Created synchronously: the caller's error scopes catch any failure. */
   static create(device: GPUDevice, buffers: LifeBuffers): LifeScanPass {
+    const L = buffers.levels.length;
+    if (L < 3) return new LifeScanPass(buffers, null, null);
     const scanBlocks = Kernel.create(device, null, {
       name: 'LifeScanPass.scanBlocks',
       file: 'lifeScan.wgsl',
@@ -37,11 +42,10 @@ export class LifeScanPass {
     });
     const addOffsets = scanBlocks.variant({ name: 'LifeScanPass.addOffsets', entryPoint: 'addOffsets' });
     const scan = new LifeScanPass(buffers, scanBlocks, addOffsets);
-    const L = buffers.levels.length;
-    const inputOf = (l: number) => (l === 0 ? buffers.wordDeaths : (buffers.levelInputs[l - 1] as GPUBuffer));
+    const inputOf = (l: number) => buffers.levelInputs[l - 1] as GPUBuffer;
     const outputOf = (l: number) => buffers.levelOutputs[l] as GPUBufferBinding;
-    // Every level but the top, which LifePlanPass scans with planEmit.
-    for (let l = 0; l + 1 < L; l++) {
+    // Every level but level 0 (the deaths' words pass) and the top (LifePlanPass, with planEmit).
+    for (let l = 1; l + 1 < L; l++) {
       const level = new UniformBlock(device, `LifeScanPass.level${l}`, SCAN_LEVEL);
       level.value.set('level', l);
       level.write();
@@ -55,15 +59,15 @@ export class LifeScanPass {
       // Scanning level l writes its block sums into level l + 1's input.
       scan.scanGroups.push(group('scanBindGroup', { buffer: buffers.levelInputs[l] as GPUBuffer }));
       // Adding back reads level l + 1's scanned output. Not into level 0: the compaction adds level 1's offsets itself.
-      if (l >= 1) scan.addGroups.push(group('addBindGroup', outputOf(l + 1)));
+      scan.addGroups.push(group('addBindGroup', outputOf(l + 1)));
     }
     return scan;
   }
 
-  /** Every level up but the top, into a compute pass the caller opened (after the deaths' counts). */
+  /** Every level up between level 0 and the top, into a compute pass the caller opened (after the deaths' words pass). */
   recordUp(pass: GPUComputePassEncoder): void {
-    this.scanGroups.forEach((group, l) => {
-      this.scanBlocks.record(pass, [group], this.dispatch(l));
+    this.scanGroups.forEach((group, i) => {
+      this.scanBlocks?.record(pass, [group], this.dispatch(i + 1));
     });
   }
 
@@ -72,7 +76,7 @@ export class LifeScanPass {
     // addGroups[i] is level i + 1's: from the second-highest level down to level 1.
     for (let i = this.addGroups.length - 1; i >= 0; i--) {
       const group = this.addGroups[i] as GPUBindGroup;
-      this.addOffsets.record(pass, [group], this.dispatch(i + 1));
+      this.addOffsets?.record(pass, [group], this.dispatch(i + 1));
     }
   }
 

@@ -11,8 +11,9 @@
  *    floor, or killed) sets its bit in the death bits; with the colliders
  *    fused in, it resolves them first and sets the collision events' bits]
  *   [collisions, then age (recheck): the deaths judged again after them]
- *   deathWords (deaths, children) a word of 32 death bits
- *   scan       prefix sums of those over the words
+ *   deathWords (deaths, children) a word of 32 death bits, and their prefix
+ *              sums in blocks of 1,024 words (the scan's level 0)
+ *   scan       the levels above (the top in planEmit's pass)
  *   compact    deaths to the free list, parked; survivors are not visited
  *   planEmit   deaths, requests, what fits, the fill's and emission's dispatches (one invocation)
  *   fill       survivors past the new live count into the holes the deaths left
@@ -280,7 +281,7 @@ export class GpuLifecycle {
     return [
       { name: 'planStep', record: (pass) => this.recordBeforeStep(pass, frame) },
       { name: 'step+age', record: (pass) => this.integratePass.record(pass, dt, accumulator) },
-      { name: 'deathWords', record: (pass) => this.kernels.deathWords.record(pass) },
+      { name: 'deathWords+scan0', record: (pass) => this.kernels.deathWords.record(pass) },
       { name: 'scan', record: (pass) => this.scanPass.recordUp(pass) },
       {
         name: 'scan top+planEmit',

@@ -5,8 +5,8 @@
  * and records them.
  */
 import { shaders } from '../shaders';
-import { INDIRECT_ARGS } from './indirectArgs';
-import type { LifeBuffers } from './lifeBuffers';
+import { INDIRECT_ARGS, scanArgsOffset } from './indirectArgs';
+import { SCAN_BLOCK, type LifeBuffers } from './lifeBuffers';
 import { LiveKernel, type LiveKernelSpec } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
@@ -19,7 +19,11 @@ export interface LifecycleKernels {
    */
   readonly age: LiveKernel;
   readonly recheck: LiveKernel;
-  /** shaders/deathWords.wgsl: (deaths, children) a word of the death bits, the scan's input, and the deaths per rule; with the word count. */
+  /**
+   * shaders/deathWords.wgsl: (deaths, children, records) a word of the death
+   * bits, and the deaths per rule, scanned as the scan's level 0 (a
+   * workgroup a block of words); with level 0's block count.
+   */
   readonly deathWords: LiveKernel;
   /**
    * shaders/compact.wgsl: the deaths onto the free list, their live indices
@@ -87,7 +91,7 @@ export function createLifecycleKernels(
   return {
     age: age(false),
     recheck: age(true),
-    deathWords: kernel({
+    deathWords: LiveKernel.create(device, particles, {
       name: 'DeathWordsPass',
       file: 'deathWords.wgsl',
       code: shaders.deathWords(),
@@ -96,13 +100,19 @@ export function createLifecycleKernels(
         ['read-only-storage', buffers.life],
         ['read-only-storage', buffers.lists],
         ['read-only-storage', buffers.dead],
-        ['storage', buffers.wordDeaths],
+        // Level 0 of the scan, at the start of `scanned`.
+        ['storage', buffers.scanned],
         ['read-only-storage', buffers.counters],
         ['uniform', buffers.rules],
         ['storage', buffers.ruleStats],
+        // Level 1's items.
+        ['storage', buffers.levelInputs[0] as GPUBuffer],
       ],
-      argsOffset: INDIRECT_ARGS.offsets.words,
-      bound: words,
+      // A workgroup a block of words: the blocks planStep wrote, or a full pool's.
+      dispatch:
+        buffers.dispatchMode === 'direct'
+          ? { workgroups: Math.ceil(words / SCAN_BLOCK) }
+          : { indirect: buffers.args, offset: scanArgsOffset(0) },
       perChunk: 'unread',
     }),
     compact: kernel({

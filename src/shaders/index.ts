@@ -302,12 +302,13 @@ export const shaders = {
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.contactLane, s.age),
-  deathWords: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.deathWords),
+  deathWords: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scanBlock(), s.blockScan, s.deathWords),
   compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
   fill: () => compose(wgslLifecycleRecords(), s.dispatch, scannedWords(), s.fill),
   emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
-  lifeScan: () => compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, SCAN_LEVEL.wgsl(), s.lifeScan),
-  lifePlan: () => compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, wgslArgs(), s.lifePlan),
+  lifeScan: () =>
+    compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, s.blockInput, SCAN_LEVEL.wgsl(), s.lifeScan),
+  lifePlan: () => compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, s.blockInput, wgslArgs(), s.lifePlan),
 
   // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
   /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */

@@ -7,6 +7,7 @@ import age from '../../shaders/age.wgsl?raw';
 import benchIntegrateSoA from '../../shaders/bench/integrateSoA.wgsl?raw';
 import benchIntegrateUniformAcceleration from '../../shaders/bench/integrateUniformAcceleration.wgsl?raw';
 import benchStepMath from '../../shaders/bench/stepMath.wgsl?raw';
+import blockInput from '../../shaders/blockInput.wgsl?raw';
 import blockScan from '../../shaders/blockScan.wgsl?raw';
 import collide from '../../shaders/collide.wgsl?raw';
 import compact from '../../shaders/compact.wgsl?raw';
@@ -63,6 +64,7 @@ export const sources = {
   benchIntegrateSoA,
   benchIntegrateUniformAcceleration,
   benchStepMath,
+  blockInput,
   blockScan,
   collide,
   compact,
