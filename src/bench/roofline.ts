@@ -88,25 +88,34 @@ export const LIFECYCLE_BYTES = {
    * `step`); the ageing reads age, lifetime and rule 12 (radius and
    * position.y are the record's) and writes age 4; deathWords.wgsl and
    * compact.wgsl read its death bit and its event bit, a word each a 32 live
-   * particles: 4 x 4 / 32 = 0.5.
+   * particles: 4 x 4 / 32 = 0.5; deathWords.wgsl writes the scan's level-0
+   * sums, 16 B a word: 0.5.
    */
-  live: { read: 4 + 3 * LANE_BYTES + 12 + 0.5, written: 2 * LANE_BYTES + 4 },
+  live: { read: 4 + 3 * LANE_BYTES + 12 + 0.5, written: 2 * LANE_BYTES + 4 + 0.5 },
   /** With the colliders fused into the step (a fountain), on top of `live`: the ageing reads the contact lane 4. */
   liveWithColliders: { read: 4, written: 0 },
   /**
    * A death, on top of `live`: alive 4 and its bit 4 out (liveAge.wgsl);
-   * compact.wgsl: its rule 4 and record 64 in, its live index 4, free-list
-   * slot 4, the parked record 64 and its death record (position, velocity,
-   * rule, first child: 32) out; fill.wgsl: a tail index 4 and the deaths'
-   * indices it searches (about 4 x log2 of the deaths, counted as 16) in, the
-   * moved index 4 out.
+   * deathWords.wgsl: its slot 4 and rule 4 in; compact.wgsl: its slot 4, rule
+   * 4, record 64 and its word's scanned sums (levels 0 and 1) 32 in, its live
+   * index 4, free-list slot 4 and the parked record 64 out (with payloads
+   * also its death record, 32: the benchmark's pools have none); fill.wgsl:
+   * the scanned sums before its tail position's word and before the
+   * survivors' end, 2 x 32, the deaths' indices of those words it walks
+   * (about two, 8), the index at its position 4, the hole's index 4 and the
+   * tail's slot 4 in, the slot into the hole and its inverse-map entry 8 out.
    */
-  death: { read: 4 + BYTES_PER_PARTICLE + 4 + 16, written: 8 + 4 + 4 + BYTES_PER_PARTICLE + 32 + 4 },
+  death: {
+    read: 4 + 4 + (4 + 4 + BYTES_PER_PARTICLE + 32) + (2 * 32 + 8 + 4 + 4 + 4),
+    written: 8 + (4 + 4 + BYTES_PER_PARTICLE) + 8,
+  },
   /**
    * A birth (emit.wgsl): its free-list slot 4 and life record 32 in; its slot
-   * in the live list 4, the new particle 64 and life record 32 out.
+   * in the live list 4, the new particle 64 and life record 32 out; and
+   * fill.wgsl: its free-list slot 4 and the high-water mark 4 in, its
+   * inverse-map entry 4 out.
    */
-  birth: { read: 4 + BYTES_PER_LIFE, written: 4 + BYTES_PER_PARTICLE + BYTES_PER_LIFE },
+  birth: { read: 4 + BYTES_PER_LIFE + 4 + 4, written: 4 + BYTES_PER_PARTICLE + BYTES_PER_LIFE + 4 },
   /**
    * With the colliders fused into the step (a fountain), a collision event (a
    * contact start), on top of `live`: liveAge.wgsl stores the contact lane 4
