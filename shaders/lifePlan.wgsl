@@ -2,8 +2,9 @@
 // few counters, no atomics, so deterministic):
 // - planStep, before the step: the indirect dispatch sizes of every pass
 //   over the live list (forces, the step and its ageing), of the passes over
-//   the words of the death bits (the deaths' counts, the compaction) and of
-//   each scan level; and which walk steps: the dense walk in slot order
+//   the words of the death bits (the compaction) and of each scan level below
+//   the top (level 0: the deaths' counts, shaders/deathWords.wgsl); and which
+//   walk steps: the dense walk in slot order
 //   (shaders/denseDispatch.wgsl) over the slots below the high-water mark,
 //   where every live slot lies, once 2/3 of those are live, below that the
 //   walk over the live list, the other's dispatch empty.

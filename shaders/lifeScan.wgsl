@@ -6,7 +6,7 @@
 // the capacity. Level 0 is counted and scanned by the deaths' words pass
 // (shaders/deathWords.wgsl), the top level (a single block) by planEmit's
 // (shaders/lifePlan.wgsl), whose total is the step's; this file scans the
-// levels between (past 2^25 live particles with blocks of 1,024).
+// levels between (in pools of more than 2^25 slots, with blocks of 1,024).
 // `scanBlocks` scans each block of `input` into `output` (shaders/blockScan.wgsl)
 // and writes the block's total to `sums` (the next level's input).
 // `addOffsets` then adds each block's scanned offset (`sums` bound to the level

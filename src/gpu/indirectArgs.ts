@@ -19,11 +19,11 @@ export const INDIRECT_ARGS = defineStruct('IndirectArgs', {
   drawPoints: { type: 'vec4u', doc: 'drawIndirect: one point a live particle' },
   scan: {
     type: arrayOf('vec4u', MAX_SCAN_LEVELS),
-    doc: 'dispatch of each scan level below the top (the top: one workgroup, with planEmit)',
+    doc: "dispatch of each scan level below the top (level 0: the deaths' words pass; the top: one workgroup, with planEmit)",
   },
   words: {
     type: 'vec4u',
-    doc: 'dispatch over the words of the death bits (32 live indices a word): counts, compaction',
+    doc: 'dispatch over the words of the death bits (32 live indices a word): the compaction',
   },
   fill: { type: 'vec4u', doc: 'dispatch of the fill: one invocation a death or birth of the step, whichever are more' },
   stepList: {

@@ -4,8 +4,8 @@
  * indices a word), the levels between level 0 (counted and scanned by the
  * deaths' words pass, shaders/deathWords.wgsl) and the top (a single block,
  * scanned with planEmit: src/gpu/lifePlanPass.ts), dispatched indirectly with
- * the block counts planStep derived from the live count. Up to 2^25 live
- * particles there are none: two levels.
+ * the block counts planStep derived from the live count. A pool of up to
+ * 2^25 slots has none: two levels.
  */
 import { scanArgsOffset } from './indirectArgs';
 import { SCAN_BLOCK, type LifeBuffers } from './lifeBuffers';
@@ -22,7 +22,7 @@ export class LifeScanPass {
 
   private constructor(
     private readonly buffers: LifeBuffers,
-    /** Null with two levels (up to 2^25 live particles): no level between, no pipeline built. */
+    /** Null with two levels (pools of up to 2^25 slots): no level between, no pipeline built. */
     private readonly scanBlocks: Kernel | null,
     private readonly addOffsets: Kernel | null,
   ) {}
