@@ -26,7 +26,7 @@ import {
 import { initialLifecycle } from '../core/emitters/lifecycle';
 import type { PreparedLifecycle } from '../core/emitters/options';
 import type { DispatchMode } from './device';
-import { INDIRECT_ARGS, MAX_SCAN_LEVELS } from './indirectArgs';
+import { INDIRECT_ARGS, MAX_SCAN_LEVELS, scanArgsOffset } from './indirectArgs';
 import type { Dispatch } from './kernel';
 
 /**
@@ -334,6 +334,16 @@ export class LifeBuffers {
    */
   dispatchAt(offset: number, bound: number): Dispatch {
     return this.dispatchMode === 'direct' ? { count: bound } : { indirect: this.args, offset };
+  }
+
+  /**
+   * Scan level `level`'s dispatch, a workgroup a block: the blocks planStep
+   * counted, or (direct dispatch) as many as a full pool has, the rest
+   * returning at once.
+   */
+  scanDispatch(level: number): Dispatch {
+    if (this.dispatchMode === 'indirect') return { indirect: this.args, offset: scanArgsOffset(level) };
+    return { workgroups: Math.ceil((this.levels[level] as number) / SCAN_BLOCK) };
   }
 
   /** A frame uniform binding of one slot, for a bind group entry with a dynamic offset. */

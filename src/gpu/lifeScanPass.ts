@@ -7,10 +7,9 @@
  * the block counts planStep derived from the live count. A pool of up to
  * 2^25 slots has none: two levels.
  */
-import { scanArgsOffset } from './indirectArgs';
-import { SCAN_BLOCK, type LifeBuffers } from './lifeBuffers';
+import type { LifeBuffers } from './lifeBuffers';
 import { shaders } from '../shaders';
-import { Kernel, type Dispatch } from './kernel';
+import { Kernel } from './kernel';
 import { SCAN_LEVEL } from './passParams';
 import { UniformBlock } from './uniformBlock';
 
@@ -67,7 +66,7 @@ export class LifeScanPass {
   /** Every level up between level 0 and the top, into a compute pass the caller opened (after the deaths' words pass). */
   recordUp(pass: GPUComputePassEncoder): void {
     this.scanGroups.forEach((group, i) => {
-      this.scanBlocks?.record(pass, [group], this.dispatch(i + 1));
+      this.scanBlocks?.record(pass, [group], this.buffers.scanDispatch(i + 1));
     });
   }
 
@@ -76,15 +75,8 @@ export class LifeScanPass {
     // addGroups[i] is level i + 1's: from the second-highest level down to level 1.
     for (let i = this.addGroups.length - 1; i >= 0; i--) {
       const group = this.addGroups[i] as GPUBindGroup;
-      this.addOffsets?.record(pass, [group], this.dispatch(i + 1));
+      this.addOffsets?.record(pass, [group], this.buffers.scanDispatch(i + 1));
     }
-  }
-
-  /** Level l's blocks: as planStep counted them, or (direct dispatch) as many as a full pool has, the rest returning at once. */
-  private dispatch(level: number): Dispatch {
-    const buffers = this.buffers;
-    if (buffers.dispatchMode === 'indirect') return { indirect: buffers.args, offset: scanArgsOffset(level) };
-    return { workgroups: Math.ceil((buffers.levels[level] as number) / SCAN_BLOCK) };
   }
 
   destroy(): void {

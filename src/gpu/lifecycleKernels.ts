@@ -5,8 +5,8 @@
  * and records them.
  */
 import { shaders } from '../shaders';
-import { INDIRECT_ARGS, scanArgsOffset } from './indirectArgs';
-import { SCAN_BLOCK, type LifeBuffers } from './lifeBuffers';
+import { INDIRECT_ARGS } from './indirectArgs';
+import type { LifeBuffers } from './lifeBuffers';
 import { LiveKernel, type LiveKernelSpec } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
@@ -108,11 +108,8 @@ export function createLifecycleKernels(
         // Level 1's items.
         ['storage', buffers.levelInputs[0] as GPUBuffer],
       ],
-      // A workgroup a block of words: the blocks planStep wrote, or a full pool's.
-      dispatch:
-        buffers.dispatchMode === 'direct'
-          ? { workgroups: Math.ceil(words / SCAN_BLOCK) }
-          : { indirect: buffers.args, offset: scanArgsOffset(0) },
+      // A workgroup a block of words.
+      dispatch: buffers.scanDispatch(0),
       perChunk: 'unread',
     }),
     compact: kernel({
