@@ -57,7 +57,6 @@ await build({
     target: 'node20',
     rollupOptions: {
       input,
-      external: ['webgpu'],
       output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
     },
   },

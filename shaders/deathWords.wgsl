@@ -15,7 +15,7 @@
 // binds as many buffers as a stage may.
 // Mirrored by src/core/emitters/lifecycle.ts (countDeaths).
 // Prepended: the Particle struct and accessors, the Life struct, the
-// lifecycle records, shaders/dispatch.wgsl, shaders/lifeDeath.wgsl,
+// lifecycle records, shaders/lifeDeath.wgsl,
 // SCAN_BLOCK from src/gpu/lifeBuffers.ts, shaders/blockScan.wgsl.
 
 override CAPACITY: u32;

@@ -175,7 +175,7 @@ const COMPOSED: readonly Composed[] = [
     code: shaders.deathWords(),
     pipelines: [0, 1].map((HAS_PAYLOADS) => ({
       name: `payloads ${HAS_PAYLOADS}`,
-      constants: { WORKGROUP_SIZE, CAPACITY, HAS_PAYLOADS },
+      constants: { CAPACITY, HAS_PAYLOADS },
     })),
   },
   {

@@ -95,7 +95,8 @@ export function createLifecycleKernels(
       name: 'DeathWordsPass',
       file: 'deathWords.wgsl',
       code: shaders.deathWords(),
-      constants: { ...overLiveList, ...payloads, EVENT_BITS_AT: buffers.eventBitsAt },
+      // Its workgroups are the scan's (shaders/blockScan.wgsl, THREADS), not WORKGROUP_SIZE.
+      constants: { CAPACITY: buffers.capacity, ...payloads, EVENT_BITS_AT: buffers.eventBitsAt },
       bindings: [
         ['read-only-storage', buffers.life],
         ['read-only-storage', buffers.lists],

@@ -302,7 +302,7 @@ export const shaders = {
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.contactLane, s.age),
-  deathWords: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scanBlock(), s.blockScan, s.deathWords),
+  deathWords: () => compose(lifeHeader(), s.lifeDeath, scanBlock(), s.blockScan, s.deathWords),
   compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
   fill: () => compose(wgslLifecycleRecords(), s.dispatch, scannedWords(), s.fill),
   emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
