@@ -102,7 +102,7 @@ export function createLifecycleKernels(
         ['read-only-storage', buffers.lists],
         ['read-only-storage', buffers.dead],
         // Level 0 of the scan, at the start of `scanned`.
-        ['storage', buffers.scanned],
+        ['storage', buffers.levelOutputs[0] as GPUBufferBinding],
         ['read-only-storage', buffers.counters],
         ['uniform', buffers.rules],
         ['storage', buffers.ruleStats],

@@ -17,8 +17,8 @@ export interface LiveKernelSpec {
   file: string;
   code: string;
   constants: Record<string, number>;
-  /** Group 1, binding by binding: how the kernel reads the buffer, and the buffer. */
-  bindings: readonly (readonly [GPUBufferBindingType, GPUBuffer])[];
+  /** Group 1, binding by binding: how the kernel reads the buffer, and the buffer (or a range of one). */
+  bindings: readonly (readonly [GPUBufferBindingType, GPUBuffer | GPUBufferBinding])[];
   /** Group 2, where the kernel reads the frame's uniforms; absent where it does not. */
   frame?: GPUBufferBinding;
   /** Indirect from the arguments planStep or planEmit writes, or direct over a bound (LifeBuffers.dispatchAt). */
