@@ -7,7 +7,14 @@
  *
  * @packageDocumentation
  */
-export { SparkworksInputError } from './core/errors';
+export {
+  SparkworksInputError,
+  CollisionInputError,
+  EmitterInputError,
+  ForceInputError,
+  LookInputError,
+  SnapshotError,
+} from './core/errors';
 export type { LifeRecords } from './core/layout';
 export {
   ATTRIBUTES,
@@ -52,7 +59,6 @@ export {
   ForceRegistry,
   ForceHandle,
   SpringNetwork,
-  ForceInputError,
   FORCE_TYPES,
   MAX_FORCE_GENERATORS,
   MAX_SPRING_LINKS,
@@ -89,7 +95,6 @@ export { LINK_TYPES, MAX_LINKS, type LinkInit, type CableLink, type RodLink } fr
 export type { CollisionEventInit } from './core/emitters/types';
 export type { EmitterRuntime } from './core/emitters/params';
 export { DEFAULT_CONTACT_SETTINGS, type CollisionOptions, type ContactSettings } from './core/collisions/world';
-export { CollisionInputError } from './core/collisions/check';
 export {
   GRAVITY,
   MAX_BURST,
@@ -102,7 +107,6 @@ export {
   CYCLONE_FIREWORK_RULES,
   cycloneLaunchers,
   EmitterSet,
-  EmitterInputError,
   type EmitterInit,
   type EmitterUpdate,
   type FireworkRuleInit,
@@ -129,7 +133,6 @@ export {
 export type { SceneForces } from './scene/forces';
 export { sceneToLook } from './scene/scene';
 export {
-  LookInputError,
   SCENE_BLEND_MODES,
   SCENE_COLOR_MODES,
   SCENE_DRAW_MODES,
@@ -176,7 +179,6 @@ export { SORT_ORDERS, backToFront, depthKey, depthKeys, type SortOrder } from '.
 export {
   OLDEST_SNAPSHOT_VERSION,
   SNAPSHOT_VERSION,
-  SnapshotError,
   type SnapshotBytes,
   type SnapshotHeader,
 } from './core/snapshot/format';

@@ -3,7 +3,7 @@
  * error each module asks for. Pure TypeScript.
  */
 import { describe, expect, it } from 'vitest';
-import { CollisionInputError } from '../src/core/collisions/check';
+import { check as collisionCheck } from '../src/core/collisions/check';
 import { SparkworksInputError } from '../src/core/errors';
 import { SHOWN_LENGTH, pathOf, refusalMessage, showValue, validator, type Validator } from '../src/core/validation';
 
@@ -95,13 +95,12 @@ describe('validator', () => {
     );
   });
 
-  it('throws the error the module asks for, with its rule', () => {
-    const collisions: Validator = validator(
-      (message, what, value, rule) => new CollisionInputError(message, what, value, rule),
-    );
-    const error = refusal(() => collisions.refuse('colliders[0].radius', -1, 'must be > 0'));
-    expect(error).toBeInstanceOf(CollisionInputError);
-    expect((error as CollisionInputError).rule).toBe('must be > 0');
+  it('throws SparkworksInputError carrying the rule, for every module', () => {
+    const error = refusal(() => collisionCheck.refuse('colliders[0].radius', -1, 'must be > 0'));
+    expect(error).toBeInstanceOf(SparkworksInputError);
+    expect(error.rule).toBe('must be > 0');
+    expect(error.what).toBe('colliders[0].radius');
+    expect(error.value).toBe(-1);
   });
 });
 

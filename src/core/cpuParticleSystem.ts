@@ -42,7 +42,8 @@ import {
 } from './particles';
 import { resolveVariant, type Variant } from './variants';
 import type { LifecycleOptions } from './emitters/options';
-import { SnapshotError, plainCopy, type SnapshotBytes } from './snapshot/format';
+import { snapshotRefusal } from './errors';
+import { plainCopy, type SnapshotBytes } from './snapshot/format';
 import { creationOptions, decodeSnapshot, encodeSnapshot, type SystemState } from './snapshot/systemSnapshot';
 
 /**
@@ -296,7 +297,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
   /**
    * A system rebuilt from a snapshot of either backend, continuing where it
    * was taken. Its precision is the snapshot's (a float32 snapshot restores
-   * in float32 only). Throws SnapshotError for a corrupt, truncated or
+   * in float32 only). Throws SparkworksInputError for a corrupt, truncated or
    * unknown-version snapshot, before building anything.
    */
   static restore(snapshot: SnapshotBytes, options: { precision?: Precision } = {}): CpuParticleSystem {
@@ -304,7 +305,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
     const { config } = decoded;
     const precision = options.precision ?? config.precision;
     if (precision !== config.precision) {
-      throw new SnapshotError(
+      throw snapshotRefusal(
         `a ${config.precision} snapshot cannot restore in ${precision} precision (it would not continue bit for bit)`,
         'precision',
         precision,

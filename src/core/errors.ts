@@ -1,9 +1,10 @@
 /**
- * Errors raised for bad input. Every message names the offending value and the
- * limit it broke, and the operation that raised it changed nothing.
+ * The one error raised for bad input, whatever the feature: every message
+ * names the offending value and the limit it broke, and the operation that
+ * raised it changed nothing.
  */
 export class SparkworksInputError extends RangeError {
-  /** `'SparkworksInputError'`, for the subclasses too (tell those apart with `instanceof`). */
+  /** `'SparkworksInputError'`. */
   override readonly name = 'SparkworksInputError';
   constructor(
     message: string,
@@ -11,7 +12,39 @@ export class SparkworksInputError extends RangeError {
     readonly what: string,
     /** The value that was refused. */
     readonly value: unknown,
+    /**
+     * The rule alone (`must be finite and >= 0`), without the path and the
+     * value, so a scene file can word its refusal its own way; empty where
+     * the message is all there is.
+     */
+    readonly rule = '',
   ) {
     super(message);
   }
 }
+
+/** A refusal of a snapshot, a file or bytes from one: corrupt, truncated, of another version, or of another system. */
+export function snapshotRefusal(message: string, what = 'snapshot', value: unknown = undefined): SparkworksInputError {
+  return new SparkworksInputError(message, what, value);
+}
+
+/** @deprecated Every bad input raises {@link SparkworksInputError}; this is the same class under its old name. */
+export const ForceInputError = SparkworksInputError;
+/** @deprecated Use {@link SparkworksInputError}. */
+export type ForceInputError = SparkworksInputError;
+/** @deprecated Every bad input raises {@link SparkworksInputError}; this is the same class under its old name. */
+export const CollisionInputError = SparkworksInputError;
+/** @deprecated Use {@link SparkworksInputError}. */
+export type CollisionInputError = SparkworksInputError;
+/** @deprecated Every bad input raises {@link SparkworksInputError}; this is the same class under its old name. */
+export const EmitterInputError = SparkworksInputError;
+/** @deprecated Use {@link SparkworksInputError}. */
+export type EmitterInputError = SparkworksInputError;
+/** @deprecated Every bad input raises {@link SparkworksInputError}; this is the same class under its old name. */
+export const LookInputError = SparkworksInputError;
+/** @deprecated Use {@link SparkworksInputError}. */
+export type LookInputError = SparkworksInputError;
+/** @deprecated Every bad snapshot raises {@link SparkworksInputError}; this is the same class under its old name. */
+export const SnapshotError = SparkworksInputError;
+/** @deprecated Use {@link SparkworksInputError}. */
+export type SnapshotError = SparkworksInputError;

@@ -115,7 +115,7 @@ export function pathOf(what: string): PropertyKey[] {
 /** Makes the error a refusal throws; the message is already worded. */
 export type RefusalError = (message: string, what: string, value: unknown, rule: string) => SparkworksInputError;
 
-const plainError: RefusalError = (message, what, value) => new SparkworksInputError(message, what, value);
+const plainError: RefusalError = (message, what, value, rule) => new SparkworksInputError(message, what, value, rule);
 
 const always = (): boolean => true;
 

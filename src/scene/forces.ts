@@ -19,7 +19,6 @@
  */
 import {
   FORCE_RULES,
-  ForceInputError,
   checkGenerator,
   checkLink,
   checkTarget,
@@ -44,15 +43,15 @@ export interface SceneForces {
   links: SpringLink[];
 }
 
-/** Refusals as the core's force checks make them (ForceInputError), so the scene reports them with their path. */
-const check: Validator = validator((message, what, value, rule) => new ForceInputError(message, what, value, rule));
+/** Refusals as the core's force checks make them (SparkworksInputError), so the scene reports them with their path. */
+const check: Validator = validator();
 
 /** A generator's target: one of these keys (or none: every particle). */
 export const TARGET_KEYS = ['particle', 'particles', 'range'] as const;
 /** A `spring`'s or `bungee`'s keys besides `type`. */
 export const SPRING_KEYS = ['a', 'b', 'restLength', 'stiffness'] as const;
 
-/** Validates the scene's forces against its particle count; throws ForceInputError naming `forces[k]...`. */
+/** Validates the scene's forces against its particle count; throws SparkworksInputError naming `forces[k]...`. */
 export function sceneForces(forces: readonly unknown[] | undefined, particleCount: number): SceneForces {
   const out: SceneForces = { generators: [], links: [] };
   (forces ?? []).forEach((entry, k) => {
@@ -92,5 +91,3 @@ export function sceneForces(forces: readonly unknown[] | undefined, particleCoun
   });
   return out;
 }
-
-export { ForceInputError };

@@ -121,30 +121,17 @@ export const TRAIL_KEYS = ['length', 'width', 'curves', 'blend', 'intensity'] as
 /** A spawn rule hidden in a draw: a sprite of no pixels draws with no alpha (ParticlePass's minPixels rule). */
 const HIDDEN: LookCurves = { size: [{ at: 0, value: 0 }], opacity: [{ at: 0, value: 0 }] };
 
-/** Refusals of the look: the core's validators' plain refusals, with the rule kept for the scene's message. */
-export class LookInputError extends SparkworksInputError {
-  constructor(
-    message: string,
-    what: string,
-    value: unknown,
-    /** The rule broken, without the path and value. */
-    readonly rule: string,
-  ) {
-    super(message, what, value);
-  }
-}
+const check: Validator = validator();
 
-const check: Validator = validator((message, what, value, rule) => new LookInputError(message, what, value, rule));
-
-/** Runs a core validator, turning its refusal into a LookInputError (the rule recovered from its worded message). */
+/** Runs a core check, giving a refusal without a rule of its own the rule recovered from its worded message. */
 function core<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (!(error instanceof SparkworksInputError) || error instanceof LookInputError) throw error;
+    if (!(error instanceof SparkworksInputError) || error.rule !== '') throw error;
     const prefix = refusalMessage(error.what, error.value, '');
     const rule = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-    throw new LookInputError(error.message, error.what, error.value, rule);
+    throw new SparkworksInputError(error.message, error.what, error.value, rule);
   }
 }
 
@@ -209,7 +196,7 @@ function lookOf(entry: unknown): unknown {
 }
 
 /**
- * A scene's look, checked (LookInputError naming `look...`,
+ * A scene's look, checked (SparkworksInputError naming `look...`,
  * `emitters[i].look...` or `fireworks[j].look...`) and split into draws.
  * Without any look: one layer with an empty look (the page's own).
  */

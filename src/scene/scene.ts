@@ -6,17 +6,15 @@
  * error names the JSON path of the first bad field and the value found there.
  */
 import { z } from 'zod';
-import { CollisionInputError } from '../core/collisions/check';
 import { prepareColliders, type ColliderInit } from '../core/collisions/colliders';
 import { prepareLinks, type LinkInit } from '../core/collisions/links';
 import { resolveContactSettings, type CollisionOptions } from '../core/collisions/world';
-import { EmitterInputError } from '../core/emitters/params';
 import { prepareLifecycle, type LifecycleOptions } from '../core/emitters/options';
 import type { EmitterInit, FireworkRuleInit } from '../core/emitters/types';
 import { SparkworksInputError } from '../core/errors';
 import { nearMiss, pathOf, quote, showValue, shownKey } from '../core/validation';
-import { ForceInputError, sceneForces, type SceneForces } from './forces';
-import { LookInputError, sceneLook, withoutLook, type SceneLook } from './look';
+import { sceneForces, type SceneForces } from './forces';
+import { sceneLook, withoutLook, type SceneLook } from './look';
 import {
   RULES,
   isFiniteFloat32,
@@ -248,7 +246,7 @@ function jsonPath(path: readonly PropertyKey[]): string {
 /** A refusal in the scene file's words, `scene.json: $.particles[1].mass: <rule>; got <value>` (values shown as the core shows them). */
 function refuse(sourceName: string, path: readonly PropertyKey[], rule: string, value: unknown): never {
   const where = jsonPath(path);
-  throw new SparkworksInputError(`${sourceName}: ${where}: ${rule}; got ${showValue(value)}`, where, value);
+  throw new SparkworksInputError(`${sourceName}: ${where}: ${rule}; got ${showValue(value)}`, where, value, rule);
 }
 
 /** Parses and validates a scene; throws SparkworksInputError naming the first bad field. */
@@ -299,8 +297,8 @@ function checkCollisions(scene: Scene, sourceName: string): void {
     if (scene.links) prepareLinks(scene.links as LinkInit[], scene.particles.length, 'links');
     if (scene.collisions) resolveContactSettings(scene.collisions as CollisionOptions, 'collisions');
   } catch (error) {
-    if (!(error instanceof CollisionInputError)) throw error;
-    refuse(sourceName, pathOf(error.what), error.rule, error.value);
+    if (!(error instanceof SparkworksInputError)) throw error;
+    refuse(sourceName, pathOf(error.what), error.rule || error.message, error.value);
   }
   for (const key of ['colliders', 'links']) {
     if (scene.collisions && key in scene.collisions) {
@@ -314,8 +312,8 @@ function checkForces(scene: Scene, sourceName: string): void {
   try {
     sceneForces(scene.forces, scene.particles.length);
   } catch (error) {
-    if (!(error instanceof ForceInputError)) throw error;
-    refuse(sourceName, pathOf(error.what), error.rule, error.value);
+    if (!(error instanceof SparkworksInputError)) throw error;
+    refuse(sourceName, pathOf(error.what), error.rule || error.message, error.value);
   }
 }
 
@@ -328,10 +326,10 @@ function checkLifecycle(scene: Scene, sourceName: string): void {
   try {
     prepareLifecycle(sceneToLifecycle(scene), capacity);
   } catch (error) {
-    if (error instanceof EmitterInputError) refuse(sourceName, pathOf(error.what), error.rule, error.value);
-    // The other refusals are the capacity's (too many slots for emitters).
-    if (error instanceof SparkworksInputError) refuse(sourceName, ['capacity'], error.message, capacity);
-    throw error;
+    if (!(error instanceof SparkworksInputError)) throw error;
+    if (error.rule !== '') refuse(sourceName, pathOf(error.what), error.rule, error.value);
+    // A refusal without a rule of its own is the capacity's (too many slots for emitters).
+    refuse(sourceName, ['capacity'], error.message, capacity);
   }
 }
 
@@ -340,8 +338,8 @@ function checkLook(scene: Scene, sourceName: string): void {
   try {
     sceneToLook(scene);
   } catch (error) {
-    if (!(error instanceof LookInputError)) throw error;
-    refuse(sourceName, pathOf(error.what), error.rule, error.value);
+    if (!(error instanceof SparkworksInputError)) throw error;
+    refuse(sourceName, pathOf(error.what), error.rule || error.message, error.value);
   }
 }
 

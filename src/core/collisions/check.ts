@@ -1,28 +1,13 @@
 /**
  * Input checks shared by the collision inputs (colliders, links, options):
- * the shared vocabulary (src/core/validation.ts) throwing CollisionInputError,
+ * the shared vocabulary (src/core/validation.ts) throwing SparkworksInputError,
  * which names the value and the limit, before anything is changed.
  */
 import { SparkworksInputError } from '../errors';
 import { isFiniteFloat32, validator, type Validator } from '../validation';
 
-/** A refused collision input; `rule` is the limit alone, so the scene file can word it its own way. */
-export class CollisionInputError extends SparkworksInputError {
-  constructor(
-    message: string,
-    what: string,
-    value: unknown,
-    /** The rule alone (`must be finite and >= 0`), without the value, so a scene file can word its refusal its own way. */
-    readonly rule: string,
-  ) {
-    super(message, what, value);
-  }
-}
-
-/** The collisions' refusals: CollisionInputError, in the shared wording (src/core/validation.ts). */
-export const check: Validator = validator(
-  (message, what, value, rule) => new CollisionInputError(message, what, value, rule),
-);
+/** The collisions' refusals: SparkworksInputError, in the shared wording (src/core/validation.ts). */
+export const check: Validator = validator();
 
 export function refuse(what: string, value: unknown, rule: string): never {
   return check.refuse(what, value, rule);

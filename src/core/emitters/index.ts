@@ -13,7 +13,6 @@ export {
 } from './types';
 export { prepareSpawnRules } from './spawnRules';
 export { EmitterSet, type EmitterUpdate } from './emitterSet';
-export { EmitterInputError } from './params';
 export { prepareLifecycle, type LifecycleOptions, type PreparedLifecycle } from './options';
 export { CpuLifecycle, type Emission } from './lifecycle';
 export type { LifecycleSnapshot, LifecycleStats, RuleStats } from './stats';

@@ -24,19 +24,8 @@ import {
   type ShapeInit,
 } from './types';
 
-/** A refused emitter or firework value: `what` names it (`emitters[2].lifetime`), `rule` is the limit it broke. */
-export class EmitterInputError extends SparkworksInputError {
-  constructor(
-    what: string,
-    value: unknown,
-    /** The rule alone (`must be finite and >= 0`), without the value, so a scene file can word its refusal its own way. */
-    readonly rule: string,
-  ) {
-    super(refusalMessage(what, value, rule), what, value);
-  }
-}
-
-const check: Validator = validator((_message, what, value, rule) => new EmitterInputError(what, value, rule));
+/** The emitters' refusals: SparkworksInputError, in the shared wording (src/core/validation.ts). */
+const check: Validator = validator();
 
 type Vec3 = [number, number, number];
 

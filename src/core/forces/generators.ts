@@ -310,21 +310,8 @@ export function passesRule(rule: Exclude<Rule, 'vector' | 'axis'>, x: unknown): 
   }
 }
 
-/** A refused force input: `what` names it (`generator.stiffness`, `links[3].b`), `rule` says what it must be. */
-export class ForceInputError extends SparkworksInputError {
-  constructor(
-    message: string,
-    what: string,
-    value: unknown,
-    /** The rule alone (`must be finite and >= 0`), without the value, so a scene file can word its refusal its own way. */
-    readonly rule: string,
-  ) {
-    super(message, what, value);
-  }
-}
-
-/** The forces' refusals: ForceInputError, in the shared wording (src/core/validation.ts). */
-const check: Validator = validator((message, what, value, rule) => new ForceInputError(message, what, value, rule));
+/** The forces' refusals: SparkworksInputError, in the shared wording (src/core/validation.ts). */
+const check: Validator = validator();
 
 export function refuse(what: string, value: unknown, rule: string): never {
   return check.refuse(what, value, rule);

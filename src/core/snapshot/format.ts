@@ -22,7 +22,7 @@
  * Sections start on 8-byte boundaries, so each can be viewed in place.
  */
 import CRC32 from 'crc-32';
-import { SparkworksInputError } from '../errors';
+import { snapshotRefusal } from '../errors';
 import { DAMPING_MODES, INTEGRATION_ORDERS, type Variant } from '../variants';
 
 /** The format version this Sparkworks writes, and the newest it reads. */
@@ -42,12 +42,8 @@ export const SNAPSHOT_FLAGS = { emitters: 1, float64: 2 } as const;
 export const ELEMENT_KINDS = ['bytes', 'u32', 'f32', 'f64', 'utf8'] as const;
 export type ElementKind = (typeof ELEMENT_KINDS)[number];
 
-/** A snapshot, a file or bytes from one, refused: corrupt, truncated, of another version, or of another system. */
-export class SnapshotError extends SparkworksInputError {
-  constructor(message: string, what = 'snapshot', value: unknown = undefined) {
-    super(message, what, value);
-  }
-}
+/** The deprecated alias stays importable from here for code that did. */
+export { SnapshotError } from '../errors';
 
 /** One section: a four-letter tag and its bytes. */
 export interface Section {
@@ -156,7 +152,7 @@ function asBytes(snapshot: SnapshotBytes): Uint8Array {
   if (snapshot instanceof Uint8Array) return snapshot;
   if (snapshot instanceof ArrayBuffer) return new Uint8Array(snapshot);
   if (ArrayBuffer.isView(snapshot)) return new Uint8Array(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
-  throw new SnapshotError(
+  throw snapshotRefusal(
     `a snapshot must be bytes (a Uint8Array or ArrayBuffer), not ${snapshot === null ? 'null' : typeof snapshot}`,
   );
 }
@@ -182,19 +178,19 @@ export async function readContainerSliced(snapshot: SnapshotBytes): Promise<Cont
 function checkedCopy(snapshot: SnapshotBytes): Uint8Array {
   const bytes = asBytes(snapshot).slice();
   if (bytes.byteLength < FIXED_HEADER_BYTES) {
-    throw new SnapshotError(
+    throw snapshotRefusal(
       `not a Sparkworks snapshot: ${bytes.byteLength} bytes, shorter than the ${FIXED_HEADER_BYTES}-byte header`,
     );
   }
   const magic = String.fromCharCode(...bytes.subarray(0, 8));
   if (magic !== MAGIC) {
-    throw new SnapshotError(`not a Sparkworks snapshot: it starts ${JSON.stringify(magic)}, not "${MAGIC}"`);
+    throw snapshotRefusal(`not a Sparkworks snapshot: it starts ${JSON.stringify(magic)}, not "${MAGIC}"`);
   }
   const view = new DataView(bytes.buffer);
   const version = view.getUint32(8, true);
   if (version > SNAPSHOT_VERSION || version < OLDEST_SNAPSHOT_VERSION) {
     const newer = version > SNAPSHOT_VERSION;
-    throw new SnapshotError(
+    throw snapshotRefusal(
       `snapshot format version ${version} is ${newer ? 'newer than' : 'older than'} this Sparkworks reads ` +
         `(versions ${OLDEST_SNAPSHOT_VERSION} to ${SNAPSHOT_VERSION})` +
         (newer ? ': update Sparkworks to read it' : ''),
@@ -204,7 +200,7 @@ function checkedCopy(snapshot: SnapshotBytes): Uint8Array {
   }
   const total = Number(view.getBigUint64(16, true));
   if (total !== bytes.byteLength) {
-    throw new SnapshotError(
+    throw snapshotRefusal(
       `snapshot is ${total > bytes.byteLength ? 'truncated' : 'longer than written'}: ` +
         `${bytes.byteLength} bytes where its header says ${total}`,
       'snapshot.length',
@@ -217,7 +213,7 @@ function checkedCopy(snapshot: SnapshotBytes): Uint8Array {
 function compareChecksum(bytes: Uint8Array, actual: number): void {
   const stored = new DataView(bytes.buffer).getUint32(24, true);
   if (stored !== actual) {
-    throw new SnapshotError(
+    throw snapshotRefusal(
       `snapshot is corrupt: its CRC-32 is ${hex(actual)} where its header says ${hex(stored)}`,
       'snapshot.checksum',
       actual,
@@ -232,11 +228,11 @@ function parseSections(bytes: Uint8Array): Container {
   const headerBytes = view.getUint32(12, true);
   const count = view.getUint32(44, true);
   if (headerBytes !== FIXED_HEADER_BYTES + SECTION_ENTRY_BYTES * count || headerBytes > total) {
-    throw new SnapshotError(`snapshot header is malformed: ${headerBytes} header bytes for ${count} sections`);
+    throw snapshotRefusal(`snapshot header is malformed: ${headerBytes} header bytes for ${count} sections`);
   }
   const integrator = INTEGRATION_ORDERS[view.getUint32(32, true)];
   const damping = DAMPING_MODES[view.getUint32(36, true)];
-  if (!integrator || !damping) throw new SnapshotError('snapshot header is malformed: unknown integrator or damping');
+  if (!integrator || !damping) throw snapshotRefusal('snapshot header is malformed: unknown integrator or damping');
   const sections = new Map<string, Section>();
   for (let i = 0; i < count; i++) {
     const entry = FIXED_HEADER_BYTES + SECTION_ENTRY_BYTES * i;
@@ -245,7 +241,7 @@ function parseSections(bytes: Uint8Array): Container {
     const offset = Number(view.getBigUint64(entry + 8, true));
     const length = Number(view.getBigUint64(entry + 16, true));
     if (!kind || offset % 8 !== 0 || offset < headerBytes || offset + length > total || sections.has(tag)) {
-      throw new SnapshotError(`snapshot section ${JSON.stringify(tag)} is malformed (bounds, kind or a repeated tag)`);
+      throw snapshotRefusal(`snapshot section ${JSON.stringify(tag)} is malformed (bounds, kind or a repeated tag)`);
     }
     sections.set(tag, { tag, kind, bytes: bytes.subarray(offset, offset + length) });
   }
@@ -276,10 +272,10 @@ export function sectionView<T extends 'u32' | 'f32' | 'f64'>(
     ? Float32Array<ArrayBuffer>
     : Float64Array<ArrayBuffer> {
   const section = container.sections.get(tag);
-  if (!section) throw new SnapshotError(`snapshot has no ${tag} section, which this system needs`, `snapshot.${tag}`);
+  if (!section) throw snapshotRefusal(`snapshot has no ${tag} section, which this system needs`, `snapshot.${tag}`);
   const size = kind === 'f64' ? 8 : 4;
   if (section.kind !== kind || section.bytes.byteLength !== elements * size) {
-    throw new SnapshotError(
+    throw snapshotRefusal(
       `snapshot section ${tag} holds ${section.bytes.byteLength} bytes of ${section.kind} where ${elements * size} bytes of ${kind} were expected`,
       `snapshot.${tag}`,
       section.bytes.byteLength,
@@ -309,12 +305,12 @@ export function jsonSection(tag: string, value: unknown): Section {
 export function readJsonSection(container: Container, tag: string): unknown {
   const found = container.sections.get(tag);
   if (!found || found.kind !== 'utf8') {
-    throw new SnapshotError(`snapshot has no ${tag} section, which this system needs`, `snapshot.${tag}`);
+    throw snapshotRefusal(`snapshot has no ${tag} section, which this system needs`, `snapshot.${tag}`);
   }
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(found.bytes), jsonReviver);
   } catch (error) {
-    throw new SnapshotError(`snapshot section ${tag} is not valid JSON: ${(error as Error).message}`);
+    throw snapshotRefusal(`snapshot section ${tag} is not valid JSON: ${(error as Error).message}`);
   }
 }
 

@@ -17,11 +17,11 @@ import type { EmitterRuntime } from '../emitters/params';
 import type { ForceTarget, SpringLink, StoredGenerator } from '../forces/generators';
 import { FLOATS_PER_PARTICLE, WORDS_PER_LIFE } from '../layout';
 import { HEALTH, type NonFinitePolicy } from '../nonFinite';
+import { snapshotRefusal } from '../errors';
 import { StructArray } from '../schema';
 import type { Variant } from '../variants';
 import {
   SNAPSHOT_FLAGS,
-  SnapshotError,
   jsonSection,
   readContainer,
   readContainerSliced,
@@ -168,7 +168,7 @@ function checkConfig(value: unknown, capacity: number): SnapshotConfig {
     typeof config.radiusBound !== 'number' ||
     typeof config.contactSettings !== 'object'
   ) {
-    throw new SnapshotError('snapshot configuration (section CONF) is malformed or disagrees with its header');
+    throw snapshotRefusal('snapshot configuration (section CONF) is malformed or disagrees with its header');
   }
   return config as SnapshotConfig;
 }
@@ -176,7 +176,7 @@ function checkConfig(value: unknown, capacity: number): SnapshotConfig {
 /**
  * Decodes and checks a snapshot: the container (magic, version, length,
  * checksum), then every section's size against the capacity. Throws
- * SnapshotError before returning anything.
+ * SparkworksInputError before returning anything.
  */
 export function decodeSnapshot(snapshot: SnapshotBytes): SystemState {
   return decodeContainer(readContainer(snapshot));
@@ -192,7 +192,7 @@ function decodeContainer(container: Container): SystemState {
   const config = checkConfig(readJsonSection(container, TAG.config), capacity);
   const float64 = (flags & SNAPSHOT_FLAGS.float64) !== 0;
   if (float64 !== (config.precision === 'float64')) {
-    throw new SnapshotError('snapshot header and configuration disagree about the precision');
+    throw snapshotRefusal('snapshot header and configuration disagree about the precision');
   }
   const particles = sectionView(container, TAG.particles, float64 ? 'f64' : 'f32', capacity * FLOATS_PER_PARTICLE);
   const colliderSection = container.sections.get(TAG.colliders);
@@ -203,15 +203,15 @@ function decodeContainer(container: Container): SystemState {
   const linkSection = container.sections.get(TAG.links);
   const linkWords = sectionView(container, TAG.links, 'u32', (linkSection?.bytes.byteLength ?? 0) / 4);
   if ((colliderSection?.bytes.byteLength ?? 0) % (COLLIDER.words * 4) !== 0 || linkWords.length % LINK.words !== 0) {
-    throw new SnapshotError('snapshot sections COLL or LINK do not hold whole records');
+    throw snapshotRefusal('snapshot sections COLL or LINK do not hold whole records');
   }
   const linkRecords = StructArray.from(LINK, linkWords);
   const links = indexLinks(linkRecords, capacity);
-  if (!links) throw new SnapshotError('snapshot section LINK names particles past the capacity');
+  if (!links) throw snapshotRefusal('snapshot section LINK names particles past the capacity');
   const health = sectionView(container, TAG.health, 'u32', HEALTH.words);
   const hasLifecycle = (flags & SNAPSHOT_FLAGS.emitters) !== 0;
   if (hasLifecycle !== (config.lifecycle !== null && config.lifecycle !== undefined)) {
-    throw new SnapshotError('snapshot header and configuration disagree about emitters');
+    throw snapshotRefusal('snapshot header and configuration disagree about emitters');
   }
   const lifecycle = hasLifecycle
     ? {
