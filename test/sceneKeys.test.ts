@@ -43,6 +43,27 @@ describe('scene file keys', () => {
     );
   });
 
+  it('names a misspelt required field as unknown, not the field it meant as missing', () => {
+    expect(message('{"particles": [{"positon": [0, 1, 0]}]}')).toContain(
+      '$.particles[0].positon: unknown particle field (did you mean "position"?)',
+    );
+  });
+
+  it('refuses a JSON syntax error with its line and column, without echoing the file', () => {
+    const text = message('{\n  "particles": [\n    {"position": [0, 1, 0]]\n}');
+    expect(text).toMatch(/^typo\.json: \$: not valid JSON \(.*at position 45, line 3, column 27\)$/);
+    expect(text).not.toContain('got');
+  });
+
+  it('names a number past float32 as out of its range', () => {
+    expect(message('{"particles": [{"position": [0, 1e39, 0]}]}')).toMatch(
+      /position\[1\]: .*; got 1e\+39 \(out of float32's range, magnitude at most 3\.4028235e\+38\)$/,
+    );
+    expect(message('{"particles": [{"position": [0, -1e400, 0]}]}')).toMatch(
+      /position\[1\]: .*; got -Infinity \(as JSON reads a number past 1e308: out of float32's range/,
+    );
+  });
+
   it('refuses unknown keys in a force target range', () => {
     const text = message(scene('"forces": [{"type": "drag", "k1": 1, "k2": 0, "range": {"start": 0, "cuont": 1}}]'));
     expect(text).toMatch(/\$\.forces\[0\]\.range\.cuont/);

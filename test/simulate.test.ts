@@ -186,7 +186,8 @@ describe('simulate: flag validation', () => {
       [...base, '--damping', 'bar'],
       /--damping: damping = "bar" is invalid: must be one of per-second, per-step/,
     ],
-    ['no --dt', ['--scene', BALLISTIC, '--steps', '10'], /required option '--dt <seconds>' not specified/],
+    // A misspelt flag is named as unknown, with the flag it was probably meant to be.
+    ['--step 10', ['--scene', BALLISTIC, '--step', '10'], /unknown option '--step'\s+\(Did you mean --steps\?\)/],
     // Issue 17 item 9: a run too long to ever end is refused, naming the limit.
     ['--steps 1e12', [...base, '--steps', '1e12'], /--steps: 1e12 is more than 1,000,000,000, the most one run takes/],
   ])('refuses %s naming the value: one line on stderr, exit code 1', async (_, argv, message) => {
@@ -195,6 +196,17 @@ describe('simulate: flag validation', () => {
     expect(await main(argv, io)).toBe(1);
     expect(io.stderr).toMatch(/^simulate: [^\n]+\n$/);
     expect(io.stderr).toMatch(message);
+  });
+});
+
+describe('simulate: defaults', () => {
+  it('steps one second at 60 steps a second when --steps and --dt are left out', async () => {
+    const { output } = await runSimulate(['--scene', BALLISTIC, '--cpu'], capture());
+    expect(output).toMatchObject({ steps: 60, dt: 1 / 60 });
+    const given = (
+      await runSimulate(['--scene', BALLISTIC, '--cpu', '--steps', '60', '--dt', String(1 / 60)], capture())
+    ).output;
+    expect(output.particles).toEqual(given.particles);
   });
 });
 

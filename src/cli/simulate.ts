@@ -140,13 +140,20 @@ interface Flags {
   progress: boolean;
 }
 
+/** Defaults: one second at 60 steps a second (render's step, `npm run render`, is 1/60 s too). */
+export const SIMULATE_DEFAULTS = { steps: 60, dt: 1 / 60 } as const;
+
 function parseOptions(argv: string[], io: SimulateIo): Options {
   const program = new Command('simulate')
     .description('Step a scene headless and write the final particle state as JSON.')
     .option('--scene <file>', 'scene JSON file (or --resume)')
     .option('--resume <file>', 'continue from a snapshot that --snapshot-out wrote (or --scene)')
-    .requiredOption('--steps <n>', `number of steps, an integer from 0 to ${MAX_STEPS.toLocaleString('en-US')}`)
-    .requiredOption('--dt <seconds>', 'time step, finite and > 0')
+    .option(
+      '--steps <n>',
+      `number of steps, an integer from 0 to ${MAX_STEPS.toLocaleString('en-US')}`,
+      String(SIMULATE_DEFAULTS.steps),
+    )
+    .option('--dt <seconds>', 'time step, finite and > 0', String(SIMULATE_DEFAULTS.dt))
     .option('--integrator <order>', INTEGRATION_ORDERS.join(' | '), DEFAULT_VARIANT.integrator)
     .option('--damping <mode>', DAMPING_MODES.join(' | '), DEFAULT_VARIANT.damping)
     .option('--cpu', 'use the CPU reference instead of the GPU')

@@ -74,6 +74,9 @@ const particleFields = {
     .describe("From `simulate`'s output: the particle's lifetime, s. Not read."),
 };
 
+/** The largest finite float32. */
+const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
+
 /** Both given, as `simulate` writes them: `mass` is exactly 1 / inverseMass, and inverseMass is what is stored. */
 const agree = (mass: number, inverseMass: number) => inverseMass > 0 && mass === 1 / inverseMass;
 
@@ -246,7 +249,26 @@ function jsonPath(path: readonly PropertyKey[]): string {
 /** A refusal in the scene file's words, `scene.json: $.particles[1].mass: <rule>; got <value>` (values shown as the core shows them). */
 function refuse(sourceName: string, path: readonly PropertyKey[], rule: string, value: unknown): never {
   const where = jsonPath(path);
-  throw new SparkworksInputError(`${sourceName}: ${where}: ${rule}; got ${showValue(value)}`, where, value, rule);
+  throw new SparkworksInputError(`${sourceName}: ${where}: ${rule}; got ${shownNumber(value)}`, where, value, rule);
+}
+
+/**
+ * A refused value as shown, a number past float32's range named so: JSON
+ * reads 1e400 as Infinity, and 1e39 is finite here but not on the GPU.
+ */
+function shownNumber(value: unknown): string {
+  if (typeof value !== 'number' || Number.isNaN(value) || isFiniteFloat32(value)) return showValue(value);
+  const overflow = Number.isFinite(value) ? '' : 'as JSON reads a number past 1e308: ';
+  return `${showValue(value)} (${overflow}out of float32's range, magnitude at most ${FLOAT32_MAX.toPrecision(8)})`;
+}
+
+/** `, line L, column C` for V8's `at position N` in a JSON error, where it gives no line of its own. */
+function lineAndColumn(text: string, reason: string): string {
+  const match = /at position (\d+)(?! \(line)/.exec(reason);
+  if (!match) return '';
+  const before = text.replace(/^\uFEFF/, '').slice(0, Number(match[1]));
+  const lines = before.split('\n');
+  return `, line ${lines.length}, column ${(lines.at(-1)?.length ?? 0) + 1}`;
 }
 
 /** Parses and validates a scene; throws SparkworksInputError naming the first bad field. */
@@ -258,7 +280,8 @@ export function parseScene(text: string, sourceName: string): Scene {
   } catch (error) {
     // V8 quotes the text around the error as it is: escape its line breaks and control characters, to stay one line.
     const reason = (error as Error).message.replace(/[\u0000-\u001f\u2028\u2029]/g, (c) => quote(c).slice(1, -1));
-    refuse(sourceName, [], `not valid JSON (${reason})`, text.slice(0, 40));
+    const rule = `not valid JSON (${reason}${lineAndColumn(text, reason)})`;
+    throw new SparkworksInputError(`${sourceName}: $: ${rule}`, '$', undefined, rule);
   }
   const result = sceneSchema.safeParse(json, { reportInput: true });
   if (result.success) {
@@ -277,7 +300,9 @@ export function parseScene(text: string, sourceName: string): Scene {
     }
     return result.data;
   }
-  const issue = result.error.issues[0] as z.core.$ZodIssue;
+  // An unknown key first: a misspelt key (`positon`) also leaves the key it meant missing.
+  const issue = (result.error.issues.find((i) => i.code === 'unrecognized_keys') ??
+    result.error.issues[0]) as z.core.$ZodIssue;
   if (issue.code === 'unrecognized_keys') {
     // zod reports unknown keys on the object; name the key itself, and the key it was probably meant to be.
     const key = issue.keys[0] as string;
