@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-export { acquireDevice, SWIFTSHADER_ICD } from './node/device';
+export { acquireDevice, SWIFTSHADER_ICD, SWIFTSHADER_ICDS } from './node/device';
 export {
   NoAdapterError,
   isSoftwareAdapter,
