@@ -192,6 +192,23 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
     });
   });
 
+  it("the gallery's other links reach their pages (the API reference only where it is built), and each links back", async () => {
+    await withPage({}, async (page, problems) => {
+      await page.goto(baseUrl);
+      // This site is built without TypeDoc's reference: its link is gone once the page has looked.
+      await expect.poll(() => page.locator('#api-reference').count()).toBe(0);
+      const hrefs = await page.$$eval('footer a', (links) => links.map((a) => a.getAttribute('href')));
+      expect(hrefs).toEqual(['bench.html', 'examples/minimal/index.html']);
+      const gallery = new URL('index.html', baseUrl).href;
+      for (const href of hrefs) {
+        await page.goto(new URL(href!, baseUrl).href);
+        const back = await page.$$eval('a', (links) => links.map((a) => (a as HTMLAnchorElement).href));
+        expect(back, href!).toContain(gallery);
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
   for (const demo of DEMO_BROWSER_TESTS) {
     const also =
       demo.id === 'integrators' ? '; its GPU trajectories agree with the CPU reference within the float32 bound' : '';

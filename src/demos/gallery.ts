@@ -39,3 +39,21 @@ async function describeSupport(box: HTMLElement): Promise<void> {
 
 const box = document.querySelector<HTMLElement>('#webgpu-status');
 if (box) void describeSupport(box);
+
+/**
+ * The API reference is built with the site (`npm run build:site`), not served
+ * by `npm start`, where the dev server answers a missing page with the
+ * gallery: its link shows only where TypeDoc's page is there.
+ */
+async function keepApiLinkIfBuilt(entry: HTMLElement): Promise<void> {
+  try {
+    const page = await fetch('api/index.html');
+    if (page.ok && /typedoc|tsd-/i.test(await page.text())) return;
+  } catch {
+    // No reference to link to.
+  }
+  entry.remove();
+}
+
+const apiReference = document.querySelector<HTMLElement>('#api-reference');
+if (apiReference) void keepApiLinkIfBuilt(apiReference);
