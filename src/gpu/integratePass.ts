@@ -7,7 +7,6 @@
  * use and cached: src/gpu/fusedPipelines.ts).
  */
 import type { Variant } from '../core/variants';
-import type { FusedForces } from './forcesPass';
 import { FusedPipelineCache, type FusedStep } from './fusedPipelines';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
@@ -58,26 +57,6 @@ export class IntegratePass {
       perChunk: true,
     });
     return new IntegratePass(device, particles, kernel, params, constants, workgroupSize);
-  }
-
-  /** Records `steps` steps of `dt` over particles [0, count) into `encoder`, in a pass of their own. */
-  encode(encoder: GPUCommandEncoder, dt: number, count: number, steps = 1): void {
-    const pass = encoder.beginComputePass({ label: 'IntegratePass' });
-    this.record(pass, dt, count, steps);
-    pass.end();
-  }
-
-  /** Records `steps` steps into a compute pass the caller opened (one, to interleave it with the force passes). */
-  record(pass: GPUComputePassEncoder, dt: number, count: number, steps = 1): void {
-    this.recordFused(pass, dt, count, { forces: null, colliders: null, accumulator: true }, steps);
-  }
-
-  /**
-   * Records `steps` steps with the field forces fused in (Cyclone's order: they
-   * accumulate, then the step integrates) into a compute pass the caller opened.
-   */
-  recordWithForces(pass: GPUComputePassEncoder, dt: number, count: number, forces: FusedForces, steps = 1): void {
-    this.recordFused(pass, dt, count, { forces, colliders: null, accumulator: true }, steps);
   }
 
   /**
