@@ -12,7 +12,7 @@
  */
 import { FLOATS_PER_PARTICLE, LIFE, OFFSET } from '../src/core/layout';
 import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
-import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
+import { INDIRECT_ARGS } from '../src/shaders/indirectArgs';
 import { acquireDevice } from '../src/node/device';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass } from '../src/render/particlePass';

@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { chooseDispatchMode, NoAdapterError } from '../src/gpu/device';
+import { NoAdapterError } from '../src/gpu/device';
 import { acquireDevice } from '../src/node/device';
 import { fullOptions, quickOptions, runBench, sizesFromExponents, type Progress } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';
@@ -128,8 +128,7 @@ async function main(argv: string[]): Promise<number> {
   });
   process.stderr.write(
     `bench: ${adapterInfo.description} (${adapterInfo.source}); sizes ` +
-      `${options.sizes.map((n) => `2^${Math.log2(n)}`).join(', ')}; ${options.repeats} repeats; ` +
-      `emitters dispatch: ${chooseDispatchMode(device)}\n`,
+      `${options.sizes.map((n) => `2^${Math.log2(n)}`).join(', ')}; ${options.repeats} repeats\n`,
   );
   const progress = progressReporter();
   let report;

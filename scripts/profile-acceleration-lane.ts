@@ -8,8 +8,7 @@
  * device. Prints each one's median time a step, its bytes a particle-step and
  * the median over rounds of skipping / reading.
  */
-import { BENCH_PLANE } from '../src/bench/cases';
-import { withoutAcceleration } from '../src/bench/colliderRatio';
+import { BENCH_PLANE, withoutAcceleration } from '../src/bench/state';
 import { SHOWER_FORCES } from '../src/bench/typicalEffect';
 import { BYTES, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';

@@ -1,6 +1,6 @@
 /**
  * `npx vite-node scripts/profile-contacts.ts [-- --sizes 16,18] [--repeats 3] [--timestamps] [--repeat 1]
- * [--live-share 1] [--order particles] [--cell-order]`
+ * [--live-share 1] [--cell-order]`
  *
  * Where particle contacts spend their time: each pass of a step with
  * collisions (the grid rebuild's stages, the candidate lists, and one
@@ -20,9 +20,7 @@
  * S` below 1 it holds S of the slots' particles, at seeded random slots, and
  * the other slots are parked as a pool with emitters parks its free ones
  * (immovable, radius -1: out of the grid), every pass still sized by the
- * slots: what a pool's free slots cost each pass. `--order entries` lays the
- * resolver's tables out by grid entry (ContactOrder), as a software adapter's
- * pool with emitters does below ENTRIES_BELOW live. `--cell-order` numbers
+ * slots: what a pool's free slots cost each pass. `--cell-order` numbers
  * the scene's particles by their grid cell (z, then y, then x) before writing
  * them: what particle state kept in cell order would be worth, as an upper
  * bound (the library does not reorder a user's particles).
@@ -33,7 +31,7 @@ import { gridSpacing } from '../src/core/collisions/grid';
 import { DEFAULT_CONTACT_SETTINGS } from '../src/core/collisions/world';
 import { contactCube, CONTACT_RADIUS } from '../src/bench/contactScene';
 import { GridPass, GRID_STAGES } from '../src/gpu/gridPass';
-import { ContactPass, type ContactModeName, type ContactOrder, type ContactStep } from '../src/gpu/contactPass';
+import { ContactPass, type ContactModeName, type ContactStep } from '../src/gpu/contactPass';
 import { packParticles, type ParticleInit } from '../src/core/particles';
 import { parkSlot } from '../src/core/emitters/lifecycle';
 import { FLOATS_PER_PARTICLE } from '../src/core/layout';
@@ -53,7 +51,6 @@ const sizes = flag('--sizes', '16,18').split(',').map(Number);
 const repeats = Number(flag('--repeats', '3'));
 const repeat = Number(flag('--repeat', '1'));
 const liveShare = Number(flag('--live-share', '1'));
-const order = flag('--order', 'particles') as ContactOrder;
 const cellOrder = process.argv.includes('--cell-order');
 const DT = 1 / 60;
 // Milliseconds to three figures at least: a GPU's passes take microseconds.
@@ -107,7 +104,7 @@ try {
   process.stdout.write(
     `adapter: ${adapterInfo.description}; timestamp-query: ${device.features.has('timestamp-query')}; ` +
       `${timer ? timer.method : 'wall time'} per pass (${repeat} a submission), median of ${repeats}; ` +
-      `${liveShare} of the slots live; ${order} order${cellOrder ? '; particles numbered in cell order' : ''}\n`,
+      `${liveShare} of the slots live${cellOrder ? '; particles numbered in cell order' : ''}\n`,
   );
   for (const exponent of sizes) {
     const count = 2 ** exponent;
@@ -123,7 +120,7 @@ try {
     // The passes a step records, made here on the system's particles so that each can be timed alone.
     const buffer = system.particles;
     const grid = GridPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE);
-    const contacts = ContactPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE, true, undefined, [order]);
+    const contacts = ContactPass.create(device, buffer, DEFAULT_WORKGROUP_SIZE, true);
     contacts.setLinks(noLinks(count));
     contacts.useGrid(grid);
     const collide = CollidePass.create(device, buffer, DEFAULT_WORKGROUP_SIZE);

@@ -3,7 +3,7 @@
  * where a frame of a system with churning emitters (src/bench/emitters.ts)
  * spends its time, pass by pass, at 100% and 10% live, beside the plain step
  * (no emitters) at the same count. The system's state after the fill is saved;
- * each prefix of a frame's passes (planStep, planStep + the step, ...) is
+ * each prefix of a frame's passes (the step, the step + deathWords, ...) is
  * timed from that state restored (the copy outside the timed submission), so
  * every pass runs on the state a real frame gives it; a pass costs its
  * prefix's time less the prefix before it. Rounds alternate with the plain
@@ -12,15 +12,12 @@
  * time (src/bench/timing.ts). The live particles start in the lowest slots,
  * shuffled, as in the benchmark's churning pools (src/bench/emitters.ts);
  * --spread shuffles the whole free list instead (a pool once full), and
- * --ordered keeps it in slot order. --walk list|dense forces the step's walk (default:
- * planStep's choice by the live count, src/gpu/lifecycle.ts DENSE_WALK_FROM).
+ * --ordered keeps it in slot order.
  * --wall times by wall clock (submit to onSubmittedWorkDone) even where
  * timestamp queries exist, and --repeat K records each prefix K times in its
  * pass (the plain step K steps) and divides: on a fast GPU a pass is tens of
  * microseconds, Dawn quantizes timestamps (about 65 us steps in Node), and
- * what Dawn adds around a dispatch (its validation of an indirect one) shows
- * only in the wall time. --dispatch indirect|direct forces the system's
- * dispatch (default 'auto'). --fountain gives each pool a fountain's work
+ * what Dawn adds around a dispatch shows only in the wall time. --fountain gives each pool a fountain's work
  * (the bench's `emitters-fountain-*` cases: gravity and drag from the
  * registry and a bouncing ground plane, fused into the step, whose collision
  * events the ageing makes). The step is the system's own
@@ -54,12 +51,8 @@ const repeats = list('repeats', [5])[0] as number;
 const fractions = list('fractions', [1, 0.1]);
 const ordered = process.argv.includes('--ordered');
 const spread = process.argv.includes('--spread');
-const walkAt = process.argv.indexOf('--walk');
-const walk = walkAt < 0 ? 'auto' : (process.argv[walkAt + 1] as string);
 const wall = process.argv.includes('--wall');
 const repeat = list('repeat', [1])[0] as number;
-const dispatchAt = process.argv.indexOf('--dispatch');
-const dispatch = dispatchAt < 0 ? 'auto' : (process.argv[dispatchAt + 1] as 'indirect' | 'direct');
 const fountain = process.argv.includes('--fountain');
 const alone = process.argv.includes('--alone');
 const DT = 1 / 60;
@@ -85,7 +78,7 @@ function saved(buffers: GPUBuffer[], zeroed: GPUBuffer[]): { restore: () => void
 
 const lines = [
   `adapter: ${adapterInfo.description}; timing: ${timer.method}; median of ${repeats} rounds; ` +
-    `free list ${ordered ? 'in slot order' : spread ? 'shuffled over the pool' : 'shuffled over the live share'}; ${alone ? 'each pass alone, once' : `each prefix ${repeat} time(s) a pass`}; dispatch ${dispatch}` +
+    `free list ${ordered ? 'in slot order' : spread ? 'shuffled over the pool' : 'shuffled over the live share'}; ${alone ? 'each pass alone, once' : `each prefix ${repeat} time(s) a pass`}` +
     (fountain ? '; a fountain (gravity, drag and a ground plane fused into the step)' : ''),
 ];
 const print = (line: string) => {
@@ -102,7 +95,6 @@ for (const log2 of sizes) {
     const system = await ParticleSystem.create(device, {
       capacity,
       emitters: churningEmitters(target, capacity, DT),
-      dispatch,
       ...(fountain ? { collisions: { colliders: [FOUNTAIN_PLANE] } } : {}),
     });
     if (fountain) {
@@ -112,7 +104,6 @@ for (const log2 of sizes) {
     }
     if (!ordered) shuffleFreeList(system, undefined, spread ? capacity : target);
     const lifecycle = system.lifecycle!;
-    if (walk !== 'auto') lifecycle.setDenseWalkFrom(walk === 'dense' ? 0 : capacity + 1);
     await advance(system, DT, FILL_STEPS + 2);
     const b = lifecycle.buffers;
     // The step as the system records it (its accumulators skipped: nothing writes a force), prepared before
@@ -163,7 +154,7 @@ for (const log2 of sizes) {
     state.restore();
     const stats = await system.readStats();
     print(
-      `2^${log2}, ${fraction * 100}% live, ${walk} walk (${stats.live.toLocaleString('en-US')}): ` +
+      `2^${log2}, ${fraction * 100}% live (${stats.live.toLocaleString('en-US')}): ` +
         `plain step ${median(steps).toFixed(2)} ms; whole frame ${median(frames).toFixed(2)}x the step; ` +
         passes
           .map(

@@ -1,5 +1,5 @@
 /**
- * `npx vite-node scripts/profile-recording.ts [-- --log2 12 --frames 10 --rounds 300 --dispatch auto]`:
+ * `npx vite-node scripts/profile-recording.ts [-- --log2 12 --frames 10 --rounds 300]`:
  * the host's side of a frame, which a fast GPU's wall-clock figures include
  * (`npm run bench:emitters` times wall clock): the microseconds JavaScript and
  * Dawn's front end take to record a frame (`encodeSteps` and the encoder's
@@ -14,7 +14,6 @@ import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { advance, FILL_STEPS, openChurningPool } from '../src/bench/emitters';
 import { median } from '../src/bench/timing';
-import type { DispatchMode } from '../src/gpu/device';
 
 function flag(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -23,7 +22,6 @@ function flag(name: string, fallback: string): string {
 const log2 = Number(flag('log2', '12'));
 const frames = Number(flag('frames', '10'));
 const rounds = Number(flag('rounds', '300'));
-const dispatch = flag('dispatch', 'auto') as DispatchMode | 'auto';
 const DT = 1 / 60;
 
 const { device, adapterInfo } = await acquireDevice();
@@ -55,7 +53,6 @@ const pool = (fountain: boolean) =>
     fountain,
     dt: DT,
     steps: FILL_STEPS,
-    dispatch,
   });
 const systems: [string, ParticleSystem][] = [
   ['the plain step', plain],
@@ -63,7 +60,7 @@ const systems: [string, ParticleSystem][] = [
   ['a fountain, 100% live', await pool(true)],
 ];
 const lines = [
-  `adapter: ${adapterInfo.description}; 2^${log2} slots; ${frames} frames an encoder; median of ${rounds} rounds; dispatch ${dispatch}`,
+  `adapter: ${adapterInfo.description}; 2^${log2} slots; ${frames} frames an encoder; median of ${rounds} rounds`,
 ];
 for (const [name, system] of systems) {
   lines.push(`${name}: ${(await recording(system)).toFixed(1)} us to record a frame`);

@@ -1,6 +1,7 @@
-// Ageing as a pass of its own, one invocation per live particle (indirect
-// dispatch over the live list), for a step whose ageing the step over the
-// live list did not do in the same pass (shaders/liveAge.wgsl does it there):
+// Ageing as a pass of its own, one invocation per live particle (dispatched
+// over the capacity, the invocations past the live count returning at once),
+// for a step whose ageing the step did not do in the same pass
+// (shaders/liveAge.wgsl does it there):
 // - RECHECK false: nothing aged this step; age += dt, then judge.
 // - RECHECK true: the step aged it, but passes ran after it (the collisions
 //   move particles and kill them): judge again on the state they left, and

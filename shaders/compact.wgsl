@@ -1,5 +1,6 @@
 // Compaction of the deaths only: one invocation per word of `deadBits` over
-// this step's live list (indirect dispatch), after planEmit. With the exclusive prefix sums of
+// this step's live list (dispatched over a full pool's words, those past the live list's returning at
+// once), after planEmit. With the exclusive prefix sums of
 // (deaths, children) over the words (level 0's block-local sums plus level 1's
 // offset of the block), the d-th death of the step (in live-list order, bit by
 // bit) pushes its slot onto the free list at free + d and its live index into

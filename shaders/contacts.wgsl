@@ -26,17 +26,14 @@
 //   (shaders/gridHash.wgsl), so the 27 cells are read as 9 runs.
 // MODE_CANDIDATES runs in the grid's entry order (invocation t lists the
 // candidates of the particle in entry t, reading the runs near its own), the
-// other modes in particle order (with ENTRY_ORDER, MODE_COUNT and MODE_RESOLVE
-// over the entries too). MODE_COUNT keeps the candidates in reach (the
+// other modes in particle order. MODE_COUNT keeps the candidates in reach (the
 // near list) for the MODE_RESOLVE that follows it on the same state, which then
 // visits only those: the same pairs in the same order. MODE_COUNT reads the
 // other particles from the position copy (positionCopy), not their records.
-// Laid out for a software adapter (SwiftShader), which runs every branch under
-// a lane mask, taken or not, and every loop body at least once: one loop visits
-// a particle's links and listed neighbours, the contact worked out without
-// branches (visitOther); the walk of the grid, past the candidate lists' room,
-// is a loop of its own after it, so that its code is not run in every
-// iteration, or a pass of its own (WALKS); what a configuration does not use
+// One loop visits a particle's links and listed neighbours, the contact worked
+// out without branches (visitOther); the walk of the grid, past the candidate
+// lists' room, is a loop of its own after it, which an invocation whose list
+// holds its candidates never enters; what a configuration does not use
 // (links) is compiled out.
 // Kept lists (params.margin > 0: no world colliders, so within a step only the
 // resolver's corrections move a particle): the step's first MODE_COUNT also
@@ -59,33 +56,12 @@ const MAX_LISTED: u32 = 8u;
 // grid). A particle with more walks the grid instead: the same pairs, in the
 // same order.
 override CANDIDATES: u32 = 0u;
-// Whether the system has links: without, their code is compiled out (the
-// software adapter runs a branch's code under a lane mask, taken or not).
+// Whether the system has links: without, their code is compiled out.
 override LINKS: bool = true;
-// Where a particle whose candidates overflow its list walks the grid
-// (src/gpu/contactPass.ts, ContactWalk): WALK_INLINE, in the same pass as the
-// others (a GPU skips the walk's loop where no invocation enters it); or apart
-// (a software adapter runs that loop's body once under a lane mask for every
-// invocation, entered or not): the list pass (WALK_NONE) leaves such particles
-// alone and the walk pass (WALK_ONLY), dispatched with the arguments the
-// candidate lists wrote (no workgroups where no list overflowed), does only them.
-override WALKS: u32 = 0u;
-const WALK_INLINE: u32 = 0u;
-const WALK_NONE: u32 = 1u;
-const WALK_ONLY: u32 = 2u;
-// Whether the resolver's tables (the position copy, the candidate and near
-// lists) are by grid entry, with the count and the resolve run over the grid's
-// entries (src/gpu/contactPass.ts, ContactOrder 'entries': the steps of a
-// pool with emitters on a software adapter below ENTRIES_BELOW live, whose
-// free slots, out of the grid, would cost every pass an invocation each,
-// dispatched over the entries alone), or
-// by particle, every pass in particle order ('particles'). Entry e stands for
-// particle entries[e]; with particles, a particle stands for itself.
-override ENTRY_ORDER: bool = false;
 
 // The most CANDIDATES can be (src/gpu/contactPass.ts, MAX_CANDIDATES).
 const MAX_CANDIDATES: u32 = 32u;
-// Room for each entry's near list (src/gpu/contactPass.ts, NEAR_ROOM); a
+// Room for each particle's near list (src/gpu/contactPass.ts, NEAR_ROOM); a
 // longer one is not kept, and MODE_RESOLVE filters the candidates again.
 const NEAR_ROOM: u32 = 8u;
 
@@ -102,21 +78,7 @@ fn staleWord() -> u32 {
   return (3u + CANDIDATES + NEAR_ROOM) * params.capacity;
 }
 
-// After the stale word (walks apart): the walk pass's dispatch arguments, x, y
-// and z workgroups, cleared before the candidate lists and set by those that
-// overflow (walkArgsIndex in src/gpu/contactPass.ts).
-fn walkArgsWord() -> u32 {
-  return staleWord() + 1u;
-}
-
-// After the walk's arguments (ENTRY_ORDER): the count's and the resolve's
-// dispatch arguments, the grid's entries' workgroups, set by the candidate
-// lists' invocation 0 (entryArgsIndex in src/gpu/contactPass.ts).
-fn entryArgsWord() -> u32 {
-  return walkArgsWord() + 3u;
-}
-
-// ContactParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+// ContactParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: ContactParams;
 @group(1) @binding(1) var<storage, read> links: array<Link>;
 // The links of each particle: starts (count + 1 entries), then link indices.
@@ -126,16 +88,16 @@ fn entryArgsWord() -> u32 {
 // Per particle, then per entry (from entry count): cell xyz and bucket (-1: not in the grid).
 @group(1) @binding(5) var<storage, read> cells: array<vec4i>;
 // Active contacts per particle: closing ones in the low 16 bits, penetrating
-// ones above (capacity entries); then per entry (ENTRY_ORDER: grid entry,
-// else particle): its number of candidates (capacity entries), their lists
-// (CANDIDATES entries an entry), the number in reach (capacity entries) and
-// their list (NEAR_ROOM entries an entry); the lists hold entries too. One
-// binding for all, as a stage has only 8 storage buffers.
+// ones above (capacity entries); then per particle: its number of candidates
+// (capacity entries), their lists (CANDIDATES entries a particle), the number
+// in reach (capacity entries) and their list (NEAR_ROOM entries a particle).
+// One binding for all, as a stage has only 8 storage buffers.
 @group(1) @binding(6) var<storage, read_write> activeCounts: array<u32>;
 // Two vec4 a particle: the position correction, then the velocity change, as
 // float bits (shaders/collide.wgsl reads them as vec4f), its w lane the
-// particle's entry (entryOf); in MODE_LIST, the neighbours found, as indices.
-// Then, from vec4 2 * capacity, the position copy by entry (positionCopy).
+// particle's entry in the position copy (itself); in MODE_LIST, the
+// neighbours found, as indices. Then, from vec4 2 * capacity, the position
+// copy by particle (positionCopy).
 @group(1) @binding(7) var<storage, read_write> deltas: array<vec4u>;
 
 var<private> closing: u32;
@@ -199,11 +161,10 @@ fn visitContact(
 }
 
 // The position copy (shaders/positionCopy.wgsl), after the corrections in
-// `deltas`, by entry: the candidate lists' dispatch writes every entry's.
-// MODE_COUNT reads its candidates from the copy (with ENTRY_ORDER its own
-// state too, and no record of a particle in the grid): its candidate test a
-// candidate's first vec4 alone (the 64-byte records' lines were most of that
-// pass's time at 2^18 on SwiftShader), its count of the contacts in reach both.
+// `deltas`, by particle: the candidate lists' dispatch writes every particle's.
+// MODE_COUNT reads its candidates from the copy: its candidate test a
+// candidate's first vec4 alone, not its 64-byte record, its count of the
+// contacts in reach both.
 fn positionCopy(e: u32) -> u32 {
   return positionCopyAt(params.positionCopy, e);
 }
@@ -216,24 +177,16 @@ fn copiedVelocityInverseMass(e: u32) -> vec4f {
   return bitcast<vec4f>(deltas[positionCopy(e) + 1u]);
 }
 
-// The entry of particle i (ENTRY_ORDER: its grid entry, NO_ENTRY out of
-// the grid, or without links whatever it held), kept in its velocity
-// change's w lane (shaders/positionCopy.wgsl).
-// Read only with ENTRY_ORDER: by particle, a particle's entry is itself.
-fn entryOf(i: u32) -> u32 {
-  return deltas[2u * i + 1u].w;
-}
-
-// Entry e's position copy, from particle i's record (MODE_CANDIDATES).
-fn copyParticle(e: u32, i: u32) {
+// Particle i's position copy, from its record (MODE_CANDIDATES).
+fn copyParticle(i: u32) {
   let lanes = positionCopyLanes(
     particlePositionInverseMass(i).xyz,
     particleAccelerationRadiusW(i),
     particleVelocityDamping(i).xyz,
     particlePositionInverseMassW(i),
   );
-  deltas[positionCopy(e)] = bitcast<vec4u>(lanes[0]);
-  deltas[positionCopy(e) + 1u] = bitcast<vec4u>(lanes[1]);
+  deltas[positionCopy(i)] = bitcast<vec4u>(lanes[0]);
+  deltas[positionCopy(i) + 1u] = bitcast<vec4u>(lanes[1]);
 }
 
 // x: true unless the pair test surely finds no contact with `other`: its reach
@@ -437,35 +390,16 @@ fn filterCandidate(site: FilterSite, candidate: u32, copied: vec4f, readAt: u32,
 // The contacts of particle `me` (`gridded`: in the grid), in order: its links
 // in link order, then its neighbours, each pair seen the same way from both
 // sides (A is the lower index) so that the impulses are equal and opposite bit
-// for bit. `entry`: its entry, where its lists are (when `gridded`); a
-// resolve writes it back where it was (entryOf).
-fn visitParticle(me: u32, gridded: bool, entry: u32) {
+// for bit.
+fn visitParticle(me: u32, gridded: bool) {
   closing = 0u;
   penetrating = 0u;
   moveSum = vec3f(0.0);
   velocitySum = vec3f(0.0);
   listed = 0u;
-  // MODE_COUNT over the entries reads a particle in the grid from the position
-  // copy, and record 0 in place of its own (a cache hit, not taken): no
-  // branch, no lane mask.
-  let fromCopy = ENTRY_ORDER & (MODE == MODE_COUNT) & gridded;
-  let record = select(me, 0u, fromCopy);
-  selfPositionInverseMass = particlePositionInverseMass(record);
-  selfVelocity = particleVelocityDamping(record).xyz;
-  selfAccelerationRadius = particleAccelerationRadius(record);
-  if (MODE == MODE_COUNT) {
-    let copied = select(0u, entry, fromCopy);
-    let positionRadius = copiedPositionRadius(copied);
-    let velocityInverseMass = copiedVelocityInverseMass(copied);
-    selfPositionInverseMass = select(
-      selfPositionInverseMass,
-      vec4f(positionRadius.xyz, velocityInverseMass.w),
-      fromCopy,
-    );
-    selfVelocity = select(selfVelocity, velocityInverseMass.xyz, fromCopy);
-    // The count reads no acceleration (countContact).
-    selfAccelerationRadius = select(selfAccelerationRadius, vec4f(vec3f(0.0), positionRadius.w), fromCopy);
-  }
+  selfPositionInverseMass = particlePositionInverseMass(me);
+  selfVelocity = particleVelocityDamping(me).xyz;
+  selfAccelerationRadius = particleAccelerationRadius(me);
   let selfPosition = selfPositionInverseMass.xyz;
   let myRadius = selfAccelerationRadius.w;
   // Immovable (and dead) particles are never moved: no contacts to gather.
@@ -490,16 +424,13 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
     // The candidates' word: their number; with a wide list (kept lists), also
     // 1 + the number of those within reach + skin + margin, above 16 bits,
     // listed in the candidate list's room after the candidates.
-    let foundWord = activeCounts[params.capacity + entry];
+    let foundWord = activeCounts[params.capacity + me];
     let wide = foundWord >> 16u;
     let found = select(foundWord & 0xffffu, foundWord, wide == 0u);
     let nearCounts = (2u + CANDIDATES) * params.capacity;
-    let nearFirst = nearCounts + params.capacity + entry * NEAR_ROOM;
-    let listFirst = 2u * params.capacity + entry * CANDIDATES;
+    let nearFirst = nearCounts + params.capacity + me * NEAR_ROOM;
+    let listFirst = 2u * params.capacity + me * CANDIDATES;
     walking = found > CANDIDATES;
-    // Walks apart: each particle's outputs from one of the two passes, before
-    // anything is written.
-    if ((WALKS != WALK_INLINE) & (walking != (WALKS == WALK_ONLY))) { return; }
     // The wide list while no particle has moved past margin / 2 since it was
     // made (the stale word, set by an earlier iteration's resolve), else the
     // candidates: the same pairs in reach, in the same order.
@@ -535,9 +466,9 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
         filterCandidate(site, candidates.w, copied3, at.w, j + 3u < filtered);
       }
       if (widening) {
-        activeCounts[params.capacity + entry] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
+        activeCounts[params.capacity + me] = select(found, found | ((wideCount + 1u) << 16u), found + wideCount <= CANDIDATES);
       }
-      activeCounts[nearCounts + entry] = nearCount;
+      activeCounts[nearCounts + me] = nearCount;
       kept = nearCount;
       // The contacts counted from the copy (the lines the filter just read):
       // the near list, or past its room the list itself (the exact test finds
@@ -547,8 +478,7 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
       let countAt = select(listStart, nearFirst, countFromNear);
       for (var j = 0u; j < select(select(listCount, nearCount, countFromNear), 0u, walking); j++) {
         let candidate = activeCounts[countAt + j];
-        var other = candidate;
-        if (ENTRY_ORDER) { other = entries[candidate]; }
+        let other = candidate;
         let copied = copiedPositionRadius(candidate);
         let selfIsA = me < other;
         let otherVelocity = copiedVelocityInverseMass(candidate).xyz;
@@ -567,13 +497,12 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
         );
       }
     }
-    if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + entry]; }
+    if (MODE == MODE_RESOLVE) { kept = activeCounts[nearCounts + me]; }
     let fromNear = kept <= NEAR_ROOM;
     listAt = select(listStart, nearFirst, fromNear);
     // MODE_COUNT counted its listed neighbours above.
     items = select(select(listCount, kept, fromNear), 0u, walking | (MODE == MODE_COUNT));
   }
-  if ((WALKS == WALK_ONLY) & !walking) { return; }
   if (MODE == MODE_LIST) {
     deltas[2u * me] = vec4u(NO_PARTICLE);
     deltas[2u * me + 1u] = vec4u(NO_PARTICLE);
@@ -587,8 +516,6 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
       let isLink = LINKS & (j < linkCount);
       var link = Link();
       var other = activeCounts[listAt + select(j - linkCount, 0u, isLink)];
-      // A listed neighbour is an entry (a link reads entry 0, not taken).
-      if (ENTRY_ORDER) { other = entries[select(other, 0u, isLink)]; }
       if (LINKS) {
         link = links[linkIndex[params.linkRefs + linkFirst + select(0u, j, isLink)]];
         other = select(other, select(link.a, link.b, me == link.a), isLink);
@@ -599,8 +526,8 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
 
   // Past the candidate lists' room: the walk of the grid, in a loop of its own
   // (apart from the list's loop above, whose iterations it would otherwise
-  // weigh down), compiled out of the list pass of walks apart.
-  if (WALKS != WALK_NONE) { walkGrid(me, walking); }
+  // weigh down).
+  walkGrid(me, walking);
 
   if (MODE == MODE_LIST) {
     activeCounts[me] = listed;
@@ -626,19 +553,18 @@ fn visitParticle(me: u32, gridded: bool, entry: u32) {
       }
     }
     deltas[2u * me] = bitcast<vec4u>(vec4f(moveSum, moved));
-    deltas[2u * me + 1u] = vec4u(bitcast<vec3u>(velocitySum), entry);
+    deltas[2u * me + 1u] = vec4u(bitcast<vec3u>(velocitySum), me);
   }
 }
 
-// Writes the candidates of `me`, grid entry `slot`, as entries (as many as
-// fit), and their number, at its entry: the 27 cells as 9 rows along x, each
+// Writes the candidates of `me`, grid entry `slot`, as particles (as many as
+// fit), and their number: the 27 cells as 9 rows along x, each
 // row's three buckets one run of the grid's entries (three runs where it
 // wraps around the table's end). In a run the buckets come in order, each by
 // index: the walk's order.
 fn listCandidates(me: u32, slot: u32) {
   let home = cells[params.count + slot];
-  let at = select(me, slot, ENTRY_ORDER);
-  let first = 2u * params.capacity + at * CANDIDATES;
+  let first = 2u * params.capacity + me * CANDIDATES;
   let mask = params.bucketMask;
   var found = 0u;
   var row = 0u;
@@ -663,95 +589,31 @@ fn listCandidates(me: u32, slot: u32) {
       let other = entries[s];
       let isCandidate = (cell.y == y) & (cell.z == z) & (abs(cell.x - home.x) <= 1) & (other != me);
       // Without a branch: one not kept is written to the count's word, written last.
-      activeCounts[select(params.capacity + at, first + found, isCandidate & (found < CANDIDATES))] =
-        select(other, s, ENTRY_ORDER);
+      activeCounts[select(params.capacity + me, first + found, isCandidate & (found < CANDIDATES))] = other;
       found += select(0u, 1u, isCandidate);
     }
     bucket = (bucket + buckets) & mask;
     left -= buckets;
   }
-  activeCounts[params.capacity + at] = found;
-  // Walks apart: the walk pass runs over every particle (plain stores: every
-  // invocation that writes them writes the same values).
-  if ((WALKS != WALK_INLINE) & (found > CANDIDATES)) {
-    activeCounts[walkArgsWord()] = params.walkGroupsX;
-    activeCounts[walkArgsWord() + 1u] = params.walkGroupsY;
-    activeCounts[walkArgsWord() + 2u] = 1u;
-  }
+  activeCounts[params.capacity + me] = found;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {
   let t = particleIndex(invocation);
-  // The grid's entries: the particles in it, sorted by cell.
-  var inGrid = 0u;
-  if (params.pairs != 0u) { inGrid = starts[params.bucketMask + 1u]; }
-  if ((MODE == MODE_CANDIDATES) & ENTRY_ORDER) {
-    if ((t >= params.count) | (params.pairs == 0u)) { return; }
-    // Fresh lists: not stale (no other invocation of this dispatch reads the word).
-    if (t == 0u) {
-      activeCounts[staleWord()] = NO_PARTICLE;
-      // The count's and the resolve's dispatch: the entries alone (walkGroupsX wide, as the particles' is).
-      let groups = (inGrid + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
-      activeCounts[entryArgsWord()] = min(groups, params.walkGroupsX);
-      activeCounts[entryArgsWord() + 1u] = (groups + params.walkGroupsX - 1u) / params.walkGroupsX;
-      activeCounts[entryArgsWord() + 2u] = 1u;
-    }
-    // Particle t, out of the grid, has no entry (entryOf), and no correction
-    // unless a link gives it one. Without links no iteration visits it, and
-    // nothing reads what it holds here: only a killed or free particle is out
-    // of the grid, immovable, which the apply pass skips before it reads its
-    // corrections. So only with links (the pool's free slots cost a software
-    // adapter these stores every step).
-    if (LINKS & (cells[t].w < 0)) {
-      activeCounts[t] = 0u;
-      deltas[2u * t] = vec4u(0u);
-      deltas[2u * t + 1u] = vec4u(0u, 0u, 0u, NO_ENTRY);
-    }
-    if (t < inGrid) {
-      // Entry t: its particle's position copy, the particle's entry, its candidates.
-      let me = entries[t];
-      copyParticle(t, me);
-      deltas[2u * me + 1u] = vec4u(0u, 0u, 0u, t);
-      listCandidates(me, t);
-    }
-    return;
-  }
   if (MODE == MODE_CANDIDATES) {
     if (t >= params.count) { return; }
+    // The grid's entries: the particles in it, sorted by cell.
+    var inGrid = 0u;
+    if (params.pairs != 0u) { inGrid = starts[params.bucketMask + 1u]; }
     // Fresh lists: not stale (no other invocation of this dispatch reads the word).
     if ((t == 0u) & (params.pairs != 0u)) { activeCounts[staleWord()] = NO_PARTICLE; }
     // The position copy of particle t (in particle order: the records read and the copy written in sequence).
     // Its entry lane is itself, which every resolve writes before an apply pass reads it.
-    copyParticle(t, t);
+    copyParticle(t);
     if (t < inGrid) { listCandidates(entries[t], t); }
     return;
   }
-  var me = t;
-  var gridded = false;
-  var entry = t;
-  if (ENTRY_ORDER & ((MODE == MODE_COUNT) | (MODE == MODE_RESOLVE)) & (params.pairs != 0u)) {
-    // Over the entries: invocation t < inGrid visits the particle of entry t,
-    // whose neighbours are those of its neighbours in the dispatch. With
-    // links, past the entries, invocation t visits particle t - inGrid if it
-    // is out of the grid (its links alone; the dispatch covers 2 * count);
-    // without, such a particle has nothing to visit, and nothing reads its
-    // corrections (see the candidate lists above), and the dispatch covers
-    // the entries alone.
-    if (t < inGrid) {
-      me = entries[t];
-      gridded = true;
-    } else {
-      if (!LINKS) { return; }
-      me = t - inGrid;
-      if (me >= params.count) { return; }
-      if (cells[me].w >= 0) { return; }
-      entry = NO_ENTRY;
-    }
-  } else {
-    if (t >= params.count) { return; }
-    gridded = (params.pairs != 0u) && (cells[t].w >= 0);
-    if (ENTRY_ORDER & (params.pairs != 0u)) { entry = entryOf(t); }
-  }
-  visitParticle(me, gridded, entry);
+  if (t >= params.count) { return; }
+  visitParticle(t, (params.pairs != 0u) && (cells[t].w >= 0));
 }

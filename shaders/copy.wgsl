@@ -7,7 +7,7 @@
 // Prepended: shaders/dispatch.wgsl.
 const VEC4S_PER_INVOCATION: u32 = 4u;
 
-// CopyParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+// CopyParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read> source: array<vec4f>;
 @group(0) @binding(1) var<storage, read_write> destination: array<vec4f>;
 @group(0) @binding(2) var<uniform> params: CopyParams;

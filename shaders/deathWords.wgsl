@@ -1,8 +1,8 @@
 // The deaths' scan's level 0 (shaders/blockScan.wgsl), its items counted
 // here from the death bits over this step's live list (32 live indices a word)
 // rather than read: a word's (deaths, children, records, 0), the items the
-// scan sums. One workgroup a block of SCAN_BLOCK words (indirect dispatch, the
-// blocks planStep wrote), each invocation counting its ITEMS consecutive
+// scan sums. One workgroup a block of SCAN_BLOCK words (a full pool's blocks
+// dispatched, those past the live words returning at once), each invocation counting its ITEMS consecutive
 // words, then the block's exclusive sums into `output` (level 0 of `scanned`,
 // src/gpu/lifeBuffers.ts) and its total into `sums` (level 1's items; the
 // levels above: shaders/lifeScan.wgsl, shaders/lifePlan.wgsl). One pass where

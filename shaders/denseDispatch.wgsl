@@ -1,28 +1,22 @@
-// The dense walk: the twin of shaders/liveDispatch.wgsl for a pool that is
-// mostly live. Invocation i of a dispatch over DENSE_SPAN invocations
-// (planStep writes it when the live count reaches its threshold) gets slot
-// i of the chunk this run owns, in slot order, so neighbouring lanes read
-// neighbouring records; a slot that is not live gets NO_PARTICLE, which
-// every kernel's `index >= count` guard rejects. A live slot's live index
-// is `liveIndexOf[slot]` (kept by shaders/fill.wgsl, src/gpu/lifeBuffers.ts
-// and src/gpu/snapshotTransfer.ts), so the ageing sets the same death bit as
-// the walk over the list: the same particles stepped with the same
-// arithmetic, the same bits, only in another order.
+// The step's walk of a system with emitters, composed in place of
+// shaders/dispatch.wgsl: invocation i of a dispatch over DENSE_SPAN
+// invocations (src/gpu/liveIntegratePass.ts) gets slot i of the chunk this
+// run owns, in slot order, so neighbouring lanes read neighbouring records;
+// a slot that is not live gets NO_PARTICLE, which every kernel's
+// `index >= count` guard rejects. A live slot's live index is
+// `liveIndexOf[slot]` (kept by shaders/fill.wgsl, src/gpu/lifeBuffers.ts and
+// src/gpu/snapshotTransfer.ts), so the ageing sets the death bit of the
+// particle's place in the live list.
 override WORKGROUP_SIZE: u32 = 64u;
 override CAPACITY: u32;
 // Slots a run covers: a chunk's over chunked state (src/gpu/kernel.ts, 'owner'), else the capacity.
 override DENSE_SPAN: u32;
 // Over chunked state DENSE_SPAN - 1 (a chunk is a power of two), else all ones: a slot's offset in its chunk.
 override DENSE_CHUNK_MASK: u32 = 0xffffffffu;
-// Direct dispatch (hardware adapters: src/gpu/lifeBuffers.ts, dispatchMode)
-// covers every slot, as the host cannot size it: the slots at or past the
-// high-water mark, where no particle is live, return before their life
-// record is read. An indirect dispatch stops at the mark already (planStep).
-override BOUND_BY_HIGH_WATER: bool = false;
 
 const NO_PARTICLE: u32 = 0xffffffffu;
 
-// Group 2 of the dense walk: LifeBuffers' stepLayout with the inverse map in the live lists' place.
+// Group 2 of the step: LifeBuffers' stepLayout, the inverse map first.
 @group(2) @binding(0) var<storage, read> liveIndexOf: array<u32>;
 @group(2) @binding(1) var<storage, read> liveCounters: LifeCounters;
 // One past the highest slot ever live (raised by shaders/fill.wgsl; src/gpu/lifeBuffers.ts, highWater).
@@ -43,7 +37,9 @@ fn particleIndex(invocation: Invocation) -> u32 {
   // The first slot of the bound chunk: particleCount() ends it (unchunked, the mask folds it to 0, no division).
   let slot = ((particleCount() - 1u) & ~DENSE_CHUNK_MASK) + i;
   // Live particles have alive = 1 until judged dead this step (shaders/lifeDeath.wgsl); free slots have 0.
-  let pastMark = BOUND_BY_HIGH_WATER && slot >= highWater;
+  // The dispatch covers every slot, as the host cannot size it: the slots at or past the high-water mark,
+  // where no particle is live, return before their life record is read.
+  let pastMark = slot >= highWater;
   walkedSlot = select(slot, NO_PARTICLE, i >= DENSE_SPAN || slot >= CAPACITY || pastMark || life[slot].alive == 0u);
   return walkedSlot;
 }

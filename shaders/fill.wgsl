@@ -1,5 +1,5 @@
 // The live list closes its holes in place: one invocation per death of this
-// step (indirect dispatch, the count planEmit wrote). With L live before the
+// step (dispatched over the capacity, the invocations past the count planEmit wrote returning at once). With L live before the
 // step and D deaths, the survivors end up in [0, L - D): invocation i looks at
 // tail position p = L - D + i; a survivor there moves into the hole whose rank
 // among the holes (deaths below L - D, in order) is its rank among the tail's
@@ -8,14 +8,14 @@
 // before each word (deathsBelow), so the list is the same
 // whatever order the invocations run in; nothing before a hole moves, and the
 // cost follows the deaths. The emission then appends at L - D.
-// The fill also keeps the inverse map the dense walk reads
+// The fill also keeps the inverse map the step's walk over every slot reads
 // (shaders/denseDispatch.wgsl): a moved survivor's new live index, and each
 // birth's, whose slot and index the emission will use (its slot from the
 // free list's top, its index L - D + j); so it runs over the deaths or the
 // births, whichever are more. A slot that died keeps a stale entry, never
-// read: the dense walk skips slots whose `alive` is 0.
+// read: the walk skips slots whose `alive` is 0.
 // And it raises the high-water mark past each birth's slot: every live slot
-// lies below it, so the dense walk need visit no slot from it on (planStep).
+// lies below it, so the step's walk need visit no slot from it on (shaders/denseDispatch.wgsl).
 // A maximum, so the same whatever order the births run in.
 // Mirrored by src/core/emitters/lifecycle.ts (fill; the CPU keeps no map).
 // Prepended: the lifecycle records, shaders/dispatch.wgsl, shaders/scannedWords.wgsl.

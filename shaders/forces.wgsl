@@ -18,9 +18,7 @@
 // pipeline (cached per composition). A generic loop over the records with a
 // switch on the kind measured 3 to 4 times slower on the software adapter.
 
-@group(1) @binding(0) var<uniform> table: ForceTable;
-// Index-list targets: one bit a particle from `first`, per generator.
-@group(1) @binding(1) var<storage, read> masks: array<u32>;
+// `table` and `masks`: group 1, declared by src/shaders/index.ts (forceTableBindings).
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn main(invocation: Invocation) {

@@ -5,20 +5,16 @@
 // `scatter` drops each particle into its bucket's range, and `sortBuckets`
 // orders each range by particle index, so the result is sorted by
 // (bucket, index) whatever order the atomics ran in.
-// The scan is three dispatches and no workgroup barrier: each invocation sums
-// its own chunk of counts in a loop, one invocation scans the chunk totals,
-// and every bucket adds its chunk's offset (on a software adapter a barrier
-// costs far more than the few thousand additions it saves). On a GPU those
-// serial loops are chains of memory latencies, so a hardware adapter's grid
-// (src/gpu/gridPass.ts) scans each chunk with a workgroup instead
-// (`scanChunksParallel`, `scanChunkSumsParallel`): the same sums.
+// The scan is three dispatches: a workgroup scans each chunk of SCAN_CHUNK
+// counts, one workgroup scans the chunk totals, and every bucket adds its
+// chunk's offset.
 // Mirrored by src/core/collisions/grid.ts.
 // Prepended: the Particle struct and accessors, shaders/dispatch.wgsl,
 // shaders/gridHash.wgsl, shaders/workgroupScan.wgsl.
 
 const SCAN_CHUNK: u32 = 256u;
 
-// GridParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+// GridParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: GridParams;
 // Bucket starts (bucketCount + 1 entries: the last is the number in the grid).
 @group(1) @binding(1) var<storage, read_write> starts: array<u32>;
@@ -55,36 +51,7 @@ fn scannedLength() -> u32 {
   return params.bucketCount + 1u;
 }
 
-// One invocation a chunk: the exclusive scan of its counts, and its total.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn scanChunks(invocation: Invocation) {
-  let chunk = particleIndex(invocation);
-  let first = chunk * SCAN_CHUNK;
-  if (first >= scannedLength()) { return; }
-  let end = min(first + SCAN_CHUNK, scannedLength());
-  var sum = 0u;
-  for (var b = first; b < end; b++) {
-    let n = atomicLoad(&cursors[b]);
-    starts[b] = sum;
-    sum += n;
-  }
-  chunkSums[chunk] = sum;
-}
-
-// One invocation: the exclusive scan of the chunk totals.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn scanChunkSums(invocation: Invocation) {
-  if (particleIndex(invocation) != 0u) { return; }
-  let chunks = (scannedLength() + SCAN_CHUNK - 1u) / SCAN_CHUNK;
-  var sum = 0u;
-  for (var c = 0u; c < chunks; c++) {
-    let n = chunkSums[c];
-    chunkSums[c] = sum;
-    sum += n;
-  }
-}
-
-// The parallel scan: a workgroup of SCAN_CHUNK invocations (WORKGROUP_SIZE is
+// The scan: a workgroup of SCAN_CHUNK invocations (WORKGROUP_SIZE is
 // SCAN_CHUNK for these entry points) scans SCAN_CHUNK counts with
 // workgroupInclusiveScan (shaders/workgroupScan.wgsl).
 const_assert SCAN_CHUNK == SCAN_LANES;
@@ -93,7 +60,7 @@ const_assert SCAN_CHUNK == SCAN_LANES;
 // (The builtins one by one, not the Invocation struct: a struct holding the local index is not uniform,
 // and the early return must be for the barriers after it.)
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn scanChunksParallel(
+fn scanChunks(
   @builtin(workgroup_id) workgroup: vec3u,
   @builtin(num_workgroups) workgroups: vec3u,
   @builtin(local_invocation_index) local: u32,
@@ -111,7 +78,7 @@ fn scanChunksParallel(
 
 // One workgroup: the exclusive scan of the chunk totals, SCAN_CHUNK at a time with a carry.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn scanChunkSumsParallel(@builtin(local_invocation_index) local: u32) {
+fn scanChunkSums(@builtin(local_invocation_index) local: u32) {
   let chunks = (scannedLength() + SCAN_CHUNK - 1u) / SCAN_CHUNK;
   var carry = 0u;
   for (var first = 0u; first < chunks; first += SCAN_CHUNK) {

@@ -29,7 +29,7 @@ override AGED_AFTER: bool = false;
 var<private> leftPositionY: f32;
 var<private> leftRadius: f32;
 
-// StepParams: generated from src/gpu/passParams.ts (the schema) and prepended;
+// StepParams: generated from src/shaders/params.ts (the schema) and prepended;
 // so is shaders/health.wgsl, whose counters are `health`.
 @group(1) @binding(0) var<uniform> params: StepParams;
 @group(1) @binding(1) var<storage, read_write> health: array<atomic<u32>, HEALTH_WORDS>;

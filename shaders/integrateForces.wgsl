@@ -10,13 +10,11 @@
 // as a pass of its own 1.0-1.2x (`npm run bench:forces` prints both).
 // Composed over every slot (shaders/dispatch.wgsl) or over the live list of a
 // system with emitters (shaders/liveDispatch.wgsl, whose lists take group 2).
-// Prepended: the records, shaders/turbulence.wgsl and its generated modes, shaders/forceGenerators.wgsl and
+// Prepended: the force table's bindings, the records, shaders/turbulence.wgsl and its generated modes, shaders/forceGenerators.wgsl and
 // `registeredForces` for the composition. Appended: shaders/integrate.wgsl.
 
-// The group after the step's own: src/gpu/wgsl.ts writes the index in.
-@group(FORCES_GROUP) @binding(0) var<uniform> table: ForceTable;
-// Index-list targets: one bit a particle from `first`, per generator.
-@group(FORCES_GROUP) @binding(1) var<storage, read> masks: array<u32>;
+// `table` and `masks` are declared by src/shaders/index.ts (forceTableBindings)
+// in the group after the step's own.
 
 fn fieldForces(index: u32, position: vec3f, velocity: vec3f, inverseMass: f32, accumulated: vec3f) -> vec3f {
   return registeredForces(index, ForceInput(position, velocity, inverseMass), accumulated);

@@ -1,9 +1,9 @@
 // Exclusive prefix sum of (deaths, children, records, 0) over the words of the
 // death bits (32 live indices a word), in blocks of SCAN_BLOCK. The counts
 // come from the GPU: level 0 holds ceil(live / 32) items, level l+1 one item
-// per block of level l, and each level is dispatched indirectly with as many
-// workgroups as it has blocks, so the cost follows the live count / 32, not
-// the capacity. Level 0 is counted and scanned by the deaths' words pass
+// per block of level l, and each level is dispatched with as many workgroups
+// as a full pool has blocks, those past the live count's returning at once,
+// so the work follows the live count / 32. Level 0 is counted and scanned by the deaths' words pass
 // (shaders/deathWords.wgsl), the top level (a single block) by planEmit's
 // (shaders/lifePlan.wgsl), whose total is the step's; this file scans the
 // levels between (in pools of more than 2^25 slots, with blocks of 1,024).
@@ -16,7 +16,7 @@
 // Prepended: the lifecycle records, SCAN_BLOCK from src/gpu/lifeBuffers.ts (which sizes the levels),
 // shaders/blockScan.wgsl, shaders/blockInput.wgsl.
 
-// ScanLevel: generated from src/gpu/passParams.ts (the schema) and prepended.
+// ScanLevel: generated from src/shaders/params.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read> input: array<vec4u>;
 @group(0) @binding(1) var<storage, read_write> output: array<vec4u>;
 @group(0) @binding(2) var<storage, read_write> sums: array<vec4u>;

@@ -1,4 +1,4 @@
-// The step over the live list with the ageing fused in: shaders/integrate.wgsl's
+// The step of a system with emitters with the ageing fused in: shaders/integrate.wgsl's
 // entry point, renamed stepParticle by src/shaders/index.ts, runs first; then the
 // same invocation ages its particle (age += dt) and, if it dies, clears its
 // `alive` and sets its bit in `deadBits` (shaders/lifeDeath.wgsl). One pass
@@ -11,9 +11,8 @@
 // the collision-event lane, so the frame needs neither.
 // Mirrored by src/core/emitters/lifecycle.ts (age).
 // Prepended: the step (its entry point renamed), the Life struct, NO_RULE,
-// shaders/lifeDeath.wgsl, shaders/contactLane.wgsl; the live list (or the inverse map) and counters are
-// shaders/liveDispatch.wgsl's (shaders/denseDispatch.wgsl's), and so are walkedSlot and
-// walkedLiveIndex.
+// shaders/lifeDeath.wgsl, shaders/contactLane.wgsl; the inverse map and counters are
+// shaders/denseDispatch.wgsl's, and so are walkedSlot and walkedLiveIndex.
 
 @group(2) @binding(2) var<storage, read_write> life: array<Life>;
 @group(2) @binding(3) var<uniform> rules: array<SpawnRule, MAX_SPAWN_RULES>;
@@ -49,7 +48,7 @@ fn main(invocation: Invocation) {
   } else {
     dead = dies(slot, age);
   }
-  // Its live index: the list's position, or in the dense walk the inverse map's (shaders/denseDispatch.wgsl).
+  // Its live index: the inverse map's (shaders/denseDispatch.wgsl).
   if (WORLD_COLLIDERS) {
     // A death, a collision event or both in one branch (two cost more on the software adapter); a live particle
     // has alive = 1 until judged dead, and an event alone writes that back.

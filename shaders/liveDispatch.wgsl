@@ -1,9 +1,9 @@
 // The live-list twin of shaders/dispatch.wgsl: composed in its place, it
-// turns any per-particle pass (the step, the forces) into a pass over the
-// live particles only. Invocation k of an indirect dispatch sized by the
-// live count (planStep) gets the k-th live slot; past the live count it gets
-// NO_PARTICLE, which every kernel's `index >= count` guard rejects (the
-// kernels' count is the capacity). The pass itself is unchanged.
+// turns a per-particle pass (the forces, src/gpu/forcesPass.ts) into a pass
+// over the live particles only. Invocation k of a dispatch over the capacity
+// gets the k-th live slot; past the live count it gets NO_PARTICLE, which
+// every kernel's `index >= count` guard rejects (the kernels' count is the
+// capacity). The pass itself is unchanged.
 override WORKGROUP_SIZE: u32 = 64u;
 override CAPACITY: u32;
 
@@ -20,22 +20,10 @@ struct Invocation {
   @builtin(local_invocation_index) local: u32,
 }
 
-// The live index and slot particleIndex found, kept for the ageing after the step (shaders/liveAge.wgsl):
-// the list read once.
-var<private> walkedK: u32 = 0u;
-var<private> walkedSlot: u32 = NO_PARTICLE;
-
 fn particleIndex(invocation: Invocation) -> u32 {
   let k = (invocation.workgroup.y * invocation.workgroups.x + invocation.workgroup.x) * WORKGROUP_SIZE + invocation.local;
-  walkedK = k;
   if (k >= liveCounters.live) { return NO_PARTICLE; }
   let slot = liveLists[liveCounters.parity * CAPACITY + k];
   // Over chunked state the pass runs once per chunk (src/gpu/kernel.ts, 'owner'): another chunk's slot is skipped.
-  walkedSlot = select(NO_PARTICLE, slot, ownsParticle(slot));
-  return walkedSlot;
-}
-
-// The live index of the walked slot.
-fn walkedLiveIndex() -> u32 {
-  return walkedK;
+  return select(NO_PARTICLE, slot, ownsParticle(slot));
 }

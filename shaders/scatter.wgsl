@@ -4,7 +4,7 @@
 // attribute; the lane and component mask come from src/core/layout.ts.
 override ADD: bool = false;
 
-// ScatterParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+// ScatterParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: ScatterParams;
 @group(1) @binding(1) var<storage, read> values: array<vec4f>;
 

@@ -10,7 +10,7 @@
 // particle first + i owns ends[offsets[i]] .. ends[offsets[i + 1]] - 1, each the
 // particle at the spring's other end and the spring's index in `links`.
 
-// SpringParams and SpringLink: generated from src/gpu/passParams.ts (the schema) and prepended.
+// SpringParams and SpringLink: generated from src/shaders/params.ts (the schema) and prepended.
 @group(1) @binding(0) var<uniform> params: SpringParams;
 @group(1) @binding(1) var<storage, read> offsets: array<u32>;
 @group(1) @binding(2) var<storage, read> ends: array<vec2u>;

@@ -23,4 +23,4 @@ export {
 export { GpuValidationError, GpuOutOfMemoryError, DeviceLostError } from './gpu/errors';
 export { UniformRingFullError } from './gpu/uniformRing';
 export type { LiveSource } from './gpu/lifeBuffers';
-export { ENTRIES_BELOW, type ContactOrder } from './gpu/contactPass';
+export { ENTRIES_BELOW, type ContactOrder } from './gpu/contactOrder';

@@ -5,7 +5,7 @@
  * within the rounding the twin audits, the grid finds exactly the pairs a
  * brute-force check finds (and sorts them as the twin does), a particle
  * whose candidates overflow its list walks the grid to the same bits as the
- * twin (the walk inline and in a pass apart giving the same bytes), a
+ * twin (its lists, counts and corrections, with links and without), a
  * particle a collider kills or sticks mid-iterations is seen as the twin sees
  * it (the count's position copy equal to the records), runs are
  * deterministic, and bad links are refused with the state unchanged.
@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ParticleSystemApi } from '../src/core/api';
-import { MAX_LISTED, MODE_LIST } from '../src/core/collisions/contacts';
+import { MAX_LISTED, MODE_COUNT, MODE_LIST, MODE_RESOLVE } from '../src/core/collisions/contacts';
 import { noLinks, prepareLinks, type LinkInit } from '../src/core/collisions/links';
 import { CpuCollisionWorld, RadiusBound, largestRadius, resolveContactSettings } from '../src/core/collisions/world';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
@@ -416,9 +416,9 @@ describe('particle-particle collisions', () => {
     system.destroy();
   });
 
-  it("builds the same grid with the serial scan (a software adapter's) and the parallel one (a GPU's), as the twin does", async () => {
-    // 70,000 slots: 131,072 buckets, so the parallel scan's chunk totals (513 of them, the last holding one
-    // count) take three rounds of its carry, and the serial scan's single invocation walks them all.
+  it('builds the same grid as the twin with a scan of many chunks', async () => {
+    // 70,000 slots: 131,072 buckets, so the scan's chunk totals (513 of them, the last holding one count) take
+    // three rounds of its carry.
     const { device } = gpu.get();
     const random = seededRandom(29);
     const count = 70_000;
@@ -439,20 +439,18 @@ describe('particle-particle collisions', () => {
     const world = new CpuCollisionWorld(count, resolveContactSettings({ particleCollisions: true }), radius, false);
     const twin = world.buildGrid(state, count, Math.fround);
     const inverseCellSize = gridSpacing(radius.value, Math.fround(resolveContactSettings({}).skin)).inverseCellSize;
-    for (const scan of ['serial', 'parallel'] as const) {
-      const grid = GridPass.create(device, system.particles, 256, scan);
-      try {
-        const encoder = device.createCommandEncoder();
-        grid.encode(encoder, count, inverseCellSize);
-        device.queue.submit([encoder.finish()]);
-        const starts = await readBuffer(device, grid.starts, (grid.buckets + 1) * 4);
-        const entries = await readBuffer(device, grid.entries, count * 4);
-        expect(grid.buckets, scan).toBe(131_072);
-        expect(Array.from(starts), `${scan}: starts`).toEqual(Array.from(twin.starts));
-        expect(Array.from(entries), `${scan}: entries`).toEqual(Array.from(twin.entries));
-      } finally {
-        grid.destroy();
-      }
+    const grid = GridPass.create(device, system.particles, 256);
+    try {
+      const encoder = device.createCommandEncoder();
+      grid.encode(encoder, count, inverseCellSize);
+      device.queue.submit([encoder.finish()]);
+      const starts = await readBuffer(device, grid.starts, (grid.buckets + 1) * 4);
+      const entries = await readBuffer(device, grid.entries, count * 4);
+      expect(grid.buckets).toBe(131_072);
+      expect(Array.from(starts), 'starts').toEqual(Array.from(twin.starts));
+      expect(Array.from(entries), 'entries').toEqual(Array.from(twin.entries));
+    } finally {
+      grid.destroy();
     }
     system.destroy();
   });
@@ -508,15 +506,15 @@ describe('particle-particle collisions', () => {
     system.destroy();
   });
 
-  it("walks the grid in the list's own pass (a GPU's way) or in a pass apart (a software adapter's): the same lists, counts and corrections", async () => {
-    const { device } = gpu.get();
+  it('walks the grid for the particles whose lists overflow, with links and without: the same lists, counts and corrections as the twin', async () => {
+    const { device, adapterInfo } = gpu.get();
     const count = 600;
     // A crowd like the test above's (half of it in a 0.5 m cube of 0.1 m cells,
     // about 65 candidates each, overflowing their lists), then the same
-    // particles spread out (no list overflows: the walk pass gets no workgroups).
+    // particles spread out (no list overflows).
     const crowded = crowd(count, 61, 0.5);
     const spread = crowded.map((p, i) => ({ ...p, position: [(i % 30) * 0.3, Math.floor(i / 30) * 0.0999, 0] }));
-    // Rods among the crowd and one anchored: the links' variants walk apart too.
+    // Rods among the crowd and one anchored: the links' variants walk the grid too.
     const links = prepareLinks(
       [
         { type: 'rod', a: 0, b: 1, length: 0.05 },
@@ -525,66 +523,80 @@ describe('particle-particle collisions', () => {
       ],
       count,
     );
+    const settings = resolveContactSettings({ particleCollisions: true });
+    const radius = new RadiusBound();
+    radius.note(0.05);
+    const world = new CpuCollisionWorld(count, settings, radius, false);
+    const params = world.contactParams(1 / 60);
     const system = await ParticleSystem.create(device, { capacity: count });
-    const skin = Math.fround(1e-4);
+    const skin = Math.fround(settings.skin);
     const step: ContactStep = {
       count,
-      dt: Math.fround(1 / 60),
+      dt: params.dt,
       skin,
-      restitution: Math.fround(0.5),
-      inverseCellSize: gridSpacing(0.05, skin).inverseCellSize,
+      restitution: params.restitution,
+      inverseCellSize: gridSpacing(radius.value, skin).inverseCellSize,
     };
     const grid = GridPass.create(device, system.particles, DEFAULT_WORKGROUP_SIZE);
-    const walks = (['inline', 'apart'] as const).map((walk) =>
-      ContactPass.create(device, system.particles, DEFAULT_WORKGROUP_SIZE, true, walk),
-    );
-    expect(walks.map((pass) => pass.walk)).toEqual(['inline', 'apart']);
-    const staleWord = staleWordIndex(count, walks[0]!.candidates);
+    const pass = ContactPass.create(device, system.particles, DEFAULT_WORKGROUP_SIZE, true);
+    pass.useGrid(grid);
     for (const [scene, particles] of [
       ['crowd', crowded],
       ['spread', spread],
     ] as const) {
       await system.writeParticles(0, particles);
+      const state = packParticles(particles);
+      const twinGrid = world.buildGrid(state, count, Math.fround);
       for (const withLinks of [false, true]) {
-        // Per walk: each mode's active words (counts, candidates, near lists, the stale word) and corrections.
-        const results: Uint32Array[][] = [];
-        for (const pass of walks) {
-          pass.setLinks(withLinks ? links : noLinks(count));
-          pass.useGrid(grid);
-          const outputs: Uint32Array[] = [];
-          for (const modes of [['list'], ['count', 'resolve', 'count', 'resolve']] as ContactModeName[][]) {
-            const encoder = device.createCommandEncoder();
-            grid.encode(encoder, count, step.inverseCellSize!);
-            pass.encode(encoder, 'candidates', step);
-            for (const mode of modes) pass.encode(encoder, mode, step);
-            device.queue.submit([encoder.finish()]);
-            outputs.push(await readBuffer(device, pass.active, (staleWord + 1) * 4));
-            outputs.push(await readBuffer(device, pass.deltas, count * 32));
-          }
-          results.push(outputs);
+        const what = `${scene}, links ${withLinks}`;
+        const packedLinks = withLinks ? links : noLinks(count);
+        pass.setLinks(packedLinks);
+        // Each mode's active words (found or counted) and corrections (listed neighbours, or vec4 bits).
+        const outputs: Uint32Array[] = [];
+        for (const modes of [['list'], ['count'], ['count', 'resolve']] as ContactModeName[][]) {
+          const encoder = device.createCommandEncoder();
+          grid.encode(encoder, count, step.inverseCellSize!);
+          pass.encode(encoder, 'candidates', step);
+          for (const mode of modes) pass.encode(encoder, mode, step);
+          device.queue.submit([encoder.finish()]);
+          outputs.push(await readBuffer(device, pass.active, 2 * count * 4));
+          outputs.push(await readBuffer(device, pass.deltas, count * 32));
         }
-        const found = results[0]![0]!.subarray(count, 2 * count);
-        const overflowing = found.filter((n) => n > walks[0]!.candidates).length;
-        if (scene === 'crowd') expect(overflowing, scene).toBeGreaterThan(100);
-        else expect(overflowing, scene).toBe(0);
-        results[1]!.forEach((words, k) =>
-          expect(
-            Buffer.from(words.buffer).equals(Buffer.from(results[0]![k]!.buffer)),
-            `${scene}, links ${withLinks}, output ${k}`,
-          ).toBe(true),
-        );
-        // Something was found: contacts listed, counted and resolved.
+        const [found, listed, counted, , , corrections] = outputs as [
+          Uint32Array,
+          Uint32Array,
+          Uint32Array,
+          Uint32Array,
+          Uint32Array,
+          Uint32Array,
+        ];
+        const overflowing = found.subarray(count, 2 * count).filter((n) => n > pass.candidates).length;
+        if (scene === 'crowd') expect(overflowing, what).toBeGreaterThan(100);
+        else expect(overflowing, what).toBe(0);
+
+        const twin = world.contacts;
+        twin.run(MODE_LIST, state, count, noLinks(count), twinGrid, params, Math.fround);
+        expect(Array.from(found.subarray(0, count)), `${what}: found`).toEqual(Array.from(twin.active));
+        expect(Array.from(listed), `${what}: listed`).toEqual(Array.from(twin.listed));
+        twin.run(MODE_COUNT, state, count, packedLinks, twinGrid, params, Math.fround);
+        expect(Array.from(counted.subarray(0, count)), `${what}: counts`).toEqual(Array.from(twin.active));
         expect(
-          results[0]![0]!.subarray(0, count).some((n) => n > 0),
-          scene,
+          twin.active.some((n) => n > 0),
+          what,
         ).toBe(true);
+        // The corrections' xyz lanes, bit for bit where the adapter rounds as the twin does (SwiftShader does;
+        // the overflow test above checks it); the w lanes are the GPU's own (the bound on the move, the entry).
+        twin.run(MODE_RESOLVE, state, count, packedLinks, twinGrid, params, Math.fround);
+        const twinBits = new Uint32Array(new Float32Array(twin.deltas).buffer);
+        const differing = [...corrections.keys()].filter((k) => k % 4 !== 3 && corrections[k] !== twinBits[k]);
+        if (adapterInfo.software) expect(differing, `${what}: corrections`).toEqual([]);
         expect(
-          results[0]![3]!.some((n) => n !== 0),
-          scene,
+          corrections.some((n, k) => k % 4 !== 3 && n !== 0),
+          what,
         ).toBe(true);
       }
     }
-    for (const pass of walks) pass.destroy();
+    pass.destroy();
     grid.destroy();
     system.destroy();
   });

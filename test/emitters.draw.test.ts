@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareLifecycle } from '../src/core/emitters/options';
 import { withErrorScopes } from '../src/gpu/errors';
 import { GpuLifecycle } from '../src/gpu/lifecycle';
-import { INDIRECT_ARGS } from '../src/gpu/indirectArgs';
+import { INDIRECT_ARGS } from '../src/shaders/indirectArgs';
 import { ParticleBuffer } from '../src/gpu/particleBuffer';
 import { DEFAULT_VARIANT } from '../src/core/variants';
 import { useDevice } from './support/gpu';

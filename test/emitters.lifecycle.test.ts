@@ -117,20 +117,16 @@ describe('the pool over thousands of frames of random emission and death', () =>
 });
 
 describe('the scan across its levels', () => {
-  // Blocks of 1,024: 5,000 slots need two levels, 1,048,600 three (the third only past 1,024^2 live).
-  // Dispatched directly (a hardware adapter's way), every level runs the blocks a full pool has, those past
-  // the live words returning at once: the same lists.
+  // Blocks of 1,024: 5,000 slots need two levels, 1,048,600 three (the third only past 1,024^2 live). Every
+  // level runs the blocks a full pool has, those past the live words returning at once.
   it.each([
-    [5000, 8, 'indirect'],
-    [5000, 8, 'direct'],
-    [1_048_600, 4, 'indirect'],
-    [1_048_600, 4, 'direct'],
+    [5000, 8],
+    [1_048_600, 4],
   ] as const)(
-    '%i slots, %i frames, dispatched %s: the GPU’s lists equal the CPU reference’s while most die and are reborn',
-    async (capacity, frames, dispatch) => {
+    '%i slots, %i frames: the GPU’s lists equal the CPU reference’s while most die and are reborn',
+    async (capacity, frames) => {
       const options: RigOptions = {
         capacity,
-        dispatch,
         emitters: [
           // [0, 2^-3]: the same lifetimes on both backends (see DT).
           { burst: capacity - 10, rate: capacity * 20, lifetime: [0, 0.125], velocity: { speed: 1, spread: 1 } },
@@ -283,13 +279,10 @@ describe('Cyclone’s fireworks as sub-emitters', () => {
   const options: RigOptions = { capacity: 1 << 14, emitters: launchers, fireworks: CYCLONE_FIREWORK_RULES };
   const steps = 900;
 
-  it.each(['GPU', 'GPU, dispatched directly', 'CPU'] as const)(
+  it.each(['GPU', 'CPU'] as const)(
     '%s: each type is born as often as its launches plus its parents’ payloads say',
     async (backend) => {
-      const rig =
-        backend === 'CPU'
-          ? cpuRig(options)
-          : await gpuRig(gpu.get().device, { ...options, dispatch: backend === 'GPU' ? 'indirect' : 'direct' });
+      const rig = backend === 'CPU' ? cpuRig(options) : await gpuRig(gpu.get().device, options);
       try {
         rig.emitters.burst(0, 2); // key '1' twice
         rig.emitters.burst(6, 1); // key '7'

@@ -9,14 +9,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import type { DispatchMode } from '../src/gpu/device';
 import { useDevice } from './support/gpu';
 
 const gpu = useDevice();
 const DT = 1 / 60;
 
-/** `encoder`, whose compute passes count their dispatches into `counts` (direct, indirect). */
-function countingEncoder(encoder: GPUCommandEncoder, counts: { direct: number; indirect: number }): GPUCommandEncoder {
+/** `encoder`, whose compute passes count their dispatches into `counts`. */
+function countingEncoder(encoder: GPUCommandEncoder, counts: { dispatches: number }): GPUCommandEncoder {
   const bound = <T extends object>(target: T, property: string | symbol): unknown => {
     const value = Reflect.get(target, property, target) as unknown;
     // Dawn's methods need their own object as `this`, not the proxy.
@@ -25,8 +24,7 @@ function countingEncoder(encoder: GPUCommandEncoder, counts: { direct: number; i
   const watched = (pass: GPUComputePassEncoder) =>
     new Proxy(pass, {
       get(target, property) {
-        if (property === 'dispatchWorkgroups') counts.direct++;
-        if (property === 'dispatchWorkgroupsIndirect') counts.indirect++;
+        if (property === 'dispatchWorkgroups') counts.dispatches++;
         return bound(target, property);
       },
     });
@@ -40,17 +38,16 @@ function countingEncoder(encoder: GPUCommandEncoder, counts: { direct: number; i
   });
 }
 
-async function frameDispatches(capacity: number, dispatch: DispatchMode) {
+async function frameDispatches(capacity: number) {
   const device = gpu.get().device;
   const system = await ParticleSystem.create(device, {
     capacity,
-    dispatch,
     emitters: [{ rate: capacity / 4, burst: capacity / 2, lifetime: [0.05, 0.2], seed: 3 }],
   });
   try {
     // The first step after a start (or a restore) judges its deaths again (GpuLifecycle, lanesMayBeTouched):
     // the frames after it are the ones counted.
-    const counts = { direct: 0, indirect: 0 };
+    const counts = { dispatches: 0 };
     const first = device.createCommandEncoder();
     system.encodeSteps(first, DT, 1);
     const encoder = device.createCommandEncoder();
@@ -59,24 +56,17 @@ async function frameDispatches(capacity: number, dispatch: DispatchMode) {
     system.submitted();
     // The frame ran: its burst is live.
     expect((await system.readStats()).live).toBeGreaterThan(0);
-    return counts;
+    return counts.dispatches;
   } finally {
     system.destroy();
   }
 }
 
 describe('a frame with emitters, as dispatches', () => {
-  // Directly (hardware adapters): the step over the slots, deathWords with the scan's level 0, the scan's top
-  // level with planEmit, the compaction, the fill, the emission. Pools of up to 2^25 slots have no scan level
-  // between (src/gpu/lifeBuffers.ts, scanLevels).
-  it.each([2 ** 12, 2 ** 20])('dispatched directly, %i slots: six dispatches', async (capacity) => {
-    expect(await frameDispatches(capacity, 'direct')).toEqual({ direct: 6, indirect: 0 });
-  });
-
-  // Indirectly (software adapters): planStep first (one invocation, direct), then the step's two walks (the
-  // live list and the dense walk, one of them empty), deathWords with level 0, the compaction, the fill and
-  // the emission by the counts the GPU wrote; the top level with planEmit is one workgroup, direct.
-  it.each([2 ** 12, 2 ** 20])('dispatched indirectly, %i slots: eight dispatches', async (capacity) => {
-    expect(await frameDispatches(capacity, 'indirect')).toEqual({ direct: 2, indirect: 6 });
+  // The step over the slots, deathWords with the scan's level 0, the scan's top level with planEmit, the
+  // compaction, the fill, the emission. Pools of up to 2^25 slots have no scan level between
+  // (src/gpu/lifeBuffers.ts, scanLevels).
+  it.each([2 ** 12, 2 ** 20])('%i slots: six dispatches', async (capacity) => {
+    expect(await frameDispatches(capacity)).toBe(6);
   });
 });

@@ -38,13 +38,12 @@ describe('profileFrame', () => {
     const profiled = await fountain();
     const device = gpu.get().device;
     try {
-      expect(stepped.stepPasses).toEqual(['planStep', FOUNTAIN_STEP_PASS, 'lifecycle']);
+      expect(stepped.stepPasses).toEqual([FOUNTAIN_STEP_PASS, 'lifecycle']);
       // Long enough for deaths and for bounces on the plane 2 below (collision events): about 44 steps to fall there.
       await stepped.stepMany(DT, 60);
       await profiled.stepMany(DT, 60);
       const passes = profiled.profileFrame(DT);
       expect(passes.map((p) => p.name)).toEqual([
-        'planStep',
         `step+age (${FOUNTAIN_STEP_PASS})`,
         'deathWords+scan0',
         'scan',

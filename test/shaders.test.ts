@@ -11,7 +11,6 @@ import type { ColliderComposition } from '../src/core/collisions/colliderComposi
 import type { ForceComposition } from '../src/core/forces/records';
 import { ALL_VARIANTS, variantName } from '../src/core/variants';
 import { stepConstants } from '../src/gpu/stepParams';
-import { DENSE_WALK_DIVISOR } from '../src/gpu/lifecycle';
 import { CONTACT_MODES } from '../src/gpu/contactPass';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
@@ -81,24 +80,13 @@ const COMPOSED: readonly Composed[] = [
     }),
     pipelines: fusedStepVariants,
   },
-  { name: 'integrateLive', code: shaders.integrateLive(), pipelines: liveStepVariants },
-  {
-    name: 'integrateLiveWithForces',
-    code: shaders.integrateLiveWithForces(COMPOSITION, 3),
-    pipelines: liveStepVariants,
-  },
-  {
-    name: 'integrateLiveFused',
-    code: shaders.integrateLiveFused({ colliders: { composition: COLLIDERS, group: 3 } }),
-    pipelines: fusedStepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY, EVENT_BITS_AT } })),
-  },
   {
     name: 'integrateDense',
     code: shaders.integrateDense(),
     pipelines: liveStepVariants.map((v) => ({ ...v, constants: { ...v.constants, DENSE_SPAN: CAPACITY } })),
   },
   {
-    // Forces and colliders both fused into the step over the live particles: the colliders' table in the
+    // Forces and colliders both fused into the step of a system with emitters: the colliders' table in the
     // forces' group, after their two bindings (src/gpu/fusedPipelines.ts).
     name: 'integrateDenseFusedShared',
     code: shaders.integrateDenseFused({
@@ -138,7 +126,6 @@ const COMPOSED: readonly Composed[] = [
       { name: 'apply deltas', constants: { WORKGROUP_SIZE, APPLY_DELTAS: 1 } },
     ],
   },
-  { name: 'collideLive', code: shaders.collideLive(), pipelines: one({ ...live, APPLY_DELTAS: 0 }) },
   {
     name: 'grid',
     code: shaders.grid(),
@@ -149,11 +136,6 @@ const COMPOSED: readonly Composed[] = [
         constants: sized,
       }),
     ),
-  },
-  {
-    name: 'gridLive',
-    code: shaders.gridLive(),
-    pipelines: ['assign', 'scatter'].map((entryPoint) => ({ name: entryPoint, entryPoint, constants: live })),
   },
   {
     name: 'contacts',
@@ -196,19 +178,7 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'lifePlan',
     code: shaders.lifePlan(),
-    pipelines: ['planStep', 'scanTopAndPlanEmit'].map((entryPoint) => ({
-      name: entryPoint,
-      entryPoint,
-      constants: {
-        CAPACITY,
-        WORKGROUP_SIZE,
-        MAX_PER_DIMENSION: 65535,
-        SCAN_LEVELS: 2,
-        DENSE_SPAN: CAPACITY,
-        DENSE_FROM: CAPACITY / 2,
-        DENSE_WALK_DIVISOR,
-      },
-    })),
+    pipelines: one({ CAPACITY, SCAN_LEVELS: 2 }, 'scanTopAndPlanEmit'),
   },
   { name: 'renderParticles', code: shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE) },
   { name: 'renderLiveParticles', code: shaders.renderLiveParticles(DRAW_PARAMS) },

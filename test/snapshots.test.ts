@@ -17,7 +17,7 @@ import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SnapshotError, SNAPSHOT_VERSION } from '../src/core/snapshot/format';
 import { decodeSnapshot, type SystemState } from '../src/core/snapshot/systemSnapshot';
 import { DEFAULT_VARIANT } from '../src/core/variants';
-import { ARGS } from '../src/gpu/indirectArgs';
+import { ARGS } from '../src/shaders/indirectArgs';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { useDevice } from './support/gpu';
 import { expectSameBytes, GALLERY_SCENES, GALLERY_STEPS, galleryScene } from './support/galleryScenes';

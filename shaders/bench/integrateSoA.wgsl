@@ -4,7 +4,7 @@
 // Reads 56 bytes a particle, writes 36 (the packed layout: 64 and 48).
 // Prepended: shaders/dispatch.wgsl and shaders/bench/stepMath.wgsl.
 
-// StepParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+// StepParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> positions: array<f32>;
 @group(0) @binding(1) var<storage, read_write> velocities: array<f32>;
 @group(0) @binding(2) var<storage, read> accelerations: array<f32>;

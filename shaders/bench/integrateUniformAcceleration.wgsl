@@ -5,7 +5,7 @@
 // Prepended: the Particle struct and accessors from src/core/layout.ts,
 // shaders/dispatch.wgsl and shaders/bench/stepMath.wgsl.
 
-// UniformStepParams: generated from src/gpu/passParams.ts (the schema) and prepended.
+// UniformStepParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(1) @binding(0) var<uniform> params: UniformStepParams;
 

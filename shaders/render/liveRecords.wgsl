@@ -7,7 +7,8 @@
 // particle's life record: white-hot at birth, its rule's colour (a firework
 // type's, an emitter's), fading and shrinking towards the end of its life.
 // Composed after shaders/render/particles.wgsl, whose bindings and Look it
-// uses; prepended: the Life and LifeCounters structs, generated from
+// uses, and before the draw's order (liveSlotOf): shaders/render/liveOrder.wgsl,
+// or shaders/render/liveSortedSlots.wgsl through a depth sort; prepended: the Life and LifeCounters structs, generated from
 // src/core/layout.ts and src/core/emitters/gpuRecords.ts. params.count is the
 // system's capacity: the length of each half of the live lists.
 
@@ -23,7 +24,7 @@ fn lookOf(drawn: u32) -> Look {
     out.visible = false;
     return out;
   }
-  let slot = liveLists[liveCounters.parity * params.count + drawn];
+  let slot = liveSlotOf(drawn);
   out = particleLook(particleAt(slot), slot);
   // For the look's curves over life, flipbook and turning (particles.wgsl); read only where used.
   if (CURVES || TEXTURED) {

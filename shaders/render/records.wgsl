@@ -1,7 +1,9 @@
 // The particles a ParticlePass draws by index: every record of a buffer of
 // Particle records (the simulation's state), or every sampleStride-th sample
 // of a history of it; life colours from a GroupTimeline (src/render/groupTimeline.ts).
-// Composed after shaders/render/particles.wgsl, whose bindings and Look it uses.
+// Composed after shaders/render/particles.wgsl, whose bindings and Look it uses,
+// and before the draw's order: shaders/render/recordOrder.wgsl (by index) or
+// shaders/render/sortedRecords.wgsl (through a depth sort), which define lookOf.
 
 // Per group (GroupLife, generated from src/render/groupTimeline.ts): birth time, lifetime, hue, kind.
 @group(0) @binding(2) var<storage, read> groups: array<GroupLife>;
@@ -13,7 +15,8 @@ fn recordOf(drawn: u32) -> u32 {
   return (drawn / count) * params.sampleStride * count + drawn % count;
 }
 
-fn lookOf(drawn: u32) -> Look {
+// The Look of the n-th record of the draw's source.
+fn recordLook(drawn: u32) -> Look {
   let record = recordOf(drawn);
   let member = record % max(params.count, 1u);
   var out = particleLook(particleAt(record), member);

@@ -22,13 +22,11 @@ import {
   steadyRate,
   type BenchPool,
 } from './emitters';
-import { WORKGROUP_SIZES, type BenchOptions } from './options';
+import { WARM_UP_RUNS, WORKGROUP_SIZES, type BenchOptions } from './options';
 import type { CaseGroup, LifecycleFigures, ParticleStepUnit } from './results';
 import { BYTES, lifecycleBytes, totalBytes, type ByteCount } from './roofline';
-import { WARM_UP_RUNS } from './runner';
 import { SoAStepPass } from './soaPass';
-import { withoutAcceleration } from './colliderRatio';
-import { BENCH_ACCELERATION, benchForces } from './state';
+import { BENCH_ACCELERATION, BENCH_PLANE, benchForces, withoutAcceleration } from './state';
 import { timeHost, type GpuTimer, type Sample } from './timing';
 import { SHOWER_FORCES, TYPICAL_EFFECT } from './typicalEffect';
 import { UniformAccelerationPass } from './uniformAccelerationPass';
@@ -74,14 +72,6 @@ export const NOT_MEASURED = [
     'and 2^18 where it reaches them (contactRatio), and npm run bench:collisions and ' +
     'scripts/profile-contacts.ts time them pass by pass.',
 ];
-
-/** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */
-export const BENCH_PLANE = { type: 'plane', normal: [0, 1, 0], offset: 0 } as const;
-/**
- * The same ground bouncing with friction (three.js's compute-particles example's ground): the fused step then
- * also runs the resting-contact test and the friction, which the inelastic, frictionless BENCH_PLANE compiles out.
- */
-export const BENCH_BOUNCING_PLANE = { ...BENCH_PLANE, restitution: 0.5, friction: 0.2 } as const;
 
 const PACKED = 'packed vec4 records (AoS)';
 
@@ -445,7 +435,7 @@ function emitterCase(
       `an emitter of ${rate.toFixed(0)} particles/s living ${CHURN_LIFETIME.join('-')} s, started at its ` +
       `steady state by bursts into shuffled slots (${spread ? 'any of the pool' : `the lowest ${slots}`}), ` +
       `${steps + WARM_UP_RUNS} steps before timing; ` +
-      'a frame: planStep, the step over the live list, age, scan, compact, planEmit, emit (indirect dispatches)' +
+      'a frame: the step over every slot, age, scan, compact, planEmit, fill, emit (direct dispatches over fixed bounds)' +
       (fountain
         ? `; a fountain: ${SHOWER_FORCES.map((f) => f.type).join(' and ')} from the registry and a plane ` +
           `(y = ${FOUNTAIN_PLANE.offset}, restitution ${FOUNTAIN_PLANE.restitution}) fused into the step`

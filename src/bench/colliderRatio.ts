@@ -13,8 +13,7 @@ import type { ForceGenerator } from '../core/forces/generators';
 import { OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
 import { withHeldErrorScopes } from '../gpu/errors';
 import { ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
-import { BENCH_BOUNCING_PLANE, BENCH_PLANE } from './cases';
-import { benchState } from './state';
+import { BENCH_BOUNCING_PLANE, BENCH_PLANE, benchState, withoutAcceleration } from './state';
 import { SHOWER_FORCES } from './typicalEffect';
 import { median } from './timing';
 
@@ -65,15 +64,6 @@ async function timeSteps(device: GPUDevice, system: ParticleSystem, dt: number, 
     await device.queue.onSubmittedWorkDone();
     return (performance.now() - started) / passes;
   });
-}
-
-/** A copy of bench state `source` with the acceleration lane zeroed: gravity comes from the registry. */
-export function withoutAcceleration(source: Float32Array<ArrayBuffer>): Float32Array<ArrayBuffer> {
-  const state = source.slice();
-  const count = state.length / FLOATS_PER_PARTICLE;
-  for (let i = 0; i < count; i++)
-    state.fill(0, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION + 3);
-  return state;
 }
 
 interface Configured {

@@ -4,7 +4,7 @@
  * gives the second roofline, the copy engine's (or the driver's memcpy).
  */
 import { Kernel } from '../gpu/kernel';
-import { COPY_PARAMS } from '../gpu/passParams';
+import { COPY_PARAMS } from '../shaders/params';
 import { UniformBlock } from '../gpu/uniformBlock';
 import { shaders } from '../shaders';
 

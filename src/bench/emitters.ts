@@ -51,7 +51,6 @@
 import type { EmitterInit } from '../core/emitters/types';
 import type { LifecycleStats } from '../core/emitters/stats';
 import type { Variant } from '../core/variants';
-import type { DispatchMode } from '../gpu/device';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { seededRandom } from '../core/random';
 import { SHOWER_FORCES } from './typicalEffect';
@@ -137,8 +136,6 @@ export interface ChurningPool {
   steps: number;
   /** The integration variant; the system's default when absent. */
   variant?: Variant;
-  /** The lifecycle's dispatch (GpuParticleSystemOptions.dispatch); the system's default when absent. */
-  dispatch?: DispatchMode | 'auto';
 }
 
 /**
@@ -153,7 +150,6 @@ export async function openChurningPool(device: GPUDevice, pool: ChurningPool): P
   const system = await ParticleSystem.create(device, {
     capacity: pool.capacity,
     ...(pool.variant ?? {}),
-    ...(pool.dispatch ? { dispatch: pool.dispatch } : {}),
     emitters: churningEmitters(target, pool.capacity, pool.dt),
     ...(pool.fountain ? { collisions: { colliders: [FOUNTAIN_PLANE] } } : {}),
   });

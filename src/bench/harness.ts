@@ -7,7 +7,7 @@
  * rooflines' fractions, the layout comparisons and the targets from those
  * records.
  */
-import { chooseDispatchMode, type AdapterDescription } from '../gpu/device';
+import type { AdapterDescription } from '../gpu/device';
 import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import { ParticleBuffer } from '../gpu/particleBuffer';
 import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
@@ -24,7 +24,8 @@ import { benchState } from './state';
 import { GpuTimer } from './timing';
 
 // The harness's vocabulary, for its callers (scripts/bench.ts, the bench page, the tests).
-export { BENCH_PLANE, NOT_MEASURED } from './cases';
+export { NOT_MEASURED } from './cases';
+export { BENCH_PLANE } from './state';
 export {
   FULL_SIZES,
   QUICK_SIZES,
@@ -166,7 +167,7 @@ export async function runBench(
   }
   onProgress({ done: total, total, current: '' });
   return {
-    adapter: { ...adapter, timing: timer.method, dispatch: chooseDispatchMode(device) },
+    adapter: { ...adapter, timing: timer.method, dispatch: 'direct' },
     options,
     startedAt,
     elapsedMs: performance.now() - started,

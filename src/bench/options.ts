@@ -4,6 +4,8 @@
 export const FULL_SIZES = [16, 17, 18, 19, 20, 21, 22, 23, 24].map((e) => 2 ** e);
 export const QUICK_SIZES = [16, 18, 20].map((e) => 2 ** e);
 export const WORKGROUP_SIZES = [64, 128, 256] as const;
+/** Runs of one step each that warm a case up before its timed runs. */
+export const WARM_UP_RUNS = 2;
 
 export interface BenchOptions {
   /** Particle counts. */

@@ -3,7 +3,7 @@
  * on the browser's WebGPU adapter, rendered as a table, the comparisons and
  * targets, and the SVG plot, with the JSON and SVG offered for download.
  */
-import { acquireDevice, chooseDispatchMode } from '../gpu/device';
+import { acquireDevice } from '../gpu/device';
 import { fullOptions, quickOptions, runBench, sizesFromExponents, type BenchOptions } from './harness';
 import { benchSvg } from './plot';
 import { buildReport, reportJson, summaryLines, tableRows, type BenchReport } from './report';
@@ -114,7 +114,7 @@ async function run(): Promise<void> {
   });
   adapterLine.textContent =
     `WebGPU adapter: ${adapterInfo.description || adapterInfo.vendor} (${adapterInfo.source}); ` +
-    `timestamp queries: ${adapterInfo.timestampQuery ? 'yes' : 'no'}; emitters dispatch: ${chooseDispatchMode(device)}`;
+    `timestamp queries: ${adapterInfo.timestampQuery ? 'yes' : 'no'}`;
   try {
     const report = buildReport(
       await runBench(device, adapterInfo, chosen, ({ done, total, current }) => {

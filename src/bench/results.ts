@@ -3,7 +3,7 @@
  * first, then how the case was measured) and the run around them. The JSON
  * report (src/bench/report.ts) is these records plus what it derives.
  */
-import type { AdapterDescription, DispatchMode } from '../gpu/device';
+import type { AdapterDescription } from '../gpu/device';
 import type { ColliderRatioResult } from './colliderRatio';
 import type { ContactRatioResult } from './contactRatio';
 import type { EmitterRatioResult } from './emitterRatio';
@@ -122,10 +122,10 @@ export interface CaseResult {
 
 export interface BenchRun {
   /**
-   * `dispatch`: how the emitter cases' systems dispatch their lifecycle passes
-   * on this device (GpuParticleSystemOptions.dispatch, 'auto').
+   * `dispatch`: how the emitter cases' systems dispatch their lifecycle
+   * passes: always `'direct'` (fixed dispatches over bounds the host knows).
    */
-  adapter: AdapterDescription & { timing: TimingMethod; dispatch: DispatchMode };
+  adapter: AdapterDescription & { timing: TimingMethod; dispatch: 'direct' };
   options: BenchOptions;
   startedAt: string;
   elapsedMs: number;

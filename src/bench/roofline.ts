@@ -73,16 +73,16 @@ export const BYTES = {
  * A frame of a system with emitters (src/gpu/lifecycle.ts), counted from the
  * words each pass's shader names (a scalar read from a lane counts 4 bytes,
  * not the lane), for the three kinds of particle a frame handles. Left out:
- * planStep and planEmit (one invocation each, a few counters), the scan's
+ * planEmit (one invocation, a few counters), the scan's
  * levels (8 bytes a word of 32 live), the per-rule atomics and the
  * uniforms. Bytes a live particle-step are then
  * `live + deaths / live * death + births / live * birth`.
  */
 export const LIFECYCLE_BYTES = {
   /**
-   * Every particle live at the frame's start: the step over the live list
-   * with the ageing fused in (liveDispatch.wgsl + integrate.wgsl + liveAge.wgsl):
-   * its slot 4 (the dense walk: its `alive` 4) and the position, velocity and
+   * Every particle live at the frame's start: the step over every slot
+   * with the ageing fused in (denseDispatch.wgsl + integrate.wgsl + liveAge.wgsl):
+   * its `alive` 4 and the position, velocity and
    * acceleration|radius lanes 48 in, the first two 32 out (the force
    * accumulator skipped once a step has cleared it, as in the plain step's
    * `step`); the ageing reads age, lifetime and rule 12 (radius and

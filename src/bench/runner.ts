@@ -8,13 +8,10 @@
 import { variantName } from '../core/variants';
 import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
 import type { CaseSpec, MeasuredFigures, OpenCase } from './cases';
-import type { BenchOptions } from './options';
+import { WARM_UP_RUNS, type BenchOptions } from './options';
 import type { CaseResult } from './results';
 import { gigabytesPerSecond, particleStepsPerSecond, totalBytes } from './roofline';
 import { spreadOf, type Sample } from './timing';
-
-/** Runs of one step each that warm a case up before its timed runs. */
-export const WARM_UP_RUNS = 2;
 
 /** A case's record before the copy kernels' figures at its count are known. */
 export type Measured = Omit<CaseResult, 'fractionOfCopy' | 'fractionOfBufferCopy'>;

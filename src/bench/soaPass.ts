@@ -7,7 +7,7 @@
 import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../core/layout';
 import type { Variant } from '../core/variants';
 import { Kernel } from '../gpu/kernel';
-import { STEP_PARAMS } from '../gpu/passParams';
+import { STEP_PARAMS } from '../shaders/params';
 import { UniformBlock } from '../gpu/uniformBlock';
 import { stepConstants } from '../gpu/stepParams';
 import { shaders } from '../shaders';

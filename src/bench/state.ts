@@ -48,3 +48,20 @@ export function benchForces(count: number, seed = 2): Float32Array {
   const random = seededRandom(seed);
   return Float32Array.from({ length: count * 3 }, () => (random() * 2 - 1) * 20);
 }
+
+/** The plane of the collisions case: y = 0, under about half of the bench state (positions in [-10, 10]). */
+export const BENCH_PLANE = { type: 'plane', normal: [0, 1, 0], offset: 0 } as const;
+/**
+ * The same ground bouncing with friction (three.js's compute-particles example's ground): the fused step then
+ * also runs the resting-contact test and the friction, which the inelastic, frictionless BENCH_PLANE compiles out.
+ */
+export const BENCH_BOUNCING_PLANE = { ...BENCH_PLANE, restitution: 0.5, friction: 0.2 } as const;
+
+/** A copy of bench state `source` with the acceleration lane zeroed: gravity comes from the registry. */
+export function withoutAcceleration(source: Float32Array<ArrayBuffer>): Float32Array<ArrayBuffer> {
+  const state = source.slice();
+  const count = state.length / FLOATS_PER_PARTICLE;
+  for (let i = 0; i < count; i++)
+    state.fill(0, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION, i * FLOATS_PER_PARTICLE + OFFSET.ACCELERATION + 3);
+  return state;
+}

@@ -7,7 +7,7 @@
 import type { Variant } from '../core/variants';
 import { Kernel } from '../gpu/kernel';
 import type { ParticleBuffer } from '../gpu/particleBuffer';
-import { UNIFORM_STEP_PARAMS } from '../gpu/passParams';
+import { UNIFORM_STEP_PARAMS } from '../shaders/params';
 import { UniformBlock } from '../gpu/uniformBlock';
 import { stepConstants } from '../gpu/stepParams';
 import { shaders } from '../shaders';

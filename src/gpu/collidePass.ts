@@ -4,10 +4,9 @@
  * contact-resolver iteration by applying that iteration's corrections.
  */
 import { Kernel } from './kernel';
-import type { LiveDispatch } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 import { shaders } from '../shaders';
-import { COLLIDE_PARAMS } from './passParams';
+import { COLLIDE_PARAMS } from '../shaders/params';
 import { UniformRing } from './uniformRing';
 
 export interface CollideStep {
@@ -26,8 +25,6 @@ export class CollidePass {
   private bindGroup: GPUBindGroup | null = null;
   /** Where the contact resolver's position copy starts in the bound deltas, in vec4 (0: none). */
   private positionCopy = 0;
-  /** The passes over the live list (plain, and the apply passes with and without colliders) and their bind group, made on first use. */
-  private overLive: { kernels: Record<CollideKernel, Kernel>; bindGroup: GPUBindGroup } | null = null;
   private destroyed = false;
 
   private readonly health: GPUBuffer;
@@ -77,41 +74,8 @@ export class CollidePass {
     this.positionCopy = positionCopy;
     this.resources = [this.params.binding, colliders, deltas, this.health];
     this.bindGroup = this.plain.bindGroup(0, this.resources, 'CollidePass.bindGroup');
-    this.overLive = null;
   }
   private resources: readonly (GPUBuffer | GPUBufferBinding)[] = [];
-
-  /** The passes over the live list (shaders/liveDispatch.wgsl in place of dispatch.wgsl), made on first use. */
-  private liveKernels(live: LiveDispatch): { kernels: Record<CollideKernel, Kernel>; bindGroup: GPUBindGroup } {
-    if (!this.overLive) {
-      const constants = (applyDeltas: boolean, colliders = true) => ({
-        WORKGROUP_SIZE: this.workgroupSize,
-        APPLY_DELTAS: applyDeltas ? 1 : 0,
-        COLLIDERS: colliders ? 1 : 0,
-        CAPACITY: live.capacity,
-        ...this.particles.health.constants,
-      });
-      const plain = Kernel.create(this.device, this.particles, {
-        name: 'CollidePass(live list)',
-        file: 'collide.wgsl (live list)',
-        code: shaders.collideLive(),
-        constants: constants(false),
-        groups: [['uniform-dynamic', 'read-only-storage', 'storage', 'storage'], live.layout],
-        // Each chunk's run keeps its own chunk's slots (shaders/liveDispatch.wgsl).
-        perChunk: 'owner',
-      });
-      const kernels = {
-        plain,
-        applying: plain.variant({ name: 'CollidePass(live list, apply deltas)', constants: constants(true) }),
-        applyingOnly: plain.variant({
-          name: 'CollidePass(live list, apply deltas, no colliders)',
-          constants: constants(true, false),
-        }),
-      };
-      this.overLive = { kernels, bindGroup: plain.bindGroup(0, this.resources, 'CollidePass(live list).bindGroup') };
-    }
-    return this.overLive;
-  }
 
   /** Which variant a pass takes: after the step, or applying the resolver's corrections (with colliders or none). */
   private kernelOf(step: CollideStep, applyDeltas: boolean): CollideKernel {
@@ -128,38 +92,6 @@ export class CollidePass {
       .set('skin', step.skin)
       .set('positionCopy', this.positionCopy);
     return { bindGroup: this.bindGroup, offset: this.params.offsetFor(block.bytes) };
-  }
-
-  /**
-   * Records one colliders pass of a pool with emitters (`step.count` its
-   * capacity) walking what the step walked (planStep's two indirect
-   * dispatches, one of them empty): the live list, or from the dense walk's
-   * threshold every slot. A free slot is parked ("no particle", immovable), so
-   * either walk gives every slot's result, and the cost follows the live
-   * count. With `applyDeltas`, a contact iteration's apply pass.
-   */
-  encodeWalks(encoder: GPUCommandEncoder, step: CollideStep, live: LiveDispatch, applyDeltas = false): void {
-    const { bindGroup, offset } = this.prepared(step);
-    const variant = this.kernelOf(step, applyDeltas);
-    if (live.direct) {
-      // Direct dispatch: every slot, as the dense walk would (a parked free slot collides with nothing).
-      const pass = encoder.beginComputePass({ label: 'CollidePass(every slot)' });
-      this[variant].record(pass, [{ group: bindGroup, offsets: [offset] }], { count: step.count });
-      pass.end();
-      return;
-    }
-    const overLive = this.liveKernels(live);
-    const pass = encoder.beginComputePass({
-      label: applyDeltas ? 'CollidePass(apply deltas, walks)' : 'CollidePass(walks)',
-    });
-    overLive.kernels[variant].record(
-      pass,
-      [{ group: overLive.bindGroup, offsets: [offset] }, live.bindGroup],
-      live.stepWalks.list,
-    );
-    // The dense walk's arguments count one chunk's slots: each chunk's pipeline covers its own (src/gpu/kernel.ts).
-    this[variant].record(pass, [{ group: bindGroup, offsets: [offset] }], live.stepWalks.dense);
-    pass.end();
   }
 
   /** Records one colliders pass over particles [0, step.count); with `applyDeltas`, the resolver's corrections first. */

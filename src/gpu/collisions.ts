@@ -20,11 +20,10 @@ import { gridSpacing } from '../core/collisions/grid';
 import { noLinks, type PackedLinks } from '../core/collisions/links';
 import { RadiusBound, type ContactSettings } from '../core/collisions/world';
 import { CollidePass } from './collidePass';
-import { ContactPass, type ContactModeName, type ContactOrder, type ContactStep } from './contactPass';
+import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
 import { GridPass } from './gridPass';
 import { bindGroupLayoutEntries } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
-import type { LiveDispatch } from './lifeBuffers';
 
 /** The fused colliders' table, a uniform array (shaders/fusedColliders.wgsl). */
 export const FUSED_COLLIDERS_BINDING = 'uniform';
@@ -65,8 +64,6 @@ export class GpuCollisions {
     /** The largest radius written to the system, which sizes the grid's cells. */
     readonly radius: RadiusBound,
     private readonly workgroupSize: number,
-    /** The orders the contact resolver's steps may take (ContactOrder in src/gpu/contactPass.ts), the first by default. */
-    private readonly contactOrders: readonly ContactOrder[],
   ) {
     this.colliderBuffer = this.createColliderBuffer(prepareColliders([]));
     this.noDeltas = device.createBuffer({ label: 'GpuCollisions.noDeltas', size: 32, usage: GPUBufferUsage.STORAGE });
@@ -77,21 +74,15 @@ export class GpuCollisions {
     if (settings.particleCollisions) this.ensureContacts();
   }
 
-  /**
-   * Created synchronously: the caller's error scopes catch any failure.
-   * `contactOrders`: the orders the contact resolver's steps may take
-   * (ContactOrder), the first one unless a step says; both for a pool with
-   * emitters on a software adapter, else 'particles'.
-   */
+  /** Created synchronously: the caller's error scopes catch any failure. */
   static create(
     device: GPUDevice,
     particles: ParticleBuffer,
     settings: ContactSettings,
     radius: RadiusBound,
     workgroupSize: number,
-    contactOrders: readonly ContactOrder[] = ['particles'],
   ): GpuCollisions {
-    return new GpuCollisions(device, particles, settings, radius, workgroupSize, contactOrders);
+    return new GpuCollisions(device, particles, settings, radius, workgroupSize);
   }
 
   private createColliderBuffer(colliders: PackedColliders): GPUBuffer {
@@ -125,14 +116,7 @@ export class GpuCollisions {
   private ensureContacts(): ContactPass {
     if (!this.contactPass) {
       const grid = this.settings.particleCollisions;
-      this.contactPass = ContactPass.create(
-        this.device,
-        this.particles,
-        this.workgroupSize,
-        grid,
-        undefined,
-        this.contactOrders,
-      );
+      this.contactPass = ContactPass.create(this.device, this.particles, this.workgroupSize, grid);
       this.contactPass.setLinks(noLinks(this.particles.capacity));
       if (this.settings.particleCollisions) {
         this.gridPass = GridPass.create(this.device, this.particles, this.workgroupSize);
@@ -196,10 +180,9 @@ export class GpuCollisions {
     return this.colliderCount > 0 || this.hasContacts;
   }
 
-  private contactStep(count: number, dt: number, order?: ContactOrder): ContactStep {
+  private contactStep(count: number, dt: number): ContactStep {
     const skin = Math.fround(this.settings.skin);
     return {
-      ...(order ? { order } : {}),
       count,
       dt: Math.fround(dt),
       skin,
@@ -212,19 +195,14 @@ export class GpuCollisions {
 
   /**
    * Records what follows one integration step of `dt` over particles [0,
-   * count); with `live` (a pool with emitters), the colliders pass walks the
-   * live list or every slot as the step did (CollidePass.encodeWalks).
-   * `order`: the contact resolver's for this step (ContactOrder), where it
-   * may take more than one.
+   * count) (a pool with emitters: every slot, a parked free slot colliding
+   * with nothing).
    */
-  encode(encoder: GPUCommandEncoder, dt: number, count: number, live?: LiveDispatch, order?: ContactOrder): void {
-    if (this.colliderCount > 0) {
-      if (live) this.colliders().encodeWalks(encoder, this.collideStep(count, dt), live);
-      else this.colliders().encode(encoder, this.collideStep(count, dt), false);
-    }
+  encode(encoder: GPUCommandEncoder, dt: number, count: number): void {
+    if (this.colliderCount > 0) this.colliders().encode(encoder, this.collideStep(count, dt), false);
     if (!this.hasContacts) return;
-    this.encodeGrid(encoder, dt, count, order, live);
-    for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count, live);
+    this.encodeGrid(encoder, dt, count);
+    for (let k = 0; k < this.settings.iterations; k++) this.encodeIteration(encoder, dt, count);
   }
 
   private collideStep(count: number, dt: number) {
@@ -233,35 +211,26 @@ export class GpuCollisions {
 
   /**
    * The grid rebuild and the candidate lists that start the contact iterations
-   * (nothing without particle-particle collisions), the resolver's tables in
-   * `order` where given (ContactOrder).
+   * (nothing without particle-particle collisions).
    */
-  encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number, order?: ContactOrder, live?: LiveDispatch): void {
-    const step = this.contactStep(count, dt, order);
+  encodeGrid(encoder: GPUCommandEncoder, dt: number, count: number): void {
+    const step = this.contactStep(count, dt);
     if (step.inverseCellSize === null || !this.gridPass) return;
     const contacts = this.ensureContacts();
-    // A pool with emitters on indirect dispatch, unchunked, whose resolver walks its entries without links: the
-    // grid and the candidate lists over the live particles as well (GridPass.encode, ContactStep.live).
-    const overLive =
-      live && !live.direct && !this.particles.chunking && this.linkCount === 0 && contacts.orderFor(order) === 'entries'
-        ? live
-        : undefined;
-    this.gridPass.encode(encoder, count, step.inverseCellSize, overLive);
-    contacts.encode(encoder, 'candidates', overLive ? { ...step, live: overLive } : step);
+    this.gridPass.encode(encoder, count, step.inverseCellSize);
+    contacts.encode(encoder, 'candidates', step);
   }
 
   /**
    * One Jacobi iteration: count the active contacts, resolve them, apply the
-   * corrections in a colliders pass; with `live` (a pool with emitters), that
-   * pass walks as the step did (CollidePass.encodeWalks).
+   * corrections in a colliders pass.
    */
-  encodeIteration(encoder: GPUCommandEncoder, dt: number, count: number, live?: LiveDispatch): void {
+  encodeIteration(encoder: GPUCommandEncoder, dt: number, count: number): void {
     const contacts = this.ensureContacts();
     const step = this.contactStep(count, dt);
     contacts.encode(encoder, 'count', step);
     contacts.encode(encoder, 'resolve', step);
-    if (live) this.colliders().encodeWalks(encoder, this.collideStep(count, dt), live, true);
-    else this.colliders().encode(encoder, this.collideStep(count, dt), true);
+    this.colliders().encode(encoder, this.collideStep(count, dt), true);
   }
 
   /**

@@ -61,36 +61,22 @@ export function isSoftwareAdapter(info: GPUAdapterInfo): boolean {
 }
 
 /**
- * How the passes whose size the GPU decides are dispatched: indirectly
- * (the invocations follow the GPU's count) or directly over a fixed bound
- * (invocations past the count return at once). See GpuParticleSystemOptions.dispatch.
+ * How the passes whose size the GPU decides are dispatched. Always
+ * `'direct'`: fixed dispatches over a bound, whose invocations past the
+ * GPU's count return at once.
+ *
+ * @deprecated A system has one dispatch mode, `'direct'`; this type will be removed.
  */
 export type DispatchMode = 'indirect' | 'direct';
 
 /**
- * The dispatch mode for `device`: `chosen` when it names one; for `'auto'`
- * (or nothing) indirect on a software adapter, which pays for every
- * invocation, else direct, since Dawn validates every indirect dispatch with
- * a pass of its own. A device without `adapterInfo` (older browsers) gets
- * indirect, correct everywhere.
+ * The dispatch mode a system uses on `device`: always `'direct'`, whatever
+ * `chosen` says.
+ *
+ * @deprecated A system has one dispatch mode, `'direct'`; this function will be removed.
  */
-export function chooseDispatchMode(device: GPUDevice, chosen: DispatchMode | 'auto' = 'auto'): DispatchMode {
-  if (chosen !== 'auto' && chosen !== 'indirect' && chosen !== 'direct') {
-    throw new TypeError(`dispatch = ${JSON.stringify(chosen)} must be 'auto', 'indirect' or 'direct'`);
-  }
-  if (chosen !== 'auto') return chosen;
-  return isHardwareDevice(device) ? 'direct' : 'indirect';
-}
-
-/**
- * Whether `device.adapterInfo` names a hardware adapter, for passes written
- * two ways: one for a software adapter, which pays for every invocation and
- * barrier, one for a GPU, which pays for long serial loops. False without
- * `adapterInfo` (older browsers), where the software way is correct too.
- */
-export function isHardwareDevice(device: GPUDevice): boolean {
-  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
-  return info !== undefined && !isSoftwareAdapter(info);
+export function chooseDispatchMode(_device: GPUDevice, _chosen?: DispatchMode | 'auto'): DispatchMode {
+  return 'direct';
 }
 
 /** What `adapter` is, for reports and for choosing defaults on software adapters. */

@@ -175,7 +175,7 @@ export class ForcesPass {
 
   /**
    * Records one force pass over the live particles (a system with emitters),
-   * dispatched as LiveDispatch says (indirectly with the live count, or over the capacity); `prepared` must come from
+   * dispatched over the capacity as LiveDispatch says; `prepared` must come from
    * `prepare(..., capacity, live)`.
    */
   recordLive(pass: GPUComputePassEncoder, prepared: PreparedForces, live: LiveDispatch): void {

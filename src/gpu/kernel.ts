@@ -2,7 +2,7 @@
  * The one kernel shape: a compute pass declared as data (its shader, its
  * bind groups binding by binding, its override constants), from which this
  * builds the bind group layouts and the pipeline, makes bind groups, and
- * records a dispatch sized by a count or read from indirect arguments.
+ * records a dispatch sized by a count.
  *
  * Group 0 is the particle state (ParticleBuffer, shared by every pass) unless
  * the kernel says otherwise; the groups after it are the kernel's own. A pass
@@ -55,9 +55,7 @@ export interface KernelSpec {
  *   springs, the contact resolver, the grid);
  * - true: invocation i touches only slot i (particleIndex): chunk by chunk,
  *   over that chunk's slots, binding only that chunk (OWN_CHUNK,
- *   OWN_CHUNK_BASE and OWN_CHUNK_SIZE set). Dispatched by a count of slots,
- *   or indirectly with arguments that count one chunk's slots (the capacity
- *   unchunked: planStep's dense walk, `stepDense`), used for every chunk;
+ *   OWN_CHUNK_BASE and OWN_CHUNK_SIZE set), dispatched by a count of slots;
  * - 'owner': an invocation touches the slots it names (a free slot, a slot
  *   from the live list): the whole dispatch once per chunk, binding only that
  *   chunk, and the shader skips the slots `ownsParticle` says are another
@@ -82,14 +80,10 @@ export interface KernelVariant {
 export type BoundGroup = GPUBindGroup | { readonly group: GPUBindGroup; readonly offsets: readonly number[] };
 
 /**
- * How many invocations: a count (direct, 2D past the per-dimension limit),
- * indirect arguments on the GPU, or (a kernel that does not read the
- * particles) a number of workgroups along x.
+ * How many invocations: a count (2D past the per-dimension limit), or (a
+ * kernel that does not read the particles) a number of workgroups along x.
  */
-export type Dispatch =
-  | { readonly count: number }
-  | { readonly indirect: GPUBuffer; readonly offset: number }
-  | { readonly workgroups: number };
+export type Dispatch = { readonly count: number } | { readonly workgroups: number };
 
 export function bindGroupLayoutEntries(kinds: readonly BindingKind[]): GPUBindGroupLayoutEntry[] {
   return kinds.map((kind, binding) => ({
@@ -252,31 +246,13 @@ export class Kernel {
     const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
     if (this.perChunk === 'owner' && this.chunkPipelines.length > 0) {
       // The whole dispatch for each chunk in turn; the shader keeps its own chunk's slots.
+      const [x, y] = dispatchSize(dispatch.count, this.workgroupSize, limit);
       for (let r = 0; r < repeat; r++) {
         this.chunkPipelines.forEach((pipeline, k) => {
           bind(pipeline, k);
-          if ('indirect' in dispatch) pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
-          else {
-            const [x, y] = dispatchSize(dispatch.count, this.workgroupSize, limit);
-            pass.dispatchWorkgroups(x, y);
-          }
+          pass.dispatchWorkgroups(x, y);
         });
       }
-      return;
-    }
-    if ('indirect' in dispatch && this.perChunk === true && this.chunkPipelines.length > 0) {
-      // The arguments count one chunk's slots (see PerChunk): each chunk's pipeline offsets them to its own.
-      for (let r = 0; r < repeat; r++) {
-        this.chunkPipelines.forEach((pipeline, k) => {
-          bind(pipeline, k);
-          pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
-        });
-      }
-      return;
-    }
-    if ('indirect' in dispatch) {
-      bind(this.pipeline);
-      for (let r = 0; r < repeat; r++) pass.dispatchWorkgroupsIndirect(dispatch.indirect, dispatch.offset);
       return;
     }
     if (this.chunkPipelines.length === 0 || !this.particles) {

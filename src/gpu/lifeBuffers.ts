@@ -2,7 +2,7 @@
  * The lifecycle's GPU memory: the life records, the live lists (two halves,
  * the counters' parity says which one is live), the free list, the counters,
  * the death bits and the scan's levels over their words, the deaths, the
- * spawn-rule table, the per-step frame ring and the indirect arguments.
+ * spawn-rule table, the per-step frame ring and the draw arguments.
  * Owned here, bound by the passes; the groups the live-list passes share
  * (group 2: lists and counters; the step's, with the ageing's buffers too)
  * are built here too.
@@ -13,6 +13,7 @@
  * written and read within a step (`dead`'s death bits are all zero between steps),
  * but for `liveIndexOf`, derived from the live list (liveIndexMap) and kept with it.
  */
+import { SCAN_BLOCK } from '../shaders/params';
 import { UniformRing, type SubmitWindow } from './uniformRing';
 import { BYTES_PER_LIFE } from '../core/layout';
 import {
@@ -25,41 +26,27 @@ import {
 } from '../core/emitters/gpuRecords';
 import { initialLifecycle } from '../core/emitters/lifecycle';
 import type { PreparedLifecycle } from '../core/emitters/options';
-import type { DispatchMode } from './device';
-import { INDIRECT_ARGS, MAX_SCAN_LEVELS, scanArgsOffset } from './indirectArgs';
+import { INDIRECT_ARGS, MAX_SCAN_LEVELS } from '../shaders/indirectArgs';
 import type { Dispatch } from './kernel';
 
 /**
  * What a pass needs to run over the live list instead of every slot: its
- * WGSL composed with shaders/liveDispatch.wgsl (src/shaders/index.ts), this group
- * bound at index 2, and `dispatch`: indirect from `args` (sized by planStep
- * from the live count), or (direct dispatch) the capacity, whose invocations
+ * WGSL composed with shaders/liveDispatch.wgsl (src/shaders/index.ts), this
+ * group bound at index 2, and `dispatch`: the capacity, whose invocations
  * past the live count get NO_PARTICLE. The pass's own count must be
  * `capacity`, so its guard rejects only NO_PARTICLE.
  */
 export interface LiveDispatch {
   readonly layout: GPUBindGroupLayout;
   readonly bindGroup: GPUBindGroup;
-  /** The arguments planStep writes. */
-  readonly args: GPUBuffer;
   readonly dispatch: Dispatch;
-  /**
-   * The step's two walks as planStep sized them (one of them empty; indirect
-   * dispatch only): over the live list, for a kernel composed with
-   * shaders/liveDispatch.wgsl, and the dense walk over the slots below the
-   * high-water mark, for the kernel as it is (a slot not live skips itself).
-   * The passes that walk as the step did record both.
-   */
-  readonly stepWalks: { readonly list: Dispatch; readonly dense: Dispatch };
-  /** Whether the passes are dispatched directly (LifeBuffers.dispatchMode). */
-  readonly direct: boolean;
   readonly capacity: number;
 }
 
 /**
  * The lifecycle's buffers a live draw reads (ParticleSystem.liveBuffers;
  * ParticlePass.bindLive): the life records, the live lists, the counters, and
- * the indirect arguments the emit plan writes.
+ * the draw arguments planEmit writes.
  */
 export interface LiveSource {
   /** The life records, one a slot (age, lifetime, size, colour, rule, alive, generation). */
@@ -68,7 +55,7 @@ export interface LiveSource {
   readonly lists: GPUBuffer;
   /** The lifecycle's counters (live count, list parity, ...). */
   readonly counters: GPUBuffer;
-  /** Indirect dispatch and draw arguments over the live list, written on the GPU each step. */
+  /** Draw arguments over the live list (src/shaders/indirectArgs.ts, INDIRECT_ARGS), written on the GPU each step. */
   readonly args: GPUBuffer;
   /** Slots, live or free. */
   readonly capacity: number;
@@ -76,8 +63,7 @@ export interface LiveSource {
 
 /** Bytes a scan item: (deaths, children, records, 0), a vec4u. */
 const SCAN_ITEM_BYTES = 16;
-/** Items a scan block covers: written into every kernel that sizes, runs or reads the scan (src/shaders/index.ts, scanBlock). */
-export const SCAN_BLOCK = 1024;
+export { SCAN_BLOCK };
 /** Live indices a word of the death bits covers. */
 export const DEATH_WORD = 32;
 const FRAME_BYTES = FRAME_PARAMS.words * 4;
@@ -137,21 +123,22 @@ export class LifeBuffers {
   readonly counters: GPUBuffer;
   readonly ruleStats: GPUBuffer;
   /**
-   * Per slot, its index in the live list: what the dense walk
-   * (shaders/denseDispatch.wgsl) ages a slot as. Kept by the fill
+   * Per slot, its index in the live list: what the step's walk over every
+   * slot (shaders/denseDispatch.wgsl) ages a slot as. Kept by the fill
    * (shaders/fill.wgsl: moves and births); a slot that died keeps a stale
    * entry, which nothing reads (its `alive` is 0).
    */
   readonly liveIndexOf: GPUBuffer;
   /**
-   * One u32: a bound past every live slot, what the dense walk stops at
-   * (shaders/lifePlan.wgsl, planStep). Raised by the fill past each birth's
+   * One u32: a bound past every live slot, where the step's walk over every
+   * slot stops (shaders/denseDispatch.wgsl). Raised by the fill past each birth's
    * slot (shaders/fill.wgsl), never lowered on the GPU, so it is one past the
    * highest slot live since the host last wrote it; the host writes it with
    * the lists (the start, a restore: highWaterOf). Not state: any bound
    * past every live slot gives the same bits, only the walk's cost changes.
    */
   readonly highWater: GPUBuffer;
+  /** The draw arguments over the live list, written by planEmit (INDIRECT_ARGS). */
   readonly args: GPUBuffer;
   /**
    * The death bits, one a live index, set when it dies this step
@@ -188,15 +175,13 @@ export class LifeBuffers {
   readonly liveLayout: GPUBindGroupLayout;
   readonly liveBindGroup: GPUBindGroup;
   /**
-   * Group 2 of the step over the live list with the ageing fused in
-   * (shaders/liveAge.wgsl): lists and counters as in `liveLayout`, then the
-   * life records, the spawn rules, the death bits and the high-water mark
-   * (read by the dense walk under direct dispatch, shaders/denseDispatch.wgsl).
+   * Group 2 of the step over every slot with the ageing fused in
+   * (shaders/denseDispatch.wgsl, liveAge.wgsl): the inverse map
+   * `liveIndexOf`, the counters, the life records, the spawn rules, the
+   * death bits and the high-water mark.
    */
   readonly stepLayout: GPUBindGroupLayout;
   readonly stepBindGroup: GPUBindGroup;
-  /** The dense walk's group 2: stepLayout, with the inverse map `liveIndexOf` in the live lists' place. */
-  readonly denseStepBindGroup: GPUBindGroup;
   /** Distinct (dt, emitter settings) frames recorded and not yet submitted, one slot each. */
   private readonly frames: UniformRing;
   private readonly owned: GPUBuffer[] = [];
@@ -207,8 +192,6 @@ export class LifeBuffers {
     readonly capacity: number,
     readonly lifecycle: PreparedLifecycle,
     submissions: SubmitWindow,
-    /** How the passes planStep and planEmit size are dispatched (GpuParticleSystemOptions.dispatch). */
-    readonly dispatchMode: DispatchMode = 'indirect',
   ) {
     const buffer = (label: string, size: number, usage: number) => {
       const created = device.createBuffer({
@@ -283,18 +266,13 @@ export class LifeBuffers {
         { binding: 5, visibility: compute, buffer: { type: 'read-only-storage' } },
       ],
     });
-    // The walk's own buffer first (the live lists, or the dense walk's inverse map), then what both share.
-    const stepGroup = (label: string, walk: GPUBuffer) =>
-      device.createBindGroup({
-        label,
-        layout: this.stepLayout,
-        entries: [walk, this.counters, this.life, this.rules, this.dead, this.highWater].map((buffer, binding) => ({
-          binding,
-          resource: { buffer },
-        })),
-      });
-    this.stepBindGroup = stepGroup('LifeBuffers.stepBindGroup', this.lists);
-    this.denseStepBindGroup = stepGroup('LifeBuffers.denseStepBindGroup', this.liveIndexOf);
+    this.stepBindGroup = device.createBindGroup({
+      label: 'LifeBuffers.stepBindGroup',
+      layout: this.stepLayout,
+      entries: [this.liveIndexOf, this.counters, this.life, this.rules, this.dead, this.highWater].map(
+        (buffer, binding) => ({ binding, resource: { buffer } }),
+      ),
+    });
 
     // The starting state: slots [0, permanent) live, the rest on the free list.
     const start = initialLifecycle(capacity, lifecycle.permanent);
@@ -315,34 +293,16 @@ export class LifeBuffers {
     return {
       layout: this.liveLayout,
       bindGroup: this.liveBindGroup,
-      args: this.args,
-      dispatch: this.dispatchAt(INDIRECT_ARGS.offsets.live, this.capacity),
-      stepWalks: {
-        list: { indirect: this.args, offset: INDIRECT_ARGS.offsets.stepList },
-        dense: { indirect: this.args, offset: INDIRECT_ARGS.offsets.stepDense },
-      },
-      direct: this.dispatchMode === 'direct',
+      dispatch: { count: this.capacity },
       capacity: this.capacity,
     };
   }
 
   /**
-   * The dispatch of a pass whose size planStep or planEmit writes at byte
-   * `offset` of `args`: that indirect dispatch, or with direct dispatch
-   * `bound` invocations (the most the count can be), which the kernel's own
-   * guard against the GPU's count cuts to the same work.
-   */
-  dispatchAt(offset: number, bound: number): Dispatch {
-    return this.dispatchMode === 'direct' ? { count: bound } : { indirect: this.args, offset };
-  }
-
-  /**
-   * Scan level `level`'s dispatch, a workgroup a block: the blocks planStep
-   * counted, or (direct dispatch) as many as a full pool has, the rest
-   * returning at once.
+   * Scan level `level`'s dispatch, a workgroup a block: as many as a full
+   * pool has, those past the live count's blocks returning at once.
    */
   scanDispatch(level: number): Dispatch {
-    if (this.dispatchMode === 'indirect') return { indirect: this.args, offset: scanArgsOffset(level) };
     return { workgroups: Math.ceil((this.levels[level] as number) / SCAN_BLOCK) };
   }
 

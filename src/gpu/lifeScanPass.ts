@@ -3,14 +3,14 @@
  * sums of (deaths, children) over the words of the death bits (32 live
  * indices a word), the levels between level 0 (counted and scanned by the
  * deaths' words pass, shaders/deathWords.wgsl) and the top (a single block,
- * scanned with planEmit: src/gpu/lifePlanPass.ts), dispatched indirectly with
- * the block counts planStep derived from the live count. A pool of up to
+ * scanned with planEmit: src/gpu/lifePlanPass.ts), dispatched over a full
+ * pool's blocks, those past the live count's returning at once. A pool of up to
  * 2^25 slots has none: two levels.
  */
 import type { LifeBuffers } from './lifeBuffers';
 import { shaders } from '../shaders';
 import { Kernel } from './kernel';
-import { SCAN_LEVEL } from './passParams';
+import { SCAN_LEVEL } from '../shaders/params';
 import { UniformBlock } from './uniformBlock';
 
 export class LifeScanPass {

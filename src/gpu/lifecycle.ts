@@ -4,10 +4,9 @@
  * buffers and passes and records one step's worth into the caller's compute
  * pass, never submitting:
  *
- *   planStep   dispatch sizes from the live count (one invocation), and the step's walk
- *   [forces, the step: over the live list, or when most slots are live over
- *    every slot in order skipping the others, indirect; the step ages each
- *    particle too: age += dt, and a death (past its lifetime, below its
+ *   [forces over the live list, the step: over every slot in order, the
+ *    slots not live and those past the high-water mark returning at once;
+ *    the step ages each particle too: age += dt, and a death (past its lifetime, below its
  *    floor, or killed) sets its bit in the death bits; with the colliders
  *    fused in, it resolves them first and sets the collision events' bits]
  *   [collisions, then age (recheck): the deaths judged again after them]
@@ -15,13 +14,15 @@
  *              sums in blocks of 1,024 words (the scan's level 0)
  *   scan       the levels above (the top in planEmit's pass)
  *   compact    deaths to the free list, parked; survivors are not visited
- *   planEmit   deaths, requests, what fits, the fill's and emission's dispatches (one invocation)
+ *   planEmit   deaths, requests, what fits, the draw arguments (one invocation)
  *   fill       survivors past the new live count into the holes the deaths left
  *   emit       one particle per granted request, slots from the free list
  *
- * Every pass is dispatched indirectly with counts the GPU wrote, and past
- * the step only the deaths, the births and one word a 32 live particles
- * cost anything, so a frame costs about the step over its live particles.
+ * Every pass is dispatched directly over a bound the host knows (the
+ * capacity, the words of the death bits, a full pool's scan blocks), and
+ * the invocations past the counts the GPU wrote return at once: no indirect
+ * dispatch, which Dawn validates with a pass of its own each. Past the step
+ * only the deaths, the births and one word a 32 live particles do any work.
  * Slots and list positions are assigned by prefix sums and bit order, never
  * racing atomics: the same seed and steps give the same particles in the
  * same slots, and the CPU reference (src/core/emitters/lifecycle.ts) puts
@@ -35,7 +36,6 @@ import type { PreparedLifecycle } from '../core/emitters/options';
 import { lifecycleStats, type LifecycleSnapshot, type LifecycleStats } from '../core/emitters/stats';
 import type { Variant } from '../core/variants';
 import { createLifecycleKernels, type LifecycleKernels } from './lifecycleKernels';
-import type { DispatchMode } from './device';
 import type { FusedStep } from './fusedPipelines';
 import { LifeBuffers } from './lifeBuffers';
 import { LifePlanPass } from './lifePlanPass';
@@ -45,31 +45,6 @@ import type { ParticleBuffer } from './particleBuffer';
 import { contentsKey } from './uniformRing';
 
 const STATS_BYTES = (COUNTER_HEADER_WORDS + RULE_STATS_WORDS) * 4;
-
-/**
- * The dense walk's threshold as planStep works it out in integers
- * (shaders/lifePlan.wgsl, DENSE_WALK_DIVISOR): the step walks the slots below
- * the high-water mark (every live slot lies below it: src/gpu/lifeBuffers.ts,
- * highWater) in order (the dense walk) rather than the live list once all
- * but 1/DENSE_WALK_DIVISOR of them are live. Measured on SwiftShader at 2^20
- * with the benchmark's churn over the whole pool (scripts/compare-step-walks.ts,
- * step and ageing against the plain step): the dense walk costs about 1.9x
- * whatever the live count, the list walk 3.4x at 100% live, 2.45x at 75%,
- * 1.6x at 60% (docs/emitters.md, Benchmark).
- */
-export const DENSE_WALK_DIVISOR = 3;
-
-/** That threshold as a share of the slots below the mark: 2/3. */
-export const DENSE_WALK_FROM = 1 - 1 / DENSE_WALK_DIVISOR;
-
-/**
- * The live count from which a pool whose live slots lie below `highWater`
- * takes the dense walk: DENSE_WALK_FROM of it, rounded up, as planStep
- * works it out (without overflow).
- */
-export function denseWalkFrom(highWater: number): number {
-  return highWater - Math.floor(highWater / DENSE_WALK_DIVISOR);
-}
 
 export class GpuLifecycle {
   readonly emitters: EmitterSet;
@@ -91,65 +66,19 @@ export class GpuLifecycle {
    * CPU reference's ageing has them every step.
    */
   private lanesMayBeTouched = true;
-  /** The live count last read back (liveEstimate). */
-  private knownLive: number;
-  /** watchLive's staging buffer (made on its first read), and whether a read is under way. */
-  private liveStaging: GPUBuffer | null = null;
-  private liveReading = false;
   /** The last frame record made (frameOffset): for the emitters at `version` and a step of `dt`. */
   private lastFrame: { version: number; dt: number; words: Uint32Array<ArrayBuffer>; key: string } | null = null;
 
   private constructor(
     readonly device: GPUDevice,
     readonly buffers: LifeBuffers,
-    private plan: LifePlanPass,
-    /** planStep and planEmit with the dense walk from `denseFrom` live particles on. */
-    private readonly planWith: (denseFrom: number | null) => LifePlanPass,
+    private readonly plan: LifePlanPass,
     private readonly kernels: LifecycleKernels,
     private readonly scanPass: LifeScanPass,
     private readonly integratePass: LiveIntegratePass,
     readonly prepared: PreparedLifecycle,
   ) {
     this.emitters = prepared.emitters;
-    this.knownLive = prepared.permanent;
-  }
-
-  /**
-   * The live count last read back (by readStats or watchLive; the permanent
-   * particles before any): it may lag the GPU by the steps submitted since,
-   * so it serves only choices that change speed, never results (the contact
-   * resolver's order, src/gpu/contactPass.ts ContactOrder).
-   */
-  get liveEstimate(): number {
-    return this.knownLive;
-  }
-
-  /**
-   * Starts reading the live count back for liveEstimate, unless a read is
-   * under way; never waits (the GPU answers after the work submitted before).
-   */
-  watchLive(): void {
-    if (this.destroyed || this.liveReading) return;
-    this.liveStaging ??= this.device.createBuffer({
-      label: 'GpuLifecycle.liveReadback',
-      size: 4,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    const staging = this.liveStaging;
-    this.liveReading = true;
-    const encoder = this.device.createCommandEncoder({ label: 'GpuLifecycle.watchLive' });
-    encoder.copyBufferToBuffer(this.buffers.counters, LIFE_COUNTERS.offsets.live, staging, 0, 4);
-    this.device.queue.submit([encoder.finish()]);
-    staging.mapAsync(GPUMapMode.READ).then(
-      () => {
-        this.knownLive = new Uint32Array(staging.getMappedRange())[0] as number;
-        staging.unmap();
-        this.liveReading = false;
-      },
-      // Destroyed (or the device lost) before the GPU answered: the estimate stays, no read starts again, and a
-      // loss is reported by whatever the caller does next.
-      () => undefined,
-    );
   }
 
   /**
@@ -163,21 +92,13 @@ export class GpuLifecycle {
     prepared: PreparedLifecycle,
     variant: Variant,
     workgroupSize: number,
-    dispatch: DispatchMode = 'indirect',
   ): GpuLifecycle {
-    const buffers = new LifeBuffers(device, particles.capacity, prepared, particles.submissions, dispatch);
+    const buffers = new LifeBuffers(device, particles.capacity, prepared, particles.submissions);
     try {
-      const planWith = (denseFrom: number | null) =>
-        LifePlanPass.create(device, buffers, workgroupSize, {
-          denseSpan: LiveIntegratePass.denseSpan(particles),
-          denseFrom,
-          denseDivisor: DENSE_WALK_DIVISOR,
-        });
       return new GpuLifecycle(
         device,
         buffers,
-        planWith(null),
-        planWith,
+        LifePlanPass.create(device, buffers),
         createLifecycleKernels(device, particles, buffers, workgroupSize),
         LifeScanPass.create(device, buffers),
         LiveIntegratePass.create(device, particles, buffers, variant, workgroupSize),
@@ -193,18 +114,6 @@ export class GpuLifecycle {
     return this.buffers.capacity;
   }
 
-  /**
-   * Sets the live count from which the step takes the dense walk (0:
-   * always; past the capacity: never; null: the default, DENSE_WALK_FROM of
-   * the slots below the high-water mark), for the tests that compare the two
-   * walks and the benchmarks that time them. Rebuilds planStep's pipeline
-   * (created synchronously: the caller's error scopes catch failures).
-   * @internal
-   */
-  setDenseWalkFrom(live: number | null): void {
-    this.plan = this.planWith(live);
-  }
-
   /** The frame uniform's offset for a step of `dt` with the emitters as they are now. */
   frameOffset(dt: number): number {
     const dt32 = Math.fround(dt);
@@ -218,11 +127,6 @@ export class GpuLifecycle {
       this.lastFrame = frame;
     }
     return this.buffers.frameOffset(frame.key, frame.words);
-  }
-
-  /** planStep, first thing in a step. */
-  recordBeforeStep(pass: GPUComputePassEncoder, frameOffset: number): void {
-    this.plan.recordStep(pass, frameOffset);
   }
 
   /**
@@ -279,7 +183,6 @@ export class GpuLifecycle {
   profilePasses(dt: number, accumulator = true): { name: string; record: (pass: GPUComputePassEncoder) => void }[] {
     const frame = this.frameOffset(dt);
     return [
-      { name: 'planStep', record: (pass) => this.recordBeforeStep(pass, frame) },
       { name: 'step+age', record: (pass) => this.integratePass.record(pass, dt, accumulator) },
       { name: 'deathWords+scan0', record: (pass) => this.kernels.deathWords.record(pass) },
       { name: 'scan', record: (pass) => this.scanPass.recordUp(pass) },
@@ -298,13 +201,12 @@ export class GpuLifecycle {
 
   /**
    * One whole step without forces or collisions, into the caller's encoder:
-   * plan, step, lifecycle. (The particle system interleaves its force and
+   * the step, then the lifecycle. (The particle system interleaves its force and
    * collision passes itself.)
    */
   encodeStep(encoder: GPUCommandEncoder, dt: number): void {
     const frame = this.frameOffset(dt);
     const pass = encoder.beginComputePass({ label: 'GpuLifecycle.step' });
-    this.recordBeforeStep(pass, frame);
     this.recordIntegrate(pass, dt);
     this.recordAfterStep(pass, frame);
     pass.end();
@@ -334,7 +236,6 @@ export class GpuLifecycle {
       staging.unmap();
       if (this.destroyed) staging.destroy();
       else this.idleStaging.push(staging);
-      this.knownLive = words[LIFE_COUNTERS.wordOffsets.live] as number;
       return lifecycleStats(
         words.subarray(0, COUNTER_HEADER_WORDS),
         words.subarray(COUNTER_HEADER_WORDS),
@@ -404,7 +305,6 @@ export class GpuLifecycle {
     }
     for (const staging of this.idleStaging) staging.destroy();
     this.idleStaging.length = 0;
-    this.liveStaging?.destroy();
     this.buffers.destroy();
   }
 }

@@ -1,41 +1,41 @@
 /**
  * The lifecycle's per-particle kernels, each declared as data: its WGSL, its
  * constants, the lifecycle buffers it binds (group 1, in binding order) and
- * which indirect count it runs with. LiveKernel (src/gpu/liveKernel.ts) builds
+ * the bound its dispatch covers. LiveKernel (src/gpu/liveKernel.ts) builds
  * and records them.
  */
 import { shaders } from '../shaders';
-import { INDIRECT_ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 import { LiveKernel, type LiveKernelSpec } from './liveKernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 export interface LifecycleKernels {
   /**
-   * shaders/age.wgsl: one invocation per live particle, with the live count
-   * planStep wrote, for a step whose ageing the step over the live list did
-   * not do in the same pass: `age` ages and judges, `recheck` judges again
-   * after the passes that ran between the step and the lifecycle.
+   * shaders/age.wgsl: one invocation per live index, over the capacity,
+   * for a step whose ageing the step did not do in the same pass: `age` ages
+   * and judges, `recheck` judges again after the passes that ran between the
+   * step and the lifecycle.
    */
   readonly age: LiveKernel;
   readonly recheck: LiveKernel;
   /**
    * shaders/deathWords.wgsl: (deaths, children, records) a word of the death
    * bits, and the deaths per rule, scanned as the scan's level 0 (a
-   * workgroup a block of words); with level 0's block count.
+   * workgroup a block of words); over a full pool's blocks.
    */
   readonly deathWords: LiveKernel;
   /**
    * shaders/compact.wgsl: the deaths onto the free list, their live indices
-   * and records (payloads), by the scan's prefix sums; with the word count.
+   * and records (payloads), by the scan's prefix sums; over a full pool's words.
    */
   readonly compact: LiveKernel;
   /**
    * shaders/fill.wgsl: survivors past the new live count into the holes, and the inverse map of the moved
-   * and the born; with the larger of the death and birth counts planEmit wrote.
+   * and the born; over the capacity, the invocations past the larger of the death and birth counts
+   * planEmit wrote returning at once.
    */
   readonly fill: LiveKernel;
-  /** shaders/emit.wgsl (with spawn.wgsl and pcg.wgsl): one invocation per granted request, with the count planEmit wrote. */
+  /** shaders/emit.wgsl (with spawn.wgsl and pcg.wgsl): one invocation per granted request (planEmit's count), over the capacity. */
   readonly emit: LiveKernel;
 }
 
@@ -48,7 +48,7 @@ export function deathConstants(buffers: LifeBuffers): Record<string, number> {
   return floor === null ? {} : { SHARED_FLOOR: 1, FLOOR: floor };
 }
 
-/** Created synchronously: the caller's error scopes catch any failure. Recorded after planStep, the step and the collisions. */
+/** Created synchronously: the caller's error scopes catch any failure. Recorded after the step and the collisions. */
 export function createLifecycleKernels(
   device: GPUDevice,
   particles: ParticleBuffer,
@@ -57,14 +57,11 @@ export function createLifecycleKernels(
 ): LifecycleKernels {
   const overLiveList = { WORKGROUP_SIZE: workgroupSize, CAPACITY: buffers.capacity };
   const payloads = { HAS_PAYLOADS: buffers.lifecycle.rules.hasPayloads ? 1 : 0 };
-  // Each kernel's count is at most its bound: the capacity, or a word per 32 slots.
+  // Each kernel's count is at most its bound, which its dispatch covers: the capacity, or a word per 32 slots.
+  // The kernel's own guard against the GPU's count turns the rest away.
   const words = buffers.levels[0] as number;
-  const kernel = ({
-    argsOffset,
-    bound,
-    ...spec
-  }: Omit<LiveKernelSpec, 'dispatch'> & { argsOffset: number; bound: number }) =>
-    LiveKernel.create(device, particles, { ...spec, dispatch: buffers.dispatchAt(argsOffset, bound) });
+  const kernel = ({ bound, ...spec }: Omit<LiveKernelSpec, 'dispatch'> & { bound: number }) =>
+    LiveKernel.create(device, particles, { ...spec, dispatch: { count: bound } });
   const age = (recheck: boolean) =>
     kernel({
       name: recheck ? 'AgePass(recheck)' : 'AgePass',
@@ -84,7 +81,6 @@ export function createLifecycleKernels(
         ['uniform', buffers.rules],
       ],
       frame: buffers.frameBinding,
-      argsOffset: INDIRECT_ARGS.offsets.live,
       bound: buffers.capacity,
       perChunk: 'owner',
     });
@@ -134,7 +130,6 @@ export function createLifecycleKernels(
         ['storage', buffers.dead],
         ['uniform', buffers.rules],
       ],
-      argsOffset: INDIRECT_ARGS.offsets.words,
       bound: words,
       perChunk: 'owner',
     }),
@@ -152,7 +147,6 @@ export function createLifecycleKernels(
         ['storage', buffers.highWater],
         ['read-only-storage', buffers.scanned],
       ],
-      argsOffset: INDIRECT_ARGS.offsets.fill,
       bound: buffers.capacity,
       perChunk: 'unread',
     }),
@@ -179,7 +173,6 @@ export function createLifecycleKernels(
         ['storage', particles.health.buffer],
       ],
       frame: buffers.frameBinding,
-      argsOffset: INDIRECT_ARGS.offsets.emit,
       bound: buffers.capacity,
       perChunk: 'owner',
     }),

@@ -1,29 +1,18 @@
 /**
- * Owns the step's pipeline over the live list: shaders/integrate.wgsl,
- * unchanged, composed with shaders/liveDispatch.wgsl in place of
- * shaders/dispatch.wgsl, so invocation k steps the k-th live particle, and
- * dispatched indirectly with the live count. The cost follows the live
- * count, not the capacity. Also the same with the field forces, the
- * colliders or both fused in (one pipeline per composition, as
- * IntegratePass). Used only by systems with
- * emitters; without them the system keeps IntegratePass and its direct
- * dispatch over every slot. The ageing is fused in (shaders/liveAge.wgsl):
- * group 2 is LifeBuffers' stepLayout, the live list's plus what ageing binds.
- *
- * Two walks, both recorded each step, one of them empty (planStep writes
- * their dispatches, shaders/lifePlan.wgsl): over the live list, and the
- * dense walk over every slot in slot order, which skips the slots that are
- * not live (shaders/denseDispatch.wgsl). Through the live list each lane
- * reaches its particle and life record at an address the list decides,
- * which a software adapter pays per lane and field once churn has shuffled
- * the list; when most slots are live, walking them all in order costs less.
- * The same particles get the same arithmetic and the same death bits
- * either way.
+ * Owns the step's pipeline of a system with emitters: shaders/integrate.wgsl,
+ * unchanged, composed with shaders/denseDispatch.wgsl in place of
+ * shaders/dispatch.wgsl, so invocation i steps slot i if it is live: one
+ * invocation a slot, in slot order, the slots at or past the high-water
+ * mark and those not live returning at once. Also the same with the field
+ * forces, the colliders or both fused in (one pipeline per composition, as
+ * IntegratePass). Used only by systems with emitters; without them the
+ * system keeps IntegratePass. The ageing is fused in (shaders/liveAge.wgsl):
+ * group 2 is LifeBuffers' stepLayout, the inverse map `liveIndexOf` (a live
+ * slot's death bit is its live index's) and what ageing binds.
  */
 import type { Variant } from '../core/variants';
 import { FusedPipelineCache, type FusedStep } from './fusedPipelines';
 import { Kernel, type Dispatch } from './kernel';
-import { INDIRECT_ARGS } from './indirectArgs';
 import type { LifeBuffers } from './lifeBuffers';
 import { deathConstants } from './lifecycleKernels';
 import type { ParticleBuffer } from './particleBuffer';
@@ -33,46 +22,29 @@ import { shaders } from '../shaders';
 export class LiveIntegratePass {
   private destroyed = false;
   private readonly fused: FusedPipelineCache;
-  private readonly denseFused: FusedPipelineCache;
-  /** The walk over the live list; null with direct dispatch, where the dense walk alone steps. */
-  private readonly dispatch: Dispatch | null;
-  private readonly denseDispatch: Dispatch;
+  private readonly dispatch: Dispatch;
 
   private constructor(
     device: GPUDevice,
     particles: ParticleBuffer,
     private readonly buffers: LifeBuffers,
     private readonly kernel: Kernel,
-    private readonly denseKernel: Kernel,
     private readonly params: StepParams,
     constants: Record<string, number>,
-    denseConstants: Record<string, number>,
   ) {
     this.fused = new FusedPipelineCache(
       device,
       particles,
       'LiveIntegratePass',
       [params.layout, buffers.stepLayout],
-      shaders.integrateLiveFused,
+      shaders.integrateDenseFused,
       constants,
       'owner',
     );
-    this.denseFused = new FusedPipelineCache(
-      device,
-      particles,
-      'LiveIntegratePass(dense)',
-      [params.layout, buffers.stepLayout],
-      shaders.integrateDenseFused,
-      denseConstants,
-      'owner',
-    );
-    // Direct dispatch has no empty walk: the dense walk alone, over every slot, steps the same particles.
-    this.dispatch =
-      buffers.dispatchMode === 'direct' ? null : { indirect: buffers.args, offset: INDIRECT_ARGS.offsets.stepList };
-    this.denseDispatch = buffers.dispatchAt(INDIRECT_ARGS.offsets.stepDense, LiveIntegratePass.denseSpan(particles));
+    this.dispatch = { count: LiveIntegratePass.denseSpan(particles) };
   }
 
-  /** The dense walk's invocations a run: a chunk's slots over chunked state (once per chunk, 'owner'), else every slot. */
+  /** The step's invocations a run: a chunk's slots over chunked state (once per chunk, 'owner'), else every slot. */
   static denseSpan(particles: ParticleBuffer): number {
     return particles.chunking ? 2 ** particles.chunking.shift : particles.capacity;
   }
@@ -97,32 +69,21 @@ export class LiveIntegratePass {
       AGED_AFTER: 1,
     };
     const chunk = particles.chunking ? 2 ** particles.chunking.shift : 0;
-    const denseConstants = {
+    const walk = {
       ...constants,
       DENSE_SPAN: LiveIntegratePass.denseSpan(particles),
       ...(chunk > 0 ? { DENSE_CHUNK_MASK: chunk - 1 } : {}),
-      // A direct dispatch covers every slot; an indirect one, sized by planStep, stops at the mark already.
-      BOUND_BY_HIGH_WATER: buffers.dispatchMode === 'direct' ? 1 : 0,
     };
     const kernel = Kernel.create(device, particles, {
       name: `LiveIntegratePass(${variant.integrator}, ${variant.damping})`,
-      file: 'integrate.wgsl (live list)',
-      code: shaders.integrateLive(),
-      constants,
-      groups: [params.layout, buffers.stepLayout],
-      // Over chunked state, once per chunk, each run stepping its chunk's live particles (shaders/liveDispatch.wgsl).
-      perChunk: 'owner',
-    });
-    const denseKernel = Kernel.create(device, particles, {
-      name: `LiveIntegratePass(${variant.integrator}, ${variant.damping}, dense)`,
-      file: 'integrate.wgsl (dense walk)',
+      file: 'integrate.wgsl (every slot)',
       code: shaders.integrateDense(),
-      constants: denseConstants,
+      constants: walk,
       groups: [params.layout, buffers.stepLayout],
       // Over chunked state, once per chunk, each run walking its chunk's slots (shaders/denseDispatch.wgsl).
       perChunk: 'owner',
     });
-    return new LiveIntegratePass(device, particles, buffers, kernel, denseKernel, params, constants, denseConstants);
+    return new LiveIntegratePass(device, particles, buffers, kernel, params, walk);
   }
 
   /**
@@ -137,13 +98,12 @@ export class LiveIntegratePass {
 
   /**
    * One step of `dt` over the live particles, into a compute pass the caller
-   * opened (after planStep); `accumulator` false when no accumulator can hold
+   * opened; `accumulator` false when no accumulator can hold
    * a force (ParticleSystem knows).
    */
   record(pass: GPUComputePassEncoder, dt: number, accumulator = true): void {
     const step = this.stepGroup(dt, accumulator);
-    if (this.dispatch) this.kernel.record(pass, [step, this.buffers.stepBindGroup], this.dispatch);
-    this.denseKernel.record(pass, [step, this.buffers.denseStepBindGroup], this.denseDispatch);
+    this.kernel.record(pass, [step, this.buffers.stepBindGroup], this.dispatch);
   }
 
   /**
@@ -156,12 +116,8 @@ export class LiveIntegratePass {
    */
   recordFused(pass: GPUComputePassEncoder, dt: number, fusion: FusedStep): void {
     const step = this.stepGroup(dt, fusion.accumulator);
-    if (this.dispatch) {
-      const groups = [step, this.buffers.stepBindGroup, ...this.fused.bindings(fusion)];
-      this.fused.get(fusion).record(pass, groups, this.dispatch);
-    }
-    const groups = [step, this.buffers.denseStepBindGroup, ...this.denseFused.bindings(fusion)];
-    this.denseFused.get(fusion).record(pass, groups, this.denseDispatch);
+    const groups = [step, this.buffers.stepBindGroup, ...this.fused.bindings(fusion)];
+    this.fused.get(fusion).record(pass, groups, this.dispatch);
   }
 
   destroy(): void {

@@ -3,9 +3,10 @@
  * emit.wgsl) as Kernels (src/gpu/kernel.ts) of one shape: the particle
  * records in group 0, the kernel's lifecycle buffers in group 1, the frame's
  * uniforms (at a dynamic offset) in group 2 where the kernel reads them,
- * dispatched indirectly with a count that planStep or planEmit wrote on the
- * GPU. src/gpu/lifecycleKernels.ts declares each: its WGSL, its buffers and
- * its count.
+ * dispatched over a bound the host knows (the capacity, the death bits'
+ * words), the invocations past the count the GPU wrote returning at once.
+ * src/gpu/lifecycleKernels.ts declares each: its WGSL, its buffers and its
+ * bound.
  */
 import { Kernel, type Dispatch, type PerChunk } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
@@ -21,7 +22,7 @@ export interface LiveKernelSpec {
   bindings: readonly (readonly [GPUBufferBindingType, GPUBuffer | GPUBufferBinding])[];
   /** Group 2, where the kernel reads the frame's uniforms; absent where it does not. */
   frame?: GPUBufferBinding;
-  /** Indirect from the arguments planStep or planEmit writes, or direct over a bound (LifeBuffers.dispatchAt). */
+  /** Over the kernel's bound (src/gpu/lifecycleKernels.ts). */
   dispatch: Dispatch;
   /** Over chunked particle state (see PerChunk): 'owner' for a kernel that skips other chunks' slots, 'unread' for one that never reads the particles. */
   perChunk: PerChunk;

@@ -5,7 +5,7 @@
 import { ATTRIBUTES, PARTICLE, type AttributeName } from '../core/layout';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
-import { SCATTER_PARAMS } from './passParams';
+import { SCATTER_PARAMS } from '../shaders/params';
 import { UniformBlock } from './uniformBlock';
 import { shaders } from '../shaders';
 

@@ -8,7 +8,7 @@
  */
 import { LIFE_COUNTERS } from '../core/emitters/gpuRecords';
 import type { LifecycleWords } from '../core/snapshot/systemSnapshot';
-import { ARGS } from './indirectArgs';
+import { ARGS } from '../shaders/indirectArgs';
 import { highWaterOf, liveIndexMap, type LifeBuffers } from './lifeBuffers';
 import type { ParticleBuffer } from './particleBuffer';
 
@@ -122,7 +122,7 @@ export function writePersistent(
     for (const name of ['life', 'lists', 'freeList', 'counters', 'ruleStats'] as const) {
       queue.writeBuffer(life[name], 0, words.lifecycle[name] as Uint32Array<ArrayBuffer>);
     }
-    // The dense walk's inverse map of the live list (src/gpu/lifeBuffers.ts): derived, so not in the snapshot.
+    // The step's inverse map of the live list (src/gpu/lifeBuffers.ts): derived, so not in the snapshot.
     const counters = words.lifecycle.counters;
     const F = LIFE_COUNTERS.wordOffsets;
     const map = liveIndexMap(
@@ -132,7 +132,7 @@ export function writePersistent(
       life.capacity,
     );
     queue.writeBuffer(life.liveIndexOf, 0, map);
-    // So is the dense walk's bound past every live slot: the restored live list's.
+    // So is the step's bound past every live slot: the restored live list's.
     const highWater = highWaterOf(
       words.lifecycle.lists,
       counters[F.live] as number,

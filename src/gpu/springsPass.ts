@@ -5,7 +5,7 @@
 import type { SpringNetwork } from '../core/forces/registry';
 import { Kernel } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
-import { SPRING_LINK, SPRING_PARAMS } from './passParams';
+import { SPRING_LINK, SPRING_PARAMS } from '../shaders/params';
 import { UniformBlock } from './uniformBlock';
 import { shaders } from '../shaders';
 

@@ -9,7 +9,7 @@
  */
 import type { Variant } from '../core/variants';
 import type { ParticleBuffer } from './particleBuffer';
-import { STEP_PARAMS } from './passParams';
+import { STEP_PARAMS } from '../shaders/params';
 import { UNIFORM_DYNAMIC, UniformRing } from './uniformRing';
 
 /** The DAMPING_MODE override of shaders/integrate.wgsl for each damping mode; every step pipeline uses this one table. */

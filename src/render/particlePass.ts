@@ -37,7 +37,7 @@ import {
 } from './drawPipeline';
 import { createLookLayout, LookBinding, lookVariant } from './lookBinding';
 import { SpriteTextures } from './spriteTextures';
-import { INDIRECT_ARGS } from '../gpu/indirectArgs';
+import { INDIRECT_ARGS } from '../shaders/indirectArgs';
 import { GROUP_LIFE, type GroupTimeline } from './groupTimeline';
 import {
   DRAW_PARAMS,

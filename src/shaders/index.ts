@@ -10,7 +10,7 @@
  * indices (`forcesInGroup`, the fused colliders'). test/shaders.test.ts snapshots every composition
  * as text and compiles it on the adapter.
  */
-import { CONTACT_TRACKED, DEAD_RADIUS, wgslColliderStruct } from '../core/collisions/colliders';
+import { CONTACT_TRACKED, DEAD_RADIUS, wgslColliderConstants, wgslColliderStruct } from '../core/collisions/colliders';
 import { RESTING_CLOSING_STEPS } from '../core/collisions/collide';
 import { wgslWorldColliders, type ColliderComposition } from '../core/collisions/colliderComposition';
 import { HEALTH, NON_FINITE_POLICIES } from '../core/nonFinite';
@@ -21,8 +21,7 @@ import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } fr
 import { wgslTurbulenceField } from '../core/forces/turbulence';
 import { NO_RULE, wgslLifeStruct, wgslParticleStore, wgslParticleStruct, type ParticleChunking } from '../core/layout';
 import { wgslLookRecords } from '../core/look/records';
-import { wgslArgs } from '../gpu/indirectArgs';
-import { SCAN_BLOCK } from '../gpu/lifeBuffers';
+import { wgslArgs } from './indirectArgs';
 import {
   COLLIDE_PARAMS,
   CONTACT_PARAMS,
@@ -34,7 +33,8 @@ import {
   SPRING_PARAMS,
   STEP_PARAMS,
   UNIFORM_STEP_PARAMS,
-} from '../gpu/passParams';
+  SCAN_BLOCK,
+} from './params';
 import { sources as s } from './sources';
 
 const compose = (...pieces: string[]) => pieces.join('\n');
@@ -99,7 +99,7 @@ function perLiveParticle(...pass: string[]): string {
 }
 
 /**
- * The same pass as the dense walk of a pool that is mostly live
+ * The same pass as the step of a system with emitters walks it
  * (shaders/denseDispatch.wgsl): every slot in slot order, the slots that
  * are not live skipped. The life records come with it (it reads `alive`).
  */
@@ -126,12 +126,23 @@ function fieldForces(composition: ForceComposition): string {
 }
 
 /**
+ * The force table (a uniform ring slot) and the index-list targets' masks
+ * (one bit a particle from `first`, per generator), in bind group `group`.
+ */
+function forceTableBindings(group: number): string {
+  return compose(
+    `@group(${group}) @binding(0) var<uniform> table: ForceTable;`,
+    `@group(${group}) @binding(1) var<storage, read> masks: array<u32>;`,
+  );
+}
+
+/**
  * shaders/integrateForces.wgsl with its bindings in bind group `group`: the
  * group after the step's own (2 over every slot, 3 over the live list, whose
- * lists take group 2). The file writes the index as FORCES_GROUP.
+ * lists take group 2).
  */
 function forcesInGroup(group: number): string {
-  return s.integrateForces.replaceAll('@group(FORCES_GROUP)', `@group(${group})`);
+  return compose(forceTableBindings(group), s.integrateForces);
 }
 
 /** The resolving constants of RESTING_CLOSING_STEPS (shaders/worldContact.wgsl reads them). */
@@ -141,6 +152,10 @@ const restingSteps = () =>
     `const RESTING_CLOSING_STEPS_MAX: f32 = ${RESTING_CLOSING_STEPS.max.toFixed(1)};`,
   );
 
+/** The collider records, their kinds' contacts (shaders/colliderKinds.wgsl) and what those read: every kernel that collides. */
+const colliderKinds = () =>
+  compose(wgslColliderStruct(), wgslColliderConstants(), restingSteps(), s.worldContact, s.colliderKinds);
+
 /**
  * The colliders of one composition fused into the step (shaders/fusedColliders.wgsl),
  * their table at `binding` (0 unless given) of bind group `group`, or shaders/noColliders.wgsl without.
@@ -148,12 +163,9 @@ const restingSteps = () =>
 function worldColliders(colliders?: FusedIn<ColliderComposition>): string {
   if (!colliders) return s.noColliders;
   return compose(
-    wgslColliderStruct(),
-    restingSteps(),
-    s.worldContact,
-    s.fusedColliders
-      .replaceAll('@group(COLLIDERS_GROUP)', `@group(${colliders.group})`)
-      .replaceAll('@binding(COLLIDERS_BINDING)', `@binding(${colliders.binding ?? 0})`),
+    colliderKinds(),
+    s.fusedColliders,
+    `@group(${colliders.group}) @binding(${colliders.binding ?? 0}) var<uniform> colliders: array<Collider, COLLIDER_COUNT>;`,
     wgslWorldColliders(colliders.composition),
   );
 }
@@ -184,7 +196,7 @@ function stepHooks(fusion: StepFusion): string[] {
 }
 
 /**
- * The step over the live list with the ageing fused in (shaders/liveAge.wgsl):
+ * The step of a system with emitters with the ageing fused in (shaders/liveAge.wgsl):
  * the step's entry point renamed `stepParticle`, called first by liveAge's.
  */
 function withAgeing(step: string): string {
@@ -198,12 +210,6 @@ function withAgeing(step: string): string {
     s.contactLane,
     s.liveAge,
   );
-}
-
-/** `code` with its one occurrence of `from` replaced by `to` (a function renamed so another file can wrap it). */
-function renamed(code: string, from: string, to: string): string {
-  if (code.split(from).length !== 2) throw new Error(`renamed: '${from}' does not occur exactly once`);
-  return code.replace(from, to);
 }
 
 /** The deaths' scan's block size (src/gpu/lifeBuffers.ts), for every kernel that sizes, runs or reads the scan. */
@@ -244,6 +250,37 @@ const health = () =>
 const step = () =>
   compose(STEP_PARAMS.wgsl(), health(), `const DEAD_RADIUS: f32 = ${DEAD_RADIUS.toFixed(1)};`, s.integrate);
 
+/** A draw of particles by index (shaders/render/records.wgsl), in the order `order` gives (its lookOf). */
+function recordsDraw(params: Declared, groupLife: Declared, order: string): string {
+  return compose(
+    wgslParticleStruct(),
+    wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+    params.wgsl(),
+    wgslLookRecords(),
+    groupLife.wgsl(),
+    s.renderColor,
+    s.renderParticles,
+    s.renderRecords,
+    order,
+  );
+}
+
+/** A draw of the live list (shaders/render/liveRecords.wgsl), its slots in the order `order` gives (its liveSlotOf). */
+function liveDraw(params: Declared, order: string): string {
+  return compose(
+    wgslParticleStruct(),
+    wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+    wgslLifeStruct(),
+    wgslLifecycleRecords(),
+    params.wgsl(),
+    wgslLookRecords(),
+    s.renderColor,
+    s.renderParticles,
+    s.renderLiveRecords,
+    order,
+  );
+}
+
 export const shaders = {
   // The step and the forces (src/gpu/integratePass.ts, liveIntegratePass.ts, forcesPass.ts, springsPass.ts, scatterPass.ts).
   integrate: () => perParticle(...stepHooks({}), step()),
@@ -252,51 +289,30 @@ export const shaders = {
     perParticle(...stepHooks({ forces: { composition, group } }), step()),
   /** The step with field forces, colliders (shaders/fusedColliders.wgsl) or both fused in. */
   integrateFused: (fusion: StepFusion) => perParticle(...stepHooks(fusion), step()),
-  /** The step over the live list (systems with emitters), the ageing fused in. */
-  integrateLive: () => perLiveParticle(...stepHooks({}), withAgeing(step())),
-  /** The same with forces; the live list takes group 2, so the forces take `group` (3). */
-  integrateLiveWithForces: (composition: ForceComposition, group: number) =>
-    perLiveParticle(...stepHooks({ forces: { composition, group } }), withAgeing(step())),
-  /** The step over the live list with forces, colliders or both fused in. */
-  integrateLiveFused: (fusion: StepFusion) => perLiveParticle(...stepHooks(fusion), withAgeing(step())),
-  /** The same step as the dense walk (every slot in order, not-live ones skipped), the ageing fused in. */
+  /** The step of a system with emitters (every slot in order, not-live ones skipped), the ageing fused in. */
   integrateDense: () => perDenseParticle(...stepHooks({}), withAgeing(step())),
-  /** The dense walk with forces, colliders or both fused in. */
+  /** The same with forces, colliders or both fused in. */
   integrateDenseFused: (fusion: StepFusion) => perDenseParticle(...stepHooks(fusion), withAgeing(step())),
-  forces: (composition: ForceComposition) => perParticle(fieldForces(composition), s.forces),
-  forcesLive: (composition: ForceComposition) => perLiveParticle(fieldForces(composition), s.forces),
+  forces: (composition: ForceComposition) => perParticle(fieldForces(composition), forceTableBindings(1), s.forces),
+  forcesLive: (composition: ForceComposition) =>
+    perLiveParticle(fieldForces(composition), forceTableBindings(1), s.forces),
   springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
   scatter: () => perParticle(SCATTER_PARAMS.wgsl(), s.scatter),
 
   // Collisions (src/gpu/collidePass.ts, gridPass.ts, contactPass.ts).
   collide: () =>
     perParticle(
-      wgslColliderStruct(),
+      colliderKinds(),
       COLLIDE_PARAMS.wgsl(),
-      // Over the live list the lifecycle records declare it.
+      // The lifecycle records declare it too; this pass is composed without them.
       `const CONTACT_TRACKED: f32 = ${CONTACT_TRACKED.toFixed(1)};`,
-      restingSteps(),
+      `const DEAD_RADIUS: f32 = ${DEAD_RADIUS.toFixed(1)};`,
       health(),
-      s.worldContact,
-      s.positionCopy,
-      s.contactLane,
-      s.collide,
-    ),
-  /** The same over the live list (a pool with emitters below its dense walk's threshold). */
-  collideLive: () =>
-    perLiveParticle(
-      wgslColliderStruct(),
-      COLLIDE_PARAMS.wgsl(),
-      restingSteps(),
-      health(),
-      s.worldContact,
       s.positionCopy,
       s.contactLane,
       s.collide,
     ),
   grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
-  /** The same over the live list (the grid's assign and scatter in a pool with emitters, src/gpu/gridPass.ts). */
-  gridLive: () => perLiveParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
   contacts: () =>
     perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.positionCopy, s.contacts),
 
@@ -312,50 +328,14 @@ export const shaders = {
 
   // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
   /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */
-  renderParticles: (params: Declared, groupLife: Declared) =>
-    compose(
-      wgslParticleStruct(),
-      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
-      params.wgsl(),
-      wgslLookRecords(),
-      groupLife.wgsl(),
-      s.renderColor,
-      s.renderParticles,
-      s.renderRecords,
-    ),
+  renderParticles: (params: Declared, groupLife: Declared) => recordsDraw(params, groupLife, s.renderRecordOrder),
   /** The live list of a system with emitters, coloured from the life records (shaders/render/liveRecords.wgsl). */
-  renderLiveParticles: (params: Declared) =>
-    compose(
-      wgslParticleStruct(),
-      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
-      wgslLifeStruct(),
-      wgslLifecycleRecords(),
-      params.wgsl(),
-      wgslLookRecords(),
-      s.renderColor,
-      s.renderParticles,
-      s.renderLiveRecords,
-    ),
-  /** Particles by index through a depth sort's order: renderParticles, its lookOf renamed, then shaders/render/sortedRecords.wgsl. */
-  renderSortedParticles: (params: Declared, groupLife: Declared): string =>
-    compose(
-      renamed(
-        shaders.renderParticles(params, groupLife),
-        'fn lookOf(drawn: u32) -> Look {',
-        'fn recordLookOf(drawn: u32) -> Look {',
-      ),
-      s.renderSortedRecords,
-    ),
-  /** The live list through a depth sort's order: renderLiveParticles, its slot read from sortedSlots (shaders/render/liveSortedSlots.wgsl). */
-  renderLiveSortedParticles: (params: Declared): string =>
-    compose(
-      renamed(
-        shaders.renderLiveParticles(params),
-        'let slot = liveLists[liveCounters.parity * params.count + drawn];',
-        'let slot = sortedSlots[drawn];',
-      ),
-      s.renderLiveSortedSlots,
-    ),
+  renderLiveParticles: (params: Declared) => liveDraw(params, s.renderLiveOrder),
+  /** Particles by index through a depth sort's order (shaders/render/sortedRecords.wgsl). */
+  renderSortedParticles: (params: Declared, groupLife: Declared) =>
+    recordsDraw(params, groupLife, s.renderSortedRecords),
+  /** The live list through a depth sort's order (shaders/render/liveSortedSlots.wgsl). */
+  renderLiveSortedParticles: (params: Declared) => liveDraw(params, s.renderLiveSortedSlots),
   /** The depth sort's keys, histogram, scan and scatter (shaders/render/depthSort.wgsl); `params`, `digit`: DepthSortParams, SortDigit. */
   renderDepthSort: (params: Declared, digit: Declared) =>
     compose(

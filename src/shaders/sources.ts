@@ -10,6 +10,7 @@ import benchStepMath from '../../shaders/bench/stepMath.wgsl?raw';
 import blockInput from '../../shaders/blockInput.wgsl?raw';
 import blockScan from '../../shaders/blockScan.wgsl?raw';
 import collide from '../../shaders/collide.wgsl?raw';
+import colliderKinds from '../../shaders/colliderKinds.wgsl?raw';
 import compact from '../../shaders/compact.wgsl?raw';
 import contactLane from '../../shaders/contactLane.wgsl?raw';
 import contacts from '../../shaders/contacts.wgsl?raw';
@@ -41,9 +42,11 @@ import renderDepthSort from '../../shaders/render/depthSort.wgsl?raw';
 import renderGrid from '../../shaders/render/grid.wgsl?raw';
 import renderLines from '../../shaders/render/lines.wgsl?raw';
 import renderLinks from '../../shaders/render/links.wgsl?raw';
+import renderLiveOrder from '../../shaders/render/liveOrder.wgsl?raw';
 import renderLiveRecords from '../../shaders/render/liveRecords.wgsl?raw';
 import renderLiveSortedSlots from '../../shaders/render/liveSortedSlots.wgsl?raw';
 import renderParticles from '../../shaders/render/particles.wgsl?raw';
+import renderRecordOrder from '../../shaders/render/recordOrder.wgsl?raw';
 import renderRecords from '../../shaders/render/records.wgsl?raw';
 import renderSegment from '../../shaders/render/segment.wgsl?raw';
 import renderSortedRecords from '../../shaders/render/sortedRecords.wgsl?raw';
@@ -67,6 +70,7 @@ export const sources = {
   blockInput,
   blockScan,
   collide,
+  colliderKinds,
   compact,
   contactLane,
   contacts,
@@ -98,9 +102,11 @@ export const sources = {
   renderGrid,
   renderLines,
   renderLinks,
+  renderLiveOrder,
   renderLiveRecords,
   renderLiveSortedSlots,
   renderParticles,
+  renderRecordOrder,
   renderRecords,
   renderSegment,
   renderSortedRecords,

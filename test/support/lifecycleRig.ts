@@ -3,7 +3,6 @@
  * ParticleSystem and CpuParticleSystem, created with emitters (and the
  * permanent particles written), seen through one small interface.
  */
-import type { DispatchMode } from '../../src/gpu/device';
 import { CpuParticleSystem } from '../../src/core/cpuParticleSystem';
 import type { EmitterSet } from '../../src/core/emitters/emitterSet';
 import type { LifecycleOptions } from '../../src/core/emitters/options';
@@ -29,12 +28,10 @@ export interface RigOptions extends LifecycleOptions {
   /** Written into slots [0, particles.length) (they must be permanent). */
   particles?: ParticleInit[];
   workgroupSize?: number;
-  /** The GPU system's dispatch (GpuParticleSystemOptions.dispatch); the CPU reference has none. */
-  dispatch?: DispatchMode;
 }
 
 function systemOptions(options: RigOptions) {
-  const { variant, particles: _, dispatch: __, ...rest } = options;
+  const { variant, particles: _, ...rest } = options;
   return { ...rest, ...variant };
 }
 
@@ -45,10 +42,7 @@ async function lifecycleOf(system: ParticleSystem | CpuParticleSystem): Promise<
 }
 
 export async function gpuRig(device: GPUDevice, options: RigOptions): Promise<LifeRig & { system: ParticleSystem }> {
-  const system = await ParticleSystem.create(device, {
-    ...systemOptions(options),
-    ...(options.dispatch ? { dispatch: options.dispatch } : {}),
-  });
+  const system = await ParticleSystem.create(device, systemOptions(options));
   if (options.particles) await system.writeParticles(0, options.particles);
   return {
     system,

@@ -16,7 +16,7 @@ import { curvesOfRule, evaluateCurve, evaluateGradient, type LookCurves } from '
 import { FLOATS_PER_PARTICLE, LIFE, OFFSET } from '../../src/core/layout';
 import { LIFE_COUNTERS } from '../../src/core/emitters/gpuRecords';
 import { backToFront, depthKeys, depthRow } from '../../src/core/depthSort';
-import { INDIRECT_ARGS } from '../../src/gpu/indirectArgs';
+import { INDIRECT_ARGS } from '../../src/shaders/indirectArgs';
 import { withErrorScopes } from '../../src/gpu/errors';
 import { OrbitCamera } from '../../src/render/camera';
 import { DepthSort } from '../../src/render/depthSort';

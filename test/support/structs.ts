@@ -16,8 +16,8 @@ import {
 } from '../../src/core/emitters/gpuRecords';
 import { LIFE, PARTICLE } from '../../src/core/layout';
 import { FORCE_RECORD, FORCE_TABLE } from '../../src/core/forces/records';
-import { INDIRECT_ARGS } from '../../src/gpu/indirectArgs';
-import { PASS_PARAMS } from '../../src/gpu/passParams';
+import { INDIRECT_ARGS } from '../../src/shaders/indirectArgs';
+import { PASS_PARAMS } from '../../src/shaders/params';
 import { GROUP_LIFE } from '../../src/render/groupTimeline';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../../src/render/gridPass';
 import { LINE_PARAMS } from '../../src/render/linePass';

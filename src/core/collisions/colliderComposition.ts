@@ -82,10 +82,13 @@ export function colliderCompositionKey(composition: ColliderComposition): string
  */
 export function wgslWorldColliders(composition: ColliderComposition): string {
   const calls = composition.map(({ kind, inside, kill, bounce, friction, normal }, i) => {
-    const flags = `${kind === 'plane' ? '' : `${inside}, `}${kill}, ${bounce}, ${friction}`;
-    const call = normal
-      ? `planeAlong(vec3f(${normal.map((x) => x.toFixed(1)).join(', ')}), ${i}u, p, v, a, r, dt, ${flags})`
-      : `${kind}Collider(${i}u, p, v, a, r, dt, ${flags})`;
+    const c = `colliders[${i}u]`;
+    // No collider of a fused set sticks (src/gpu/collisions.ts fuses only such sets).
+    const flags = `${kind === 'plane' ? '' : `${inside}, `}${kill}, false, ${bounce}, ${friction}`;
+    const call =
+      kind === 'plane'
+        ? `planeCollider(${c}, ${normal ? `vec3f(${normal.map((x) => x.toFixed(1)).join(', ')})` : `${c}.axis0`}, p, v, a, r, SKIN, dt, ${flags})`
+        : `${kind}Collider(${c}, p, v, a, r, SKIN, dt, ${flags})`;
     return `  if (${call}) { return true; }`;
   });
   return [

@@ -149,6 +149,18 @@ export function wgslColliderStruct(): string {
   return COLLIDER.wgsl();
 }
 
+/** The kinds and flags of the records, as WGSL constants: defined here once, printed into every collider kernel. */
+export function wgslColliderConstants(): string {
+  return [
+    `const KIND_PLANE: u32 = ${KIND_PLANE}u;`,
+    `const KIND_SPHERE: u32 = ${KIND_SPHERE}u;`,
+    `const KIND_BOX: u32 = ${KIND_BOX}u;`,
+    `const FLAG_INSIDE: u32 = ${FLAG_INSIDE}u;`,
+    `const FLAG_KILL: u32 = ${FLAG_KILL}u;`,
+    `const FLAG_STICK: u32 = ${FLAG_STICK}u;`,
+  ].join('\n');
+}
+
 /** The keys each collider type may have (the scene's JSON Schema lists them too). */
 export const COLLIDER_KEYS = {
   plane: ['type', 'normal', 'offset', 'restitution', 'friction', 'kill', 'onHit'],

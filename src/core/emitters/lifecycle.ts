@@ -198,7 +198,7 @@ export class CpuLifecycle {
     return this.freeList.slice(0, this.get('free'));
   }
 
-  /** planStep: only the step count (the dispatch sizes are the GPU's). */
+  /** Before the step: the step count (which the GPU counts in planEmit). */
   beforeStep(): void {
     this.put('steps', this.get('steps') + 1);
   }

@@ -44,14 +44,6 @@ export const CONTACT_PARAMS = defineStruct('ContactParams', {
     type: 'u32',
     doc: 'where the position copy starts in deltas, in vec4 (ContactPass.positionCopy; 0: none)',
   },
-  walkGroupsX: {
-    type: 'u32',
-    doc: "the walk pass's workgroups along x, when a candidate list overflows (walks apart)",
-  },
-  walkGroupsY: {
-    type: 'u32',
-    doc: "the walk pass's workgroups along y, when a candidate list overflows (walks apart)",
-  },
 });
 
 /** shaders/grid.wgsl. */
@@ -114,3 +106,6 @@ export const PASS_PARAMS = [
   COPY_PARAMS,
   UNIFORM_STEP_PARAMS,
 ] as const;
+
+/** Items a block of the deaths' scan covers: written into every kernel that sizes, runs or reads the scan (src/shaders/index.ts, scanBlock). */
+export const SCAN_BLOCK = 1024;
