@@ -44,8 +44,9 @@ fn dampingFactor(damping: f32, dt: f32) -> f32 {
   }
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn main(invocation: Invocation) {
+// The entry point is the composition's: shaders/stepEntry.wgsl alone, or
+// shaders/liveAge.wgsl, which ages the particle after it.
+fn stepParticle(invocation: Invocation) {
   let index = particleIndex(invocation);
   if (index >= params.count) { return; }
   // Each lane loaded only where it is used: what a GPU pays is the bytes moved.

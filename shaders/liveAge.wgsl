@@ -1,5 +1,5 @@
 // The step of a system with emitters with the ageing fused in: shaders/integrate.wgsl's
-// entry point, renamed stepParticle by src/shaders/index.ts, runs first; then the
+// stepParticle runs first; then the
 // same invocation ages its particle (age += dt) and, if it dies, clears its
 // `alive` and sets its bit in `deadBits` (shaders/lifeDeath.wgsl). One pass
 // over the live particles fewer than a separate ageing pass, and the particle
@@ -10,7 +10,7 @@
 // colliders pass and the deaths judged again after it (shaders/age.wgsl) do to
 // the collision-event lane, so the frame needs neither.
 // Mirrored by src/core/emitters/lifecycle.ts (age).
-// Prepended: the step (its entry point renamed), the Life struct, NO_RULE,
+// Prepended: the step (shaders/integrate.wgsl), the Life struct, NO_RULE,
 // shaders/lifeDeath.wgsl, shaders/contactLane.wgsl; the inverse map and counters are
 // shaders/denseDispatch.wgsl's, and so are walkedSlot and walkedLiveIndex.
 

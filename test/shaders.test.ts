@@ -71,7 +71,6 @@ const one = (constants: Record<string, number>, entryPoint?: string): Pipeline[]
 
 const COMPOSED: readonly Composed[] = [
   { name: 'integrate', code: shaders.integrate(), pipelines: stepVariants },
-  { name: 'integrateWithForces', code: shaders.integrateWithForces(COMPOSITION, 2), pipelines: stepVariants },
   {
     name: 'integrateFused',
     code: shaders.integrateFused({

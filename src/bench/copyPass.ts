@@ -43,7 +43,7 @@ export class CopyPass {
     const kernel = Kernel.create(device, null, {
       name: 'CopyPass',
       file: 'copy.wgsl',
-      code: shaders.copy(),
+      code: () => shaders.copy(),
       constants: { WORKGROUP_SIZE: workgroupSize },
       particles: false,
       groups: [['read-only-storage', 'storage', 'uniform']],

@@ -58,7 +58,7 @@ export class SoAStepPass {
     const kernel = Kernel.create(device, null, {
       name: `SoAStepPass(${variant.integrator}, ${variant.damping})`,
       file: 'bench/integrateSoA.wgsl',
-      code: shaders.benchIntegrateSoA(),
+      code: () => shaders.benchIntegrateSoA(),
       constants: stepConstants(variant, workgroupSize),
       particles: false,
       // position, velocity, acceleration, force, inverse mass, damping; the step's uniforms.

@@ -35,7 +35,7 @@ export class UniformAccelerationPass {
     const kernel = Kernel.create(device, particles, {
       name: `UniformAccelerationPass(${variant.integrator}, ${variant.damping})`,
       file: 'bench/integrateUniformAcceleration.wgsl',
-      code: shaders.benchIntegrateUniformAcceleration(),
+      code: () => shaders.benchIntegrateUniformAcceleration(),
       constants: stepConstants(variant, workgroupSize),
       groups: [['uniform']],
     });

@@ -250,6 +250,23 @@ function onChunk(
   return [`let local = i & ${mask};`, `  switch (chunkOf(i)) {`, ...cases, '  }'].join('\n');
 }
 
+/** Where a shader binds the particle store and how it is split (wgslParticleStore). */
+export interface ParticleStoreBindings {
+  group?: number;
+  binding?: number;
+  /** The binding of chunk 1 (chunks 2, 3, ... follow it): after a render pass's other storage buffers. */
+  moreChunksAt?: number;
+  chunking?: ParticleChunking | null;
+  /**
+   * With `chunking`: one chunk bound (chunk OWN_CHUNK, an override the
+   * kernel sets) rather than all, for a kernel run chunk by chunk
+   * (src/gpu/kernel.ts, perChunk) whose invocations touch only slots of
+   * that chunk (`ownsParticle`). Its pass then binds one storage buffer
+   * for the particles however many chunks there are.
+   */
+  ownChunk?: boolean;
+}
+
 /**
  * The particle store's declarations and accessors: `particleAt(i)`,
  * `storeParticle(i, p)`, a getter and a store per lane
@@ -262,27 +279,7 @@ function onChunk(
  */
 export function wgslParticleStore(
   access: 'read' | 'read_write',
-  {
-    group = 0,
-    binding = 0,
-    moreChunksAt = binding + 1,
-    chunking = null,
-    ownChunk = false,
-  }: {
-    group?: number;
-    binding?: number;
-    /** The binding of chunk 1 (chunks 2, 3, ... follow it): after a render pass's other storage buffers. */
-    moreChunksAt?: number;
-    chunking?: ParticleChunking | null;
-    /**
-     * With `chunking`: one chunk bound (chunk OWN_CHUNK, an override the
-     * kernel sets) rather than all, for a kernel run chunk by chunk
-     * (src/gpu/kernel.ts, perChunk) whose invocations touch only slots of
-     * that chunk (`ownsParticle`). Its pass then binds one storage buffer
-     * for the particles however many chunks there are.
-     */
-    ownChunk?: boolean;
-  } = {},
+  { group = 0, binding = 0, moreChunksAt = binding + 1, chunking = null, ownChunk = false }: ParticleStoreBindings = {},
 ): string {
   const own = ownChunk && chunking !== null;
   const names = chunking && !own ? Array.from({ length: chunking.chunks }, (_, k) => `particles${k}`) : ['particles'];

@@ -47,7 +47,7 @@ export class CollidePass {
     const plain = Kernel.create(device, particles, {
       name: 'CollidePass',
       file: 'collide.wgsl',
-      code: shaders.collide(),
+      code: (store) => shaders.collide(store),
       constants: { WORKGROUP_SIZE: workgroupSize, APPLY_DELTAS: 0, ...particles.health.constants },
       // Binding 3: the health record (src/gpu/health.ts).
       groups: [['uniform-dynamic', 'read-only-storage', 'storage', 'storage']],

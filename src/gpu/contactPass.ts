@@ -182,7 +182,7 @@ export class ContactPass {
     const count = Kernel.create(device, particles, {
       name: 'ContactPass(count)',
       file: 'contacts.wgsl',
-      code: shaders.contacts(),
+      code: (store) => shaders.contacts(store),
       constants: constants('count'),
       // params; links, linkIndex, the grid's starts, entries and cells; active counts, deltas.
       groups: [

@@ -95,7 +95,7 @@ export class ForcesPass {
       Kernel.create(this.device, this.particles, {
         name: `ForcesPass(${key})`,
         file: `forces.wgsl(${key})`,
-        code: live ? shaders.forcesLive(composition) : shaders.forces(composition),
+        code: (store) => (live ? shaders.forcesLive(composition, store) : shaders.forces(composition, store)),
         constants: live
           ? { WORKGROUP_SIZE: this.workgroupSize, CAPACITY: live.capacity }
           : { WORKGROUP_SIZE: this.workgroupSize },

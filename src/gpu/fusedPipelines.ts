@@ -11,7 +11,7 @@ import { FUSED_COLLIDERS_BINDING, type FusedColliders } from './collisions';
 import { FORCES_BINDINGS, type FusedForces } from './forcesPass';
 import { bindGroupLayoutEntries, Kernel, KernelCache, type BoundGroup, type PerChunk } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
-import type { StepFusion } from '../shaders';
+import type { ParticleStoreChunks, StepFusion } from '../shaders';
 
 /** Fused pipelines kept per step pass. */
 const MAX_FUSED_PIPELINES = 16;
@@ -64,7 +64,7 @@ export class FusedPipelineCache {
     private readonly particles: ParticleBuffer,
     private readonly label: string,
     private readonly groups: readonly GPUBindGroupLayout[],
-    private readonly code: (fusion: StepFusion) => string,
+    private readonly code: (fusion: StepFusion, store: ParticleStoreChunks) => string,
     private readonly constants: Record<string, number>,
     /** How the step runs over a chunked system (src/gpu/kernel.ts, PerChunk): over every slot by a count, chunk by chunk; over the live list, once per chunk. */
     private readonly perChunk: PerChunk = false,
@@ -110,16 +110,20 @@ export class FusedPipelineCache {
       Kernel.create(this.device, this.particles, {
         name: `${this.label}.fused(${key})`,
         file: `${this.label}: integrate.wgsl + ${key}`,
-        code: this.code({
-          forces: forces ? { composition: forces.composition, group: this.forcesGroup } : undefined,
-          colliders: colliders
-            ? {
-                composition: colliders.composition,
-                group: this.collidersGroup(fusion),
-                binding: shares ? FORCES_BINDINGS.length : 0,
-              }
-            : undefined,
-        }),
+        code: (store) =>
+          this.code(
+            {
+              forces: forces ? { composition: forces.composition, group: this.forcesGroup } : undefined,
+              colliders: colliders
+                ? {
+                    composition: colliders.composition,
+                    group: this.collidersGroup(fusion),
+                    binding: shares ? FORCES_BINDINGS.length : 0,
+                  }
+                : undefined,
+            },
+            store,
+          ),
         constants: {
           ...this.constants,
           ...(colliders ? { SKIN: colliders.skin } : {}),

@@ -70,7 +70,7 @@ export class GridPass {
     const assign = Kernel.create(device, particles, {
       name: 'GridPass.assign',
       file: 'grid.wgsl',
-      code: shaders.grid(),
+      code: (store) => shaders.grid(store),
       entryPoint: 'assign',
       constants: { WORKGROUP_SIZE: workgroupSize },
       // params; starts, cursors, entries, cells, chunkSums.

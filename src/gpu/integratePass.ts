@@ -50,7 +50,7 @@ export class IntegratePass {
     const kernel = Kernel.create(device, particles, {
       name: `IntegratePass(${variant.integrator}, ${variant.damping})`,
       file: 'integrate.wgsl',
-      code: shaders.integrate(),
+      code: (store) => shaders.integrate(store),
       constants,
       groups: [params.layout],
       // Over every slot, each touching its own: chunk by chunk over a chunked system.

@@ -9,7 +9,7 @@
  * module then holds only what is its own: the WGSL it runs, the buffers it
  * binds, the parameters it writes, and when it runs.
  */
-import { withParticleStore } from '../shaders';
+import type { ParticleStoreChunks } from '../shaders';
 import { dispatchSize } from './dispatch';
 import type { ParticleBuffer } from './particleBuffer';
 
@@ -25,9 +25,9 @@ export type BindingKind = GPUBufferBindingType | 'uniform-dynamic';
 export interface KernelSpec {
   /** The owning pass's name, for labels, e.g. 'CollidePass'. */
   readonly name: string;
-  /** The shader module's label (its file) and code. */
+  /** The shader module's label (its file) and code, composed for how the ParticleBuffer splits the store. */
   readonly file: string;
-  readonly code: string;
+  readonly code: (store: ParticleStoreChunks) => string;
   /** Default 'main'. */
   readonly entryPoint?: string;
   readonly constants?: Record<string, number>;
@@ -181,16 +181,15 @@ export class Kernel {
       bindGroupLayouts: [...(usesParticles && particleLayout ? [particleLayout] : []), ...layouts],
     });
     const chunks = usesParticles && !ownChunk ? (particles?.chunking?.chunks ?? 1) : 0;
-    const beside = storageBindings(spec.code);
+    const beside = storageBindings(spec.code({}));
     const limit = device.limits.maxStorageBuffersPerShaderStage;
     if (chunks > 1 && beside + chunks > limit)
       throw new RangeError(
         `${spec.name} binds ${beside} storage buffers besides the particles' ${chunks} chunks, more than this device's maxStorageBuffersPerShaderStage of ${limit}: ` +
           'a system that needs this pass (particle contacts, links) holds fewer chunks; lower its capacity or request a device with more storage buffers per stage',
       );
-    // Over chunked particles, the store composed on one binding is swapped for the chunks'.
     const chunking = usesParticles ? (particles?.chunking ?? null) : null;
-    const code = withParticleStore(spec.code, spec.name, { access: 'read_write', binding: 0, chunking, ownChunk });
+    const code = spec.code({ chunking, ownChunk });
     const module = device.createShaderModule({ label: spec.file, code });
     return new Kernel(device, spec.name, module, pipelineLayout, layouts, usesParticles ? particles : null, spec);
   }

@@ -21,7 +21,7 @@ export class LifePlanPass {
     const topAndEmit = Kernel.create(device, null, {
       name: 'LifePlanPass.scanTopAndPlanEmit',
       file: 'lifePlan.wgsl',
-      code: shaders.lifePlan(),
+      code: () => shaders.lifePlan(),
       entryPoint: 'scanTopAndPlanEmit',
       constants: { CAPACITY: buffers.capacity, SCAN_LEVELS: buffers.levels.length },
       particles: false,

@@ -33,7 +33,7 @@ export class LifeScanPass {
     const scanBlocks = Kernel.create(device, null, {
       name: 'LifeScanPass.scanBlocks',
       file: 'lifeScan.wgsl',
-      code: shaders.lifeScan(),
+      code: () => shaders.lifeScan(),
       entryPoint: 'scanBlocks',
       particles: false,
       // input, output, block sums, counters, level.

@@ -66,7 +66,7 @@ export function createLifecycleKernels(
     kernel({
       name: recheck ? 'AgePass(recheck)' : 'AgePass',
       file: 'age.wgsl',
-      code: shaders.age(),
+      code: (store) => shaders.age(store),
       constants: {
         ...overLiveList,
         ...deathConstants(buffers),
@@ -90,7 +90,7 @@ export function createLifecycleKernels(
     deathWords: LiveKernel.create(device, particles, {
       name: 'DeathWordsPass',
       file: 'deathWords.wgsl',
-      code: shaders.deathWords(),
+      code: (store) => shaders.deathWords(store),
       // Its workgroups are the scan's (shaders/blockScan.wgsl, THREADS), not WORKGROUP_SIZE.
       constants: { CAPACITY: buffers.capacity, ...payloads, EVENT_BITS_AT: buffers.eventBitsAt },
       bindings: [
@@ -112,7 +112,7 @@ export function createLifecycleKernels(
     compact: kernel({
       name: 'CompactPass',
       file: 'compact.wgsl',
-      code: shaders.compact(),
+      code: (store) => shaders.compact(store),
       constants: {
         ...overLiveList,
         ...payloads,
@@ -136,7 +136,7 @@ export function createLifecycleKernels(
     fill: kernel({
       name: 'FillPass',
       file: 'fill.wgsl',
-      code: shaders.fill(),
+      code: () => shaders.fill(),
       constants: { ...overLiveList, DEAD_INDEX_AT: buffers.deadIndexAt, LEVEL1_AT: buffers.level1At },
       bindings: [
         ['storage', buffers.lists],
@@ -153,7 +153,7 @@ export function createLifecycleKernels(
     emit: kernel({
       name: 'EmitPass',
       file: 'emit.wgsl',
-      code: shaders.emit(),
+      code: (store) => shaders.emit(store),
       constants: {
         ...overLiveList,
         ...payloads,

@@ -77,7 +77,7 @@ export class LiveIntegratePass {
     const kernel = Kernel.create(device, particles, {
       name: `LiveIntegratePass(${variant.integrator}, ${variant.damping})`,
       file: 'integrate.wgsl (every slot)',
-      code: shaders.integrateDense(),
+      code: (store) => shaders.integrateDense(store),
       constants: walk,
       groups: [params.layout, buffers.stepLayout],
       // Over chunked state, once per chunk, each run walking its chunk's slots (shaders/denseDispatch.wgsl).

@@ -8,7 +8,7 @@
  * src/gpu/lifecycleKernels.ts declares each: its WGSL, its buffers and its
  * bound.
  */
-import { Kernel, type Dispatch, type PerChunk } from './kernel';
+import { Kernel, type Dispatch, type KernelSpec, type PerChunk } from './kernel';
 import type { ParticleBuffer } from './particleBuffer';
 
 export interface LiveKernelSpec {
@@ -16,7 +16,7 @@ export interface LiveKernelSpec {
   name: string;
   /** The shader's file, for the module's label. */
   file: string;
-  code: string;
+  code: KernelSpec['code'];
   constants: Record<string, number>;
   /** Group 1, binding by binding: how the kernel reads the buffer, and the buffer (or a range of one). */
   bindings: readonly (readonly [GPUBufferBindingType, GPUBuffer | GPUBufferBinding])[];

@@ -28,7 +28,7 @@ export class ScatterPass {
     const write = Kernel.create(device, particles, {
       name: 'ScatterPass.write',
       file: 'scatter.wgsl',
-      code: shaders.scatter(),
+      code: (store) => shaders.scatter(store),
       constants: { WORKGROUP_SIZE: workgroupSize, ADD: 0 },
       groups: [['uniform', 'read-only-storage']],
     });

@@ -42,7 +42,7 @@ export class SpringsPass {
     const kernel = Kernel.create(device, particles, {
       name: 'SpringsPass',
       file: 'springs.wgsl',
-      code: shaders.springs(),
+      code: (store) => shaders.springs(store),
       constants: { WORKGROUP_SIZE: workgroupSize },
       // params; each row's offsets, the rows' ends, the links.
       groups: [['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage']],

@@ -13,7 +13,7 @@ import { depthRow } from '../core/depthSort';
 import { defineStruct } from '../core/schema';
 import { Kernel } from '../gpu/kernel';
 import { UniformBlock } from '../gpu/uniformBlock';
-import { DEPTH_SORT_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
+import { shaders } from '../shaders';
 import { storeOf, type ParticleStore } from '../gpu/particleBuffer';
 import type { LiveSource } from '../gpu/lifeBuffers';
 import type { DrawTime, DrawView } from './particleLook';
@@ -129,12 +129,7 @@ export class DepthSort {
       name: 'DepthSort.keysHistogram',
       file: 'render/depthSort.wgsl',
       // Chunks past the first bind after the group's nine bindings.
-      code: withParticleStore(shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT), 'DepthSort', {
-        access: 'read',
-        binding: DEPTH_SORT_PARTICLES_BINDING,
-        moreChunksAt: 9,
-        chunking: store.chunking,
-      }),
+      code: () => shaders.renderDepthSort(DEPTH_SORT_PARAMS, SORT_DIGIT, { moreChunksAt: 9, chunking: store.chunking }),
       entryPoint: 'keysHistogram',
       constants: { WORKGROUP_SIZE, LIVE: this.live ? 1 : 0 },
       particles: false,

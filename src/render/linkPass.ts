@@ -20,7 +20,7 @@ import { defineStruct } from '../core/schema';
 import { chunkingKey, storeOf, type ParticleStore } from '../gpu/particleBuffer';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
 import type { ParticleSource } from './particlePass';
-import { RENDER_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
+import { RENDER_PARTICLES_BINDING, shaders } from '../shaders';
 
 /** shaders/render/links.wgsl's uniform block. */
 export const LINK_PARAMS = defineStruct('LinkParams', {
@@ -266,9 +266,7 @@ export class LinkPass extends DrawPass {
     return {
       name: 'LinkPass',
       file: 'render/links.wgsl',
-      code: withParticleStore(shaders.renderLinks(LINK_PARAMS, LINK_RECORD, ANCHORED_END), 'LinkPass', {
-        access: 'read',
-        binding: RENDER_PARTICLES_BINDING,
+      code: shaders.renderLinks(LINK_PARAMS, LINK_RECORD, ANCHORED_END, {
         moreChunksAt: RENDER_PARTICLES_BINDING + storageBuffers,
         chunking,
       }),

@@ -48,7 +48,7 @@ import {
   type DrawView,
   type ParticleLook,
 } from './particleLook';
-import { RENDER_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
+import { RENDER_PARTICLES_BINDING, shaders, type ParticleStoreChunks } from '../shaders';
 
 /** Particle records to draw: a plain buffer of them, or a system's store (`system.particleStore`, chunked or not). */
 export type ParticleSource = GPUBuffer | ParticleStore;
@@ -56,7 +56,7 @@ export type ParticleSource = GPUBuffer | ParticleStore;
 /**
  * Bind group 0's storage buffers for `store` and the source's others: the
  * first chunk at binding 1, the source's buffers after it, then the rest of
- * the chunks (where withParticleStore's `moreChunksAt` puts them).
+ * the chunks (at the composition's `moreChunksAt`).
  */
 function storageFor(store: ParticleStore, others: readonly GPUBuffer[]): GPUBuffer[] {
   const [first, ...more] = store.buffers;
@@ -223,25 +223,20 @@ export class ParticlePass {
     const more = (chunking?.chunks ?? 1) - 1;
     // The uniform block (read in the vertex stage only), then read-only storage:
     // records (particles, groups); live (particles, life, lists, counters).
-    const source = (name: string, storageBuffers: number, code: string): DrawShader =>
+    const source = (name: string, storageBuffers: number, code: (store: ParticleStoreChunks) => string): DrawShader =>
       createDrawShader(this.device, {
         name: `ParticlePass.${name}`,
         file: `render/particles.wgsl + ${name}.wgsl`,
-        code: withParticleStore(code, `ParticlePass.${name}`, {
-          access: 'read',
-          binding: RENDER_PARTICLES_BINDING,
-          moreChunksAt: RENDER_PARTICLES_BINDING + storageBuffers,
-          chunking,
-        }),
+        code: code({ moreChunksAt: RENDER_PARTICLES_BINDING + storageBuffers, chunking }),
         storageBuffers: storageBuffers + more,
         uniformVisibility: GPUShaderStage.VERTEX,
         moreGroups: [this.lookLayout],
       });
     sources = {
-      records: source('records', 2, shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE)),
-      live: source('liveRecords', 4, shaders.renderLiveParticles(DRAW_PARAMS)),
-      sorted: source('sortedRecords', 3, shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE)),
-      liveSorted: source('liveSortedSlots', 5, shaders.renderLiveSortedParticles(DRAW_PARAMS)),
+      records: source('records', 2, (store) => shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE, store)),
+      live: source('liveRecords', 4, (store) => shaders.renderLiveParticles(DRAW_PARAMS, store)),
+      sorted: source('sortedRecords', 3, (store) => shaders.renderSortedParticles(DRAW_PARAMS, GROUP_LIFE, store)),
+      liveSorted: source('liveSortedSlots', 5, (store) => shaders.renderLiveSortedParticles(DRAW_PARAMS, store)),
     };
     this.sources.set(key, sources);
     return sources;

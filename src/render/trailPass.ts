@@ -47,7 +47,7 @@ import {
   type DrawShader,
 } from './drawPipeline';
 import type { BlendMode, DrawView } from './particleLook';
-import { RENDER_PARTICLES_BINDING, shaders, withParticleStore } from '../shaders';
+import { shaders } from '../shaders';
 
 const WORKGROUP_SIZE = 64;
 const BLEND: Record<BlendMode, GPUBlendState> = { additive: ADDITIVE, alpha: PREMULTIPLIED_OVER };
@@ -131,7 +131,7 @@ export class TrailBinding extends DrawBinding<typeof TRAIL_DRAW_PARAMS.fields> {
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(this.recordParams, 0, params.bytes);
-    // The store's first chunk at binding 1, its other chunks after the rings (withParticleStore's moreChunksAt).
+    // The store's first chunk at binding 1, its other chunks after the rings (the composition's moreChunksAt).
     const [first, ...more] = particles.buffers;
     this.recordGroup = recordKernels.plain.bindGroup(
       0,
@@ -248,12 +248,8 @@ export class TrailPass {
     const record = Kernel.create(this.device, null, {
       name: 'TrailPass.record',
       file: 'render/trailsRecord.wgsl',
-      code: withParticleStore(shaders.renderTrailsRecord(TRAIL_HEAD, TRAIL_RECORD_PARAMS), 'TrailPass.record', {
-        access: 'read',
-        binding: RENDER_PARTICLES_BINDING,
-        moreChunksAt: bindings.length,
-        chunking,
-      }),
+      code: () =>
+        shaders.renderTrailsRecord(TRAIL_HEAD, TRAIL_RECORD_PARAMS, { moreChunksAt: bindings.length, chunking }),
       constants: { WORKGROUP_SIZE, HAS_LIFE: 0 },
       groups: [
         [...bindings, ...Array.from({ length: (chunking?.chunks ?? 1) - 1 }, () => 'read-only-storage' as const)],

@@ -4,11 +4,12 @@
  * particle and life records, the lifecycle, collider, link and force
  * records, each pass's parameter block), (2) the shared pieces in shaders/
  * (the dispatch helper, PCG, the turbulence wave, the force generators) and
- * (3) the pass's own file. The particle store (wgslParticleStore) is
- * declared here on one binding; a kernel over a chunked ParticleBuffer swaps
- * in its chunked declaration (src/gpu/kernel.ts). The one substitution: the fused step's bind group
- * indices (`forcesInGroup`, the fused colliders'). test/shaders.test.ts snapshots every composition
- * as text and compiles it on the adapter.
+ * (3) the pass's own file. Every composition over the particles takes how
+ * the store is split (`ParticleStoreChunks`: one binding, or chunks), which
+ * src/gpu/kernel.ts knows from the ParticleBuffer; the fused step takes the
+ * bind groups its fused parts bind in. No WGSL text is ever edited.
+ * test/shaders.test.ts snapshots every composition as text and compiles it
+ * on the adapter.
  */
 import { CONTACT_TRACKED, DEAD_RADIUS, wgslColliderConstants, wgslColliderStruct } from '../core/collisions/colliders';
 import { RESTING_CLOSING_STEPS } from '../core/collisions/collide';
@@ -19,7 +20,13 @@ import { wgslLifecycleRecords } from '../core/emitters/gpuRecords';
 import { wgslDrawConstants } from '../core/emitters/random';
 import { wgslForceDeclarations, wgslRegisteredForces, type ForceComposition } from '../core/forces/records';
 import { wgslTurbulenceField } from '../core/forces/turbulence';
-import { NO_RULE, wgslLifeStruct, wgslParticleStore, wgslParticleStruct, type ParticleChunking } from '../core/layout';
+import {
+  NO_RULE,
+  wgslLifeStruct,
+  wgslParticleStore,
+  wgslParticleStruct,
+  type ParticleStoreBindings,
+} from '../core/layout';
 import { wgslLookRecords } from '../core/look/records';
 import { wgslArgs } from './indirectArgs';
 import {
@@ -45,42 +52,20 @@ export const RENDER_PARTICLES_BINDING = 1;
 export const DEPTH_SORT_PARTICLES_BINDING = 2;
 
 /**
- * `code`, composed here with the particle store on one binding at
- * `binding`, with the store declared for `chunking` instead (null: as it
- * is): chunk 0 stays at `binding`, chunks 1, 2, ... take `moreChunksAt` on
- * (what a pass with more storage buffers after the store's gives). A shader
- * composed without the store cannot run on chunks: refused, naming `name`.
+ * How a composition's particle store is split: on one binding (no
+ * `chunking`), every chunk bound, or (`ownChunk`) the one chunk a kernel run
+ * chunk by chunk touches; `moreChunksAt` is where chunks past the first bind
+ * (after a render pass's other storage buffers). The composition places the
+ * first chunk itself.
  */
-export function withParticleStore(
-  code: string,
-  name: string,
-  store: {
-    access: 'read' | 'read_write';
-    binding: number;
-    moreChunksAt?: number;
-    chunking: ParticleChunking | null;
-    /** One chunk bound, chosen by the OWN_CHUNK override (wgslParticleStore's ownChunk). */
-    ownChunk?: boolean;
-  },
-): string {
-  if (!store.chunking) return code;
-  const single = wgslParticleStore(store.access, { binding: store.binding });
-  if (!code.includes(single)) {
-    // A kernel that never reads particle records (the lifecycle's fill) runs as it is.
-    if (!/array<Particle>/.test(code)) return code;
-    throw new Error(
-      `${name}: its shader declares no particle store at binding ${store.binding}, so it cannot run on chunks`,
-    );
-  }
-  return code.replace(single, wgslParticleStore(store.access, store));
-}
+export type ParticleStoreChunks = Pick<ParticleStoreBindings, 'chunking' | 'ownChunk' | 'moreChunksAt'>;
 
 /** A uniform block a render pass declares (printed from its schema). */
 type Declared = { wgsl(): string };
 
 /** A per-particle pass over every slot: the particle record, the dispatch helper, then the pass. */
-function perParticle(...pass: string[]): string {
-  return compose(wgslParticleStruct(), wgslParticleStore('read_write'), s.dispatch, ...pass);
+function perParticle(store: ParticleStoreChunks, ...pass: string[]): string {
+  return compose(wgslParticleStruct(), wgslParticleStore('read_write', store), s.dispatch, ...pass);
 }
 
 /**
@@ -88,10 +73,10 @@ function perParticle(...pass: string[]): string {
  * helper (shaders/liveDispatch.wgsl) in the dispatch helper's place, the pass
  * itself unchanged.
  */
-function perLiveParticle(...pass: string[]): string {
+function perLiveParticle(store: ParticleStoreChunks, ...pass: string[]): string {
   return compose(
     wgslParticleStruct(),
-    wgslParticleStore('read_write'),
+    wgslParticleStore('read_write', store),
     wgslLifecycleRecords(),
     s.liveDispatch,
     ...pass,
@@ -103,10 +88,10 @@ function perLiveParticle(...pass: string[]): string {
  * (shaders/denseDispatch.wgsl): every slot in slot order, the slots that
  * are not live skipped. The life records come with it (it reads `alive`).
  */
-function perDenseParticle(...pass: string[]): string {
+function perDenseParticle(store: ParticleStoreChunks, ...pass: string[]): string {
   return compose(
     wgslParticleStruct(),
-    wgslParticleStore('read_write'),
+    wgslParticleStore('read_write', store),
     wgslLifecycleRecords(),
     s.denseDispatch,
     ...pass,
@@ -195,22 +180,15 @@ function stepHooks(fusion: StepFusion): string[] {
   return [...forces, worldColliders(fusion.colliders)];
 }
 
+/** The step's entry point alone (shaders/stepEntry.wgsl): a system without emitters. */
+const stepAlone = () => compose(step(), s.stepEntry);
+
 /**
- * The step of a system with emitters with the ageing fused in (shaders/liveAge.wgsl):
- * the step's entry point renamed `stepParticle`, called first by liveAge's.
+ * The step of a system with emitters with the ageing fused in: shaders/liveAge.wgsl's
+ * entry point calls the step's stepParticle first.
  */
-function withAgeing(step: string): string {
-  const entry = '@compute @workgroup_size(WORKGROUP_SIZE)\nfn main(invocation: Invocation)';
-  if (step.split(entry).length !== 2) throw new Error('withAgeing: the step has no single entry point to rename');
-  return compose(
-    wgslLifeStruct(),
-    `const NO_RULE: u32 = ${NO_RULE}u;`,
-    step.replace(entry, 'fn stepParticle(invocation: Invocation)'),
-    s.lifeDeath,
-    s.contactLane,
-    s.liveAge,
-  );
-}
+const stepThenAge = () =>
+  compose(wgslLifeStruct(), `const NO_RULE: u32 = ${NO_RULE}u;`, step(), s.lifeDeath, s.contactLane, s.liveAge);
 
 /** The deaths' scan's block size (src/gpu/lifeBuffers.ts), for every kernel that sizes, runs or reads the scan. */
 function scanBlock(): string {
@@ -223,10 +201,10 @@ function scannedWords(): string {
 }
 
 /** What every lifecycle kernel over the particles declares first. */
-function lifeHeader(): string {
+function lifeHeader(store: ParticleStoreChunks): string {
   return compose(
     wgslParticleStruct(),
-    wgslParticleStore('read_write'),
+    wgslParticleStore('read_write', store),
     wgslLifeStruct(),
     wgslLifecycleRecords(),
     `const NO_RULE: u32 = ${NO_RULE}u;`,
@@ -251,10 +229,10 @@ const step = () =>
   compose(STEP_PARAMS.wgsl(), health(), `const DEAD_RADIUS: f32 = ${DEAD_RADIUS.toFixed(1)};`, s.integrate);
 
 /** A draw of particles by index (shaders/render/records.wgsl), in the order `order` gives (its lookOf). */
-function recordsDraw(params: Declared, groupLife: Declared, order: string): string {
+function recordsDraw(params: Declared, groupLife: Declared, order: string, store: ParticleStoreChunks): string {
   return compose(
     wgslParticleStruct(),
-    wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+    wgslParticleStore('read', { ...store, binding: RENDER_PARTICLES_BINDING }),
     params.wgsl(),
     wgslLookRecords(),
     groupLife.wgsl(),
@@ -266,10 +244,10 @@ function recordsDraw(params: Declared, groupLife: Declared, order: string): stri
 }
 
 /** A draw of the live list (shaders/render/liveRecords.wgsl), its slots in the order `order` gives (its liveSlotOf). */
-function liveDraw(params: Declared, order: string): string {
+function liveDraw(params: Declared, order: string, store: ParticleStoreChunks): string {
   return compose(
     wgslParticleStruct(),
-    wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+    wgslParticleStore('read', { ...store, binding: RENDER_PARTICLES_BINDING }),
     wgslLifeStruct(),
     wgslLifecycleRecords(),
     params.wgsl(),
@@ -283,25 +261,27 @@ function liveDraw(params: Declared, order: string): string {
 
 export const shaders = {
   // The step and the forces (src/gpu/integratePass.ts, liveIntegratePass.ts, forcesPass.ts, springsPass.ts, scatterPass.ts).
-  integrate: () => perParticle(...stepHooks({}), step()),
-  /** The step with the composition's field forces fused in (shaders/integrateForces.wgsl), their bindings in `group`. */
-  integrateWithForces: (composition: ForceComposition, group: number) =>
-    perParticle(...stepHooks({ forces: { composition, group } }), step()),
+  integrate: (store: ParticleStoreChunks = {}) => perParticle(store, ...stepHooks({}), stepAlone()),
   /** The step with field forces, colliders (shaders/fusedColliders.wgsl) or both fused in. */
-  integrateFused: (fusion: StepFusion) => perParticle(...stepHooks(fusion), step()),
+  integrateFused: (fusion: StepFusion, store: ParticleStoreChunks = {}) =>
+    perParticle(store, ...stepHooks(fusion), stepAlone()),
   /** The step of a system with emitters (every slot in order, not-live ones skipped), the ageing fused in. */
-  integrateDense: () => perDenseParticle(...stepHooks({}), withAgeing(step())),
+  integrateDense: (store: ParticleStoreChunks = {}) => perDenseParticle(store, ...stepHooks({}), stepThenAge()),
   /** The same with forces, colliders or both fused in. */
-  integrateDenseFused: (fusion: StepFusion) => perDenseParticle(...stepHooks(fusion), withAgeing(step())),
-  forces: (composition: ForceComposition) => perParticle(fieldForces(composition), forceTableBindings(1), s.forces),
-  forcesLive: (composition: ForceComposition) =>
-    perLiveParticle(fieldForces(composition), forceTableBindings(1), s.forces),
-  springs: () => perParticle(SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
-  scatter: () => perParticle(SCATTER_PARAMS.wgsl(), s.scatter),
+  integrateDenseFused: (fusion: StepFusion, store: ParticleStoreChunks = {}) =>
+    perDenseParticle(store, ...stepHooks(fusion), stepThenAge()),
+  forces: (composition: ForceComposition, store: ParticleStoreChunks = {}) =>
+    perParticle(store, fieldForces(composition), forceTableBindings(1), s.forces),
+  forcesLive: (composition: ForceComposition, store: ParticleStoreChunks = {}) =>
+    perLiveParticle(store, fieldForces(composition), forceTableBindings(1), s.forces),
+  springs: (store: ParticleStoreChunks = {}) =>
+    perParticle(store, SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
+  scatter: (store: ParticleStoreChunks = {}) => perParticle(store, SCATTER_PARAMS.wgsl(), s.scatter),
 
   // Collisions (src/gpu/collidePass.ts, gridPass.ts, contactPass.ts).
-  collide: () =>
+  collide: (store: ParticleStoreChunks = {}) =>
     perParticle(
+      store,
       colliderKinds(),
       COLLIDE_PARAMS.wgsl(),
       // The lifecycle records declare it too; this pass is composed without them.
@@ -312,35 +292,42 @@ export const shaders = {
       s.contactLane,
       s.collide,
     ),
-  grid: () => perParticle(s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
-  contacts: () =>
-    perParticle(wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.positionCopy, s.contacts),
+  grid: (store: ParticleStoreChunks = {}) =>
+    perParticle(store, s.gridHash, GRID_PARAMS.wgsl(), s.workgroupScan, s.grid),
+  contacts: (store: ParticleStoreChunks = {}) =>
+    perParticle(store, wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.positionCopy, s.contacts),
 
   // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
-  age: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, s.contactLane, s.age),
-  deathWords: () => compose(lifeHeader(), s.lifeDeath, scanBlock(), s.blockScan, s.deathWords),
-  compact: () => compose(lifeHeader(), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
+  age: (store: ParticleStoreChunks = {}) => compose(lifeHeader(store), s.dispatch, s.lifeDeath, s.contactLane, s.age),
+  deathWords: (store: ParticleStoreChunks = {}) =>
+    compose(lifeHeader(store), s.lifeDeath, scanBlock(), s.blockScan, s.deathWords),
+  compact: (store: ParticleStoreChunks = {}) =>
+    compose(lifeHeader(store), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
   fill: () => compose(wgslLifecycleRecords(), s.dispatch, scannedWords(), s.fill),
-  emit: () => compose(lifeHeader(), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
+  emit: (store: ParticleStoreChunks = {}) =>
+    compose(lifeHeader(store), s.dispatch, s.pcg, wgslDrawConstants(), s.spawn, health(), s.emit),
   lifeScan: () =>
     compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, s.blockInput, SCAN_LEVEL.wgsl(), s.lifeScan),
   lifePlan: () => compose(wgslLifecycleRecords(), scanBlock(), s.blockScan, s.blockInput, wgslArgs(), s.lifePlan),
 
   // The renderer (src/render/*Pass.ts): each pass passes its own uniform block.
   /** Particles by index: a state or a history of it (shaders/render/records.wgsl). */
-  renderParticles: (params: Declared, groupLife: Declared) => recordsDraw(params, groupLife, s.renderRecordOrder),
+  renderParticles: (params: Declared, groupLife: Declared, store: ParticleStoreChunks = {}) =>
+    recordsDraw(params, groupLife, s.renderRecordOrder, store),
   /** The live list of a system with emitters, coloured from the life records (shaders/render/liveRecords.wgsl). */
-  renderLiveParticles: (params: Declared) => liveDraw(params, s.renderLiveOrder),
+  renderLiveParticles: (params: Declared, store: ParticleStoreChunks = {}) =>
+    liveDraw(params, s.renderLiveOrder, store),
   /** Particles by index through a depth sort's order (shaders/render/sortedRecords.wgsl). */
-  renderSortedParticles: (params: Declared, groupLife: Declared) =>
-    recordsDraw(params, groupLife, s.renderSortedRecords),
+  renderSortedParticles: (params: Declared, groupLife: Declared, store: ParticleStoreChunks = {}) =>
+    recordsDraw(params, groupLife, s.renderSortedRecords, store),
   /** The live list through a depth sort's order (shaders/render/liveSortedSlots.wgsl). */
-  renderLiveSortedParticles: (params: Declared) => liveDraw(params, s.renderLiveSortedSlots),
+  renderLiveSortedParticles: (params: Declared, store: ParticleStoreChunks = {}) =>
+    liveDraw(params, s.renderLiveSortedSlots, store),
   /** The depth sort's keys, histogram, scan and scatter (shaders/render/depthSort.wgsl); `params`, `digit`: DepthSortParams, SortDigit. */
-  renderDepthSort: (params: Declared, digit: Declared) =>
+  renderDepthSort: (params: Declared, digit: Declared, store: ParticleStoreChunks = {}) =>
     compose(
       wgslParticleStruct(),
-      wgslParticleStore('read', { binding: DEPTH_SORT_PARTICLES_BINDING }),
+      wgslParticleStore('read', { ...store, binding: DEPTH_SORT_PARTICLES_BINDING }),
       wgslLifeStruct(),
       s.dispatch,
       params.wgsl(),
@@ -351,11 +338,11 @@ export const shaders = {
   renderGrid: (params: Declared) => compose(params.wgsl(), s.renderGrid),
   renderLines: (params: Declared) => compose(params.wgsl(), s.renderColor, s.renderSegment, s.renderLines),
   /** Links between particles or to fixed anchors, read from a storage buffer of Particle records (shaders/render/links.wgsl); `link`: its link record; `anchoredEnd`: `b` of an anchored link. */
-  renderLinks: (params: Declared, link: Declared, anchoredEnd: number) =>
+  renderLinks: (params: Declared, link: Declared, anchoredEnd: number, store: ParticleStoreChunks = {}) =>
     compose(
       `const ANCHORED_END: u32 = ${anchoredEnd}u;`,
       wgslParticleStruct(),
-      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+      wgslParticleStore('read', { ...store, binding: RENDER_PARTICLES_BINDING }),
       link.wgsl(),
       params.wgsl(),
       s.renderColor,
@@ -363,10 +350,10 @@ export const shaders = {
       s.renderLinks,
     ),
   /** Trails, the record pass: each slot's position into its ring (shaders/render/trailsRecord.wgsl); `head`, `params`: TrailHead, TrailRecordParams. */
-  renderTrailsRecord: (head: Declared, params: Declared) =>
+  renderTrailsRecord: (head: Declared, params: Declared, store: ParticleStoreChunks = {}) =>
     compose(
       wgslParticleStruct(),
-      wgslParticleStore('read', { binding: RENDER_PARTICLES_BINDING }),
+      wgslParticleStore('read', { ...store, binding: RENDER_PARTICLES_BINDING }),
       wgslLifeStruct(),
       head.wgsl(),
       params.wgsl(),

@@ -55,6 +55,7 @@ import renderTrailsRecord from '../../shaders/render/trailsRecord.wgsl?raw';
 import safeLength from '../../shaders/safeLength.wgsl?raw';
 import scannedWords from '../../shaders/scannedWords.wgsl?raw';
 import scatter from '../../shaders/scatter.wgsl?raw';
+import stepEntry from '../../shaders/stepEntry.wgsl?raw';
 import spawn from '../../shaders/spawn.wgsl?raw';
 import springs from '../../shaders/springs.wgsl?raw';
 import turbulence from '../../shaders/turbulence.wgsl?raw';
@@ -92,6 +93,7 @@ export const sources = {
   lifeScan,
   denseDispatch,
   liveAge,
+  stepEntry,
   liveDispatch,
   noColliders,
   noFieldForces,
