@@ -28,7 +28,7 @@ import {
   type ParticleInit,
 } from '../src/core/particles';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { WRITE_CHUNK } from '../src/gpu/particleBuffer';
+import { WRITE_CHUNK } from '../src/gpu/shared/particleBuffer';
 import { acquireDevice } from '../src/node/device';
 
 function flag(name: string, fallback: number): number {

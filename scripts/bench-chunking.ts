@@ -1,7 +1,7 @@
 /**
  * `npm run bench:chunking [-- --sizes 24,25] [--rounds 3]`
  *
- * Chunked particle state (src/gpu/particleBuffer.ts) against one chunk,
+ * Chunked particle state (src/gpu/shared/particleBuffer.ts) against one chunk,
  * through src/bench/chunkingRatio.ts (the measurement `npm run bench` makes):
  * plain steps of a system in several storage buffers and of one in a single
  * buffer, timed in alternating rounds, compared per particle-step. At 2^24

@@ -5,7 +5,7 @@
  * particles by default: a cube of balls dense enough that each touches about
  * two others, under gravity. Times the integration step alone, the grid
  * rebuild (counting sort on the GPU) with the candidate lists made from it
- * once a step (shaders/contacts.wgsl, MODE_CANDIDATES), and one Jacobi
+ * once a step (shaders/collisions/contacts.wgsl, MODE_CANDIDATES), and one Jacobi
  * iteration of the contact resolver (count, resolve, apply) with the very
  * passes a step records, and
  * composes a step with collisions as step + grid + K iterations; it also times

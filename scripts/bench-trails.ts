@@ -10,7 +10,7 @@
  * emitters, every slot a particle, every ring full before timing.
  */
 import { benchState } from '../src/bench/state';
-import { withHeldErrorScopes } from '../src/gpu/errors';
+import { withHeldErrorScopes } from '../src/gpu/device/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { acquireDevice } from '../src/node/device';
 import { OrbitCamera } from '../src/render/camera';

@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { NoAdapterError } from '../src/gpu/device';
+import { NoAdapterError } from '../src/gpu/device/device';
 import { acquireDevice } from '../src/node/device';
 import { fullOptions, quickOptions, runBench, sizesFromExponents, type Progress } from '../src/bench/harness';
 import { benchSvg } from '../src/bench/plot';

@@ -13,7 +13,7 @@ import { SHOWER_FORCES } from '../src/bench/typicalEffect';
 import { BYTES, totalBytes } from '../src/bench/roofline';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
 import type { ForceGenerator } from '../src/core/forces/generators';
-import { withHeldErrorScopes } from '../src/gpu/errors';
+import { withHeldErrorScopes } from '../src/gpu/device/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { acquireDevice } from '../src/node/device';
 

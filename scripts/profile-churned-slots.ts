@@ -8,7 +8,7 @@
  * - live share: the first slots it holds shuffled (the benchmark's churning pools);
  * - spread: the whole free list shuffled (the benchmark's `-spread` case: a pool once full).
  * For each: one past the highest slot in its live list (where the dense walk
- * stops: src/gpu/lifeBuffers.ts, highWater), and its frame against the plain
+ * stops: src/gpu/lifecycle/lifeBuffers.ts, highWater), and its frame against the plain
  * step (no emitters), timed alternately, wall clock of 5 frames, the median
  * of the rounds. Prints only; asserts nothing.
  */
@@ -17,7 +17,7 @@ import { ParticleSystem } from '../src/gpu/particleSystem';
 import { advance, churningEmitters, FILL_STEPS, liveTarget, shuffleFreeList } from '../src/bench/emitters';
 import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
 import { readBuffer } from '../src/bench/soaPass';
-import { highWaterOf } from '../src/gpu/lifeBuffers';
+import { highWaterOf } from '../src/gpu/lifecycle/lifeBuffers';
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

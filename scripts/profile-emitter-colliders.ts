@@ -4,7 +4,7 @@
  * benchmark's pool, src/bench/emitters.ts) at 10% and 100% live: the same
  * pool without the plane, with it fused into the step (the default), and
  * with it as the colliders pass (`fuseColliders: false`: the pass walks the
- * live list or every slot as the step does, src/gpu/collidePass.ts, and the
+ * live list or every slot as the step does, src/gpu/collisions/collidePass.ts, and the
  * deaths and events are judged again after it), timed in turn each round;
  * prints each plane's median ratio to the frame without it, and the frame
  * without it. `--forces`: every pool also has gravity and drag from the

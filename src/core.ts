@@ -26,6 +26,7 @@ export {
   type AttributeName,
   type AttributeSpec,
   type ParticleChunking,
+  type ParticleStoreBindings,
 } from './core/layout';
 export {
   ALL_VARIANTS,

@@ -9,7 +9,7 @@
  */
 export * from './core';
 export { ParticleSystem, DEFAULT_WORKGROUP_SIZE, type GpuParticleSystemOptions } from './gpu/particleSystem';
-export { STORAGE_BESIDE_PARTICLES, type ParticleStore } from './gpu/particleBuffer';
+export { STORAGE_BESIDE_PARTICLES, type ParticleStore } from './gpu/shared/particleBuffer';
 export {
   acquireDevice,
   isSoftwareAdapter,
@@ -19,8 +19,8 @@ export {
   type AcquireOptions,
   type AdapterDescription,
   type AcquiredDevice,
-} from './gpu/device';
-export { GpuValidationError, GpuOutOfMemoryError, DeviceLostError } from './gpu/errors';
-export { UniformRingFullError } from './gpu/uniformRing';
-export type { LiveSource } from './gpu/lifeBuffers';
-export { ENTRIES_BELOW, type ContactOrder } from './gpu/contactOrder';
+} from './gpu/device/device';
+export { GpuValidationError, GpuOutOfMemoryError, DeviceLostError } from './gpu/device/errors';
+export { UniformRingFullError } from './gpu/shared/uniformRing';
+export type { LiveSource } from './gpu/lifecycle/lifeBuffers';
+export { ENTRIES_BELOW, type ContactOrder } from './gpu/collisions/contactOrder';

@@ -15,4 +15,4 @@ export {
   type AcquireOptions,
   type AcquiredDevice,
   type AdapterDescription,
-} from './gpu/device';
+} from './gpu/device/device';

@@ -1,6 +1,6 @@
 /**
  * The step without the acceleration|radius lane (ACCELERATION_LANE of
- * shaders/integrate.wgsl): chosen when every movable particle's acceleration
+ * shaders/step/integrate.wgsl): chosen when every movable particle's acceleration
  * is +0 (gravity from the registry), and its radius too with the colliders
  * fused in, and left as soon as a write may put anything else there. The
  * lane it skips holds the +0 it uses instead, so the results are the same

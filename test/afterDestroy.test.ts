@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import type { ParticleSystemApi } from '../src/core/api';
-import { DeviceLostError } from '../src/gpu/errors';
+import { DeviceLostError } from '../src/gpu/device/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { useDevice } from './support/gpu';
 

@@ -8,7 +8,7 @@ import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { SparkworksInputError } from '../src/core/errors';
 import { BYTES_PER_PARTICLE } from '../src/core/layout';
 import type { ParticleInit } from '../src/core/particles';
-import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/particleBuffer';
+import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/shared/particleBuffer';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { useDevice } from './support/gpu';
 import { mixedScene } from './support/scenes';
@@ -101,7 +101,7 @@ describe('capacity', () => {
   it('refuses a capacity the device cannot hold, naming the limit', async () => {
     const { device } = gpu.get();
     // One binding's worth of particles in each chunk a pass can bind beside its own storage buffers
-    // (3 for a system without emitters or contacts): see src/gpu/particleBuffer.ts.
+    // (3 for a system without emitters or contacts): see src/gpu/shared/particleBuffer.ts.
     const perBinding = Math.floor(
       Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) / BYTES_PER_PARTICLE,
     );

@@ -9,7 +9,7 @@ import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles } from '../src/core/particles';
 import { ALL_VARIANTS, variantName, type Variant } from '../src/core/variants';
-import { withErrorScopes } from '../src/gpu/errors';
+import { withErrorScopes } from '../src/gpu/device/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { CopyPass } from '../src/bench/copyPass';
 import {

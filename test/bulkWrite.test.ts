@@ -26,7 +26,7 @@ import {
   type ParticleArrays,
   type ParticleInit,
 } from '../src/core/particles';
-import { WRITE_CHUNK } from '../src/gpu/particleBuffer';
+import { WRITE_CHUNK } from '../src/gpu/shared/particleBuffer';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { freshAdapter, useDevice, withFreshDevice } from './support/gpu';
 import { seededRandom } from './support/random';

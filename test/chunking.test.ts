@@ -1,5 +1,5 @@
 /**
- * Chunked particle state (src/gpu/particleBuffer.ts, the particle store of
+ * Chunked particle state (src/gpu/shared/particleBuffer.ts, the particle store of
  * src/core/layout.ts): a system whose records are split across several
  * storage buffers steps exactly as the same system in one buffer. Every
  * gallery scene runs with chunks forced small (four or more chunks, so
@@ -22,8 +22,8 @@ import { DEFAULT_TRAIL_LOOK, TrailPass, type TrailBinding } from '../src/render/
 import { OffscreenTarget } from './support/offscreen';
 import { BYTES_PER_PARTICLE } from '../src/core/layout';
 import { ALL_VARIANTS, DEFAULT_VARIANT } from '../src/core/variants';
-import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/particleBuffer';
-import { contactSlotBytes } from '../src/gpu/contactPass';
+import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../src/gpu/shared/particleBuffer';
+import { contactSlotBytes } from '../src/gpu/collisions/contactPass';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { sceneCapacity } from '../src/scene/scene';
 import { useDevice, withFreshDevice } from './support/gpu';

@@ -1,5 +1,5 @@
 /**
- * Links and particle-particle contacts on the GPU (shaders/contacts.wgsl and
+ * Links and particle-particle contacts on the GPU (shaders/collisions/contacts.wgsl and
  * the grid): Newton's cradle passes momentum along, a rod keeps its length
  * and a cable never exceeds its own, particle collisions conserve momentum
  * within the rounding the twin audits, the grid finds exactly the pairs a
@@ -21,9 +21,9 @@ import { SparkworksInputError } from '../src/core/errors';
 import { OFFSET, FLOATS_PER_PARTICLE, attributeOffset } from '../src/core/layout';
 import { packParticles, type ParticleInit } from '../src/core/particles';
 import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../src/gpu/particleSystem';
-import { GridPass } from '../src/gpu/gridPass';
+import { GridPass } from '../src/gpu/collisions/gridPass';
 import { gridSpacing } from '../src/core/collisions/grid';
-import { ContactPass, staleWordIndex, type ContactModeName, type ContactStep } from '../src/gpu/contactPass';
+import { ContactPass, staleWordIndex, type ContactModeName, type ContactStep } from '../src/gpu/collisions/contactPass';
 import { UNIT_ROUNDOFF } from './support/errorBound';
 import { useDevice } from './support/gpu';
 import { seededRandom } from './support/random';
@@ -31,7 +31,7 @@ import { seededRandom } from './support/random';
 const gpu = useDevice();
 const u = UNIT_ROUNDOFF;
 const { POSITION, VELOCITY, INVERSE_MASS } = OFFSET;
-// A particle out of the grid has no entry in the resolver's position copy (shaders/positionCopy.wgsl).
+// A particle out of the grid has no entry in the resolver's position copy (shaders/collisions/positionCopy.wgsl).
 const NO_ENTRY = 0xffffffff;
 
 const at = (state: Float32Array, i: number, offset: number) =>

@@ -11,7 +11,7 @@ import { backToFront, DEAD_KEY, depthKey, depthKeys, depthRow } from '../src/cor
 import { cycloneLaunchers } from '../src/core/emitters/cyclone';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { fireworkRules } from '../src/demos/fireworks/fireworks';
-import { withErrorScopes } from '../src/gpu/errors';
+import { withErrorScopes } from '../src/gpu/device/errors';
 import { OrbitCamera } from '../src/render/camera';
 import { DepthSort } from '../src/render/depthSort';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';

@@ -1,7 +1,7 @@
 /**
- * The step over a pool with emitters (src/gpu/liveIntegratePass.ts): every
+ * The step over a pool with emitters (src/gpu/step/liveIntegratePass.ts): every
  * slot in slot order, the slots that are not live skipped
- * (shaders/denseDispatch.wgsl), stopping at the high-water mark: every live
+ * (shaders/step/denseDispatch.wgsl), stopping at the high-water mark: every live
  * slot lies below it (the fill raises it past each birth's slot, the host
  * writes it with the lists). Every pass of the lifecycle is dispatched over a
  * bound the host knows, its invocations past the GPU's counts returning at
@@ -14,7 +14,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EmitterInit } from '../src/core/emitters/types';
-import { chooseDispatchMode } from '../src/gpu/device';
+import { chooseDispatchMode } from '../src/gpu/device/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { LIFE_COUNTERS } from '../src/core/emitters/gpuRecords';
 import { readBuffer } from '../src/bench/soaPass';
@@ -64,8 +64,8 @@ async function walkBound(system: ParticleSystem): Promise<{ highWater: number; p
 
 /**
  * A floor the particles bounce on and a sphere that kills what enters it: fused into the step
- * (shaders/fusedColliders.wgsl, the touches made collision events by shaders/liveAge.wgsl), or as the colliders
- * pass over every slot (src/gpu/collidePass.ts, then the deaths and the events judged again), and both ways must
+ * (shaders/collisions/fusedColliders.wgsl, the touches made collision events by shaders/step/liveAge.wgsl), or as the colliders
+ * pass over every slot (src/gpu/collisions/collidePass.ts, then the deaths and the events judged again), and both ways must
  * give the same.
  */
 const COLLIDERS = [

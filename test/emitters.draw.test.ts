@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepareLifecycle } from '../src/core/emitters/options';
-import { withErrorScopes } from '../src/gpu/errors';
-import { GpuLifecycle } from '../src/gpu/lifecycle';
+import { withErrorScopes } from '../src/gpu/device/errors';
+import { GpuLifecycle } from '../src/gpu/lifecycle/lifecycle';
 import { INDIRECT_ARGS } from '../src/shaders/indirectArgs';
-import { ParticleBuffer } from '../src/gpu/particleBuffer';
+import { ParticleBuffer } from '../src/gpu/shared/particleBuffer';
 import { DEFAULT_VARIANT } from '../src/core/variants';
 import { useDevice } from './support/gpu';
 

@@ -321,7 +321,7 @@ describe('Cyclone’s fireworks as sub-emitters', () => {
   it('payloads larger than the free space: the children that fit are born, counted by type as on the CPU', async () => {
     // Four rockets of type 1 die together (an exact fuse: dt is a power of two), each asking for 20 children
     // of type 2 then 10 of type 3; 64 slots hold 64 of those 120, so a parent's run of type 2 (or 3) is cut
-    // part way. The emission counts its births once a run of one rule (shaders/emit.wgsl): only the served.
+    // part way. The emission counts its births once a run of one rule (shaders/lifecycle/emit.wgsl): only the served.
     const options: RigOptions = {
       capacity: 64,
       emitters: [{ firework: 1, burst: 4, rate: 0, shape: { type: 'sphere', radius: 1 } }],
@@ -407,7 +407,7 @@ describe('the floor, looked up by rule or written in when every rule shares it',
    * Three emitters at rest at y = 0 (no velocity, no acceleration: every
    * position is exactly 0, so both backends judge y < floor alike): a particle
    * dies on its first step where its rule's floor is above 0. With the floors
-   * different, each particle's rule is looked up (shaders/lifeDeath.wgsl); with
+   * different, each particle's rule is looked up (shaders/lifecycle/lifeDeath.wgsl); with
    * one floor for all, the kernels have it written in (SHARED_FLOOR).
    */
   const still = (floor: number | null): EmitterInit => ({
@@ -421,7 +421,7 @@ describe('the floor, looked up by rule or written in when every rule shares it',
   it('a particle falling through its floor dies in the step that takes it below, as on the CPU', async () => {
     // Born at y = 0.5 moving down at exactly 1 unit/s, no acceleration, damping 1: every position is
     // 0.5 - k / 64, exact in float32, so both backends see the same crossing, in step 33 after its birth.
-    // The fused ageing judges the floor on the position the step has just written (shaders/liveAge.wgsl).
+    // The fused ageing judges the floor on the position the step has just written (shaders/step/liveAge.wgsl).
     const falling: EmitterInit = {
       rate: 0,
       burst: 5,

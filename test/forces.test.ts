@@ -31,7 +31,7 @@ const gpu = useDevice();
 const DT = 1 / 60;
 const EXPLICIT: Variant = { integrator: 'explicit', damping: 'per-second' };
 
-// Field forces alone run fused into the step by default (shaders/integrateForces.wgsl);
+// Field forces alone run fused into the step by default (shaders/forces/integrateForces.wgsl);
 // `fuseForces: false` runs them as a pass of their own first. Both must match.
 describe.each([
   ['fused into the step', true],

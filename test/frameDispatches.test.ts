@@ -65,7 +65,7 @@ async function frameDispatches(capacity: number) {
 describe('a frame with emitters, as dispatches', () => {
   // The step over the slots, deathWords with the scan's level 0, the scan's top level with planEmit, the
   // compaction, the fill, the emission. Pools of up to 2^25 slots have no scan level between
-  // (src/gpu/lifeBuffers.ts, scanLevels).
+  // (src/gpu/lifecycle/lifeBuffers.ts, scanLevels).
   it.each([2 ** 12, 2 ** 20])('%i slots: six dispatches', async (capacity) => {
     expect(await frameDispatches(capacity)).toBe(6);
   });

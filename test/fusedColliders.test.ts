@@ -1,10 +1,10 @@
 /**
- * The colliders fused into the step (shaders/fusedColliders.wgsl, compiled
+ * The colliders fused into the step (shaders/collisions/fusedColliders.wgsl, compiled
  * for the collider set's composition) against the colliders pass after the
- * step (shaders/collide.wgsl), on the same adapter from the same state: both
+ * step (shaders/collisions/collide.wgsl), on the same adapter from the same state: both
  * paths do the same float32 operations in the same order (the fused
  * functions repeat collide.wgsl's arithmetic for their kind, and both share
- * shaders/worldContact.wgsl), so they agree bit for bit on an adapter that
+ * shaders/collisions/worldContact.wgsl), so they agree bit for bit on an adapter that
  * rounds each operation, as SwiftShader does; the CPU twin's agreement with
  * the fused path, within the carried bound, is test/colliders.test.ts's (the
  * fused path is the default). Also: the pipeline follows setColliders and

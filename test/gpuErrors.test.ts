@@ -1,7 +1,7 @@
 /** GPU validation errors and device loss reach the caller as thrown errors. */
 import { describe, expect, it } from 'vitest';
-import { DeviceLostError, GpuOutOfMemoryError, GpuValidationError } from '../src/gpu/errors';
-import { ParticleBuffer } from '../src/gpu/particleBuffer';
+import { DeviceLostError, GpuOutOfMemoryError, GpuValidationError } from '../src/gpu/device/errors';
+import { ParticleBuffer } from '../src/gpu/shared/particleBuffer';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { uncapturedFailure, useDevice } from './support/gpu';
 

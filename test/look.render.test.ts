@@ -11,7 +11,7 @@
  * the identity and a particle at a pixel's centre lands on that pixel.
  */
 import { describe, expect, it } from 'vitest';
-import { withErrorScopes } from '../src/gpu/errors';
+import { withErrorScopes } from '../src/gpu/device/errors';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass } from '../src/render/particlePass';
 import { BUILT_IN_SHAPES, SHAPE_SIZE, shapePixels, type BuiltInShape } from '../src/core/look/shapes';

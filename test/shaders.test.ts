@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { ColliderComposition } from '../src/core/collisions/colliderComposition';
 import type { ForceComposition } from '../src/core/forces/records';
 import { ALL_VARIANTS, variantName } from '../src/core/variants';
-import { stepConstants } from '../src/gpu/stepParams';
-import { CONTACT_MODES } from '../src/gpu/contactPass';
+import { stepConstants } from '../src/gpu/step/stepParams';
+import { CONTACT_MODES } from '../src/gpu/collisions/contactPass';
 import { GRID_PARAMS as RENDER_GRID_PARAMS } from '../src/render/gridPass';
 import { LINE_PARAMS } from '../src/render/linePass';
 import { ANCHORED_END, LINK_PARAMS, LINK_RECORD } from '../src/render/linkPass';
@@ -20,7 +20,7 @@ import { DRAW_PARAMS } from '../src/render/particleLook';
 import { DEPTH_SORT_PARAMS, SORT_DIGIT } from '../src/render/depthSort';
 import { TRAIL_DRAW_PARAMS, TRAIL_HEAD, TRAIL_RECORD_PARAMS, TRAIL_STOP } from '../src/core/look/trails';
 import { shaders } from '../src/shaders';
-import { withErrorScopes } from '../src/gpu/errors';
+import { withErrorScopes } from '../src/gpu/device/errors';
 import { useDevice } from './support/gpu';
 
 const gpu = useDevice();
@@ -37,10 +37,10 @@ const COMPOSITION: ForceComposition = [
   { type: 'vortex', target: 'range' },
 ];
 const stepVariants = ALL_VARIANTS.map((v) => ({ name: variantName(v), constants: stepConstants(v, WORKGROUP_SIZE) }));
-// The collision-event bits after the death bits, a word per 32 slots (src/gpu/lifeBuffers.ts, eventBitsAt).
+// The collision-event bits after the death bits, a word per 32 slots (src/gpu/lifecycle/lifeBuffers.ts, eventBitsAt).
 const EVENT_BITS_AT = CAPACITY / 32;
 const liveStepVariants = stepVariants.map((v) => ({ ...v, constants: { ...v.constants, CAPACITY, EVENT_BITS_AT } }));
-/** Every kind of collider with each flag: the colliders fused into the step (shaders/fusedColliders.wgsl). */
+/** Every kind of collider with each flag: the colliders fused into the step (shaders/collisions/fusedColliders.wgsl). */
 const COLLIDERS: ColliderComposition = [
   { kind: 'plane', inside: false, kill: false, bounce: false, friction: false, normal: [0, 1, 0] },
   { kind: 'plane', inside: false, kill: true, bounce: true, friction: false, normal: null },
@@ -86,7 +86,7 @@ const COMPOSED: readonly Composed[] = [
   },
   {
     // Forces and colliders both fused into the step of a system with emitters: the colliders' table in the
-    // forces' group, after their two bindings (src/gpu/fusedPipelines.ts).
+    // forces' group, after their two bindings (src/gpu/step/fusedPipelines.ts).
     name: 'integrateDenseFusedShared',
     code: shaders.integrateDenseFused({
       forces: { composition: COMPOSITION, group: 3 },

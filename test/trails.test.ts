@@ -18,7 +18,7 @@ import {
 import { FLOATS_PER_PARTICLE, lifeIndex } from '../src/core/layout';
 import { SparkworksInputError } from '../src/core/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { withErrorScopes } from '../src/gpu/errors';
+import { withErrorScopes } from '../src/gpu/device/errors';
 import { DEFAULT_TRAIL_LOOK, TrailPass, type TrailBinding, type TrailLook } from '../src/render/trailPass';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';

@@ -1,5 +1,5 @@
 /**
- * The one uniform ring (src/gpu/uniformRing.ts) at its limit and past it.
+ * The one uniform ring (src/gpu/shared/uniformRing.ts) at its limit and past it.
  *
  * The scene is exact in float32, so no tolerance is needed: one particle at
  * rest at x = 0 moving at 1 m/s with no acceleration and damping 1 (pow(1, dt)
@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSystem } from '../src/gpu/particleSystem';
-import { DEFAULT_RING_SLOTS, UniformRingFullError } from '../src/gpu/uniformRing';
+import { DEFAULT_RING_SLOTS, UniformRingFullError } from '../src/gpu/shared/uniformRing';
 import { useDevice } from './support/gpu';
 
 const gpu = useDevice();

@@ -1,8 +1,8 @@
 // Bench only: the particle step over a structure of arrays, six buffers, one
 // per attribute, vectors packed xyz (12 bytes, no padding), to compare with
-// the packed vec4 records of shaders/integrate.wgsl on the same counts.
+// the packed vec4 records of shaders/step/integrate.wgsl on the same counts.
 // Reads 56 bytes a particle, writes 36 (the packed layout: 64 and 48).
-// Prepended: shaders/dispatch.wgsl and shaders/bench/stepMath.wgsl.
+// Prepended: shaders/shared/dispatch.wgsl and shaders/bench/stepMath.wgsl.
 
 // StepParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> positions: array<f32>;

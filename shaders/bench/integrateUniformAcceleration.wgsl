@@ -3,7 +3,7 @@
 // measure what the per-particle lane costs. Reads 48 bytes a particle (three
 // lanes), writes 48.
 // Prepended: the Particle struct and accessors from src/core/layout.ts,
-// shaders/dispatch.wgsl and shaders/bench/stepMath.wgsl.
+// shaders/shared/dispatch.wgsl and shaders/bench/stepMath.wgsl.
 
 // UniformStepParams: generated from src/shaders/params.ts (the schema) and prepended.
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;

@@ -1,6 +1,6 @@
 // The particle step's arithmetic, shared by the bench-only layouts
 // (integrateSoA.wgsl, integrateUniformAcceleration.wgsl) so they differ from
-// shaders/integrate.wgsl only in where the state lives. The same expressions
+// shaders/step/integrate.wgsl only in where the state lives. The same expressions
 // in the same order as integrate.wgsl and src/core/integrate.ts; the bench
 // test checks each layout against the CPU reference, so a drift fails there.
 override SEMI_IMPLICIT: bool = false;

@@ -10,7 +10,7 @@
 // in slot order, so stability breaks ties by slot.
 // Prepended: the Particle and Life structs and accessors, the dispatch
 // helper, the DepthSortParams and SortDigit blocks (src/render/depthSort.ts),
-// shaders/workgroupScan.wgsl.
+// shaders/shared/workgroupScan.wgsl.
 
 const RADIX: u32 = 256u;
 // A system with emitters: every slot is sorted, the free ones (life.alive 0)
@@ -108,7 +108,7 @@ fn scan(@builtin(local_invocation_index) d: u32) {
   for (var c = 0u; c < params.chunks; c++) {
     total += counts[base + c];
   }
-  // Where digit d starts: the totals of the digits below it (shaders/workgroupScan.wgsl).
+  // Where digit d starts: the totals of the digits below it (shaders/shared/workgroupScan.wgsl).
   var at = workgroupInclusiveScan(d, total) - total;
   for (var c = 0u; c < params.chunks; c++) {
     let n = counts[base + c];

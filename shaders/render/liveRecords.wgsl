@@ -1,7 +1,7 @@
 // The particles a ParticlePass draws from the live list of a system with
-// emitters (src/gpu/lifeBuffers.ts): the draw is indirect, its vertex or
+// emitters (src/gpu/lifecycle/lifeBuffers.ts): the draw is indirect, its vertex or
 // instance count written on the GPU by planEmit from the live count
-// (shaders/lifePlan.wgsl: points, pulled quads and instanced quads each have
+// (shaders/lifecycle/lifePlan.wgsl: points, pulled quads and instanced quads each have
 // their own arguments), and the drawn-th particle is the drawn-th live slot,
 // so free (parked) slots are never drawn and nothing is read back. Life colours come from the
 // particle's life record: white-hot at birth, its rule's colour (a firework

@@ -2,7 +2,7 @@
 // slot's position is written into its ring of `length` samples, so a trail
 // draw can ribbon through the last positions without a readback.
 // Prepended: the Particle and Life structs (src/core/layout.ts), TrailHead and
-// TrailRecordParams (src/core/look/trails.ts) and shaders/dispatch.wgsl.
+// TrailRecordParams (src/core/look/trails.ts) and shaders/shared/dispatch.wgsl.
 // The CPU reference is CpuTrailRings.record (src/core/look/trails.ts).
 
 // With emitters: read the life record, so a free slot keeps no trail, a

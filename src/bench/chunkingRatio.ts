@@ -1,5 +1,5 @@
 /**
- * The cost of chunked particle state (src/gpu/particleBuffer.ts) against one
+ * The cost of chunked particle state (src/gpu/shared/particleBuffer.ts) against one
  * chunk, timed in one run on one device (the snapshots issue's capacity
  * benchmark): at each size, a system whose records are in several storage
  * buffers and a reference in one, `steps` plain steps of each in its own
@@ -14,8 +14,8 @@
  * bench page and `npm run bench:chunking`.
  */
 import { BYTES_PER_PARTICLE } from '../core/layout';
-import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
-import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../gpu/particleBuffer';
+import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/device/errors';
+import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../gpu/shared/particleBuffer';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { benchStatePacker } from './state';
 import { median } from './timing';

@@ -11,7 +11,7 @@
 import type { ColliderInit } from '../core/collisions/colliders';
 import type { ForceGenerator } from '../core/forces/generators';
 import { OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
-import { withHeldErrorScopes } from '../gpu/errors';
+import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
 import { BENCH_BOUNCING_PLANE, BENCH_PLANE, benchState, withoutAcceleration } from './state';
 import { SHOWER_FORCES } from './typicalEffect';

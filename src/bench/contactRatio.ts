@@ -8,7 +8,7 @@
  * Used by `npm run bench:collisions` and the main benchmark.
  */
 import { DEFAULT_CONTACT_SETTINGS } from '../core/collisions/world';
-import { withHeldErrorScopes } from '../gpu/errors';
+import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { contactCube } from './contactScene';
 import { stepsPerSubmission, timeSubmitted, median } from './timing';

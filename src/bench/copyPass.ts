@@ -1,11 +1,11 @@
 /**
- * The roofline kernel: owns shaders/copy.wgsl's pipeline and the two buffers
+ * The roofline kernel: owns shaders/bench/copy.wgsl's pipeline and the two buffers
  * it copies between, `bytes` each. `copyBufferToBuffer` over the same buffers
  * gives the second roofline, the copy engine's (or the driver's memcpy).
  */
-import { Kernel } from '../gpu/kernel';
+import { Kernel } from '../gpu/shared/kernel';
 import { COPY_PARAMS } from '../shaders/params';
-import { UniformBlock } from '../gpu/uniformBlock';
+import { UniformBlock } from '../gpu/shared/uniformBlock';
 import { shaders } from '../shaders';
 
 /** Bytes one invocation of copy.wgsl copies: four vec4s, today's particle record. */

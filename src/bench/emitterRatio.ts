@@ -10,7 +10,7 @@
  * Used by `npm run bench` (at the size the targets are stated at) and
  * `npm run bench:emitters`.
  */
-import { withHeldErrorScopes } from '../gpu/errors';
+import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import type { LifecycleStats } from '../core/emitters/stats';
 import {

@@ -94,7 +94,7 @@ export const LIVE_FRACTIONS = [
  * registry (SHOWER_FORCES, src/bench/typicalEffect.ts) and a ground plane 2
  * below the emitter's centre that the particles bounce on, all fused into the
  * step over the live particles; the ageing in the same invocation makes the
- * collision events (shaders/liveAge.wgsl). The `emitters-fountain-*` cases,
+ * collision events (shaders/step/liveAge.wgsl). The `emitters-fountain-*` cases,
  * against the pool without them at the same fraction, and
  * scripts/profile-emitter-colliders.ts.
  */

@@ -8,7 +8,7 @@
  * benchmark for the forces issue's target.
  */
 import type { ParticleInit } from '../core/particles';
-import { withHeldErrorScopes } from '../gpu/errors';
+import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { TYPICAL_EFFECT } from './typicalEffect';
 import { median } from './timing';
@@ -31,7 +31,7 @@ export interface ForceRatioResult {
   ratio: number;
   /** Every round's ratio, to show the spread. */
   ratios: number[];
-  /** Median milliseconds of one step with the same forces fused into it (the default, shaders/integrateForces.wgsl). */
+  /** Median milliseconds of one step with the same forces fused into it (the default, shaders/forces/integrateForces.wgsl). */
   fusedMs: number;
   /** Median over rounds of (fused step time - step time) / step time: what the forces add when fused. */
   fusedRatio: number;

@@ -7,9 +7,9 @@
  * rooflines' fractions, the layout comparisons and the targets from those
  * records.
  */
-import type { AdapterDescription } from '../gpu/device';
-import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
-import { ParticleBuffer } from '../gpu/particleBuffer';
+import type { AdapterDescription } from '../gpu/device/device';
+import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/device/errors';
+import { ParticleBuffer } from '../gpu/shared/particleBuffer';
 import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
 import { measureColliderRatio, type ColliderRatioResult } from './colliderRatio';
 import { measureEmitterRatio, type EmitterRatioResult } from './emitterRatio';

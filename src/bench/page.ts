@@ -3,7 +3,7 @@
  * on the browser's WebGPU adapter, rendered as a table, the comparisons and
  * targets, and the SVG plot, with the JSON and SVG offered for download.
  */
-import { acquireDevice } from '../gpu/device';
+import { acquireDevice } from '../gpu/device/device';
 import { fullOptions, quickOptions, runBench, sizesFromExponents, type BenchOptions } from './harness';
 import { benchSvg } from './plot';
 import { buildReport, reportJson, summaryLines, tableRows, type BenchReport } from './report';

@@ -3,7 +3,7 @@
  * first, then how the case was measured) and the run around them. The JSON
  * report (src/bench/report.ts) is these records plus what it derives.
  */
-import type { AdapterDescription } from '../gpu/device';
+import type { AdapterDescription } from '../gpu/device/device';
 import type { ColliderRatioResult } from './colliderRatio';
 import type { ContactRatioResult } from './contactRatio';
 import type { EmitterRatioResult } from './emitterRatio';

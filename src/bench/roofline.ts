@@ -70,7 +70,7 @@ export const BYTES = {
 } as const satisfies Record<string, ByteCount>;
 
 /**
- * A frame of a system with emitters (src/gpu/lifecycle.ts), counted from the
+ * A frame of a system with emitters (src/gpu/lifecycle/lifecycle.ts), counted from the
  * words each pass's shader names (a scalar read from a lane counts 4 bytes,
  * not the lane), for the three kinds of particle a frame handles. Left out:
  * planEmit (one invocation, a few counters), the scan's

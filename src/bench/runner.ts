@@ -6,7 +6,7 @@
  * for is skipped rather than the run. Each measured case becomes one record.
  */
 import { variantName } from '../core/variants';
-import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/errors';
+import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/device/errors';
 import type { CaseSpec, MeasuredFigures, OpenCase } from './cases';
 import { WARM_UP_RUNS, type BenchOptions } from './options';
 import type { CaseResult } from './results';

@@ -6,10 +6,10 @@
  */
 import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../core/layout';
 import type { Variant } from '../core/variants';
-import { Kernel } from '../gpu/kernel';
+import { Kernel } from '../gpu/shared/kernel';
 import { STEP_PARAMS } from '../shaders/params';
-import { UniformBlock } from '../gpu/uniformBlock';
-import { stepConstants } from '../gpu/stepParams';
+import { UniformBlock } from '../gpu/shared/uniformBlock';
+import { stepConstants } from '../gpu/step/stepParams';
 import { shaders } from '../shaders';
 
 /** The attributes the step reads, in integrateSoA.wgsl's binding order. */

@@ -7,7 +7,7 @@
  * alternating every round so each ratio compares timings taken moments
  * apart. Used by `npm run bench`, the bench page and `npm run bench:sort`.
  */
-import { withHeldErrorScopes } from '../gpu/errors';
+import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { OrbitCamera } from '../render/camera';
 import { DepthSort } from '../render/depthSort';

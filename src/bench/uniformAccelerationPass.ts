@@ -5,11 +5,11 @@
  * result reads back with the system's readPacked.
  */
 import type { Variant } from '../core/variants';
-import { Kernel } from '../gpu/kernel';
-import type { ParticleBuffer } from '../gpu/particleBuffer';
+import { Kernel } from '../gpu/shared/kernel';
+import type { ParticleBuffer } from '../gpu/shared/particleBuffer';
 import { UNIFORM_STEP_PARAMS } from '../shaders/params';
-import { UniformBlock } from '../gpu/uniformBlock';
-import { stepConstants } from '../gpu/stepParams';
+import { UniformBlock } from '../gpu/shared/uniformBlock';
+import { stepConstants } from '../gpu/step/stepParams';
 import { shaders } from '../shaders';
 
 export class UniformAccelerationPass {

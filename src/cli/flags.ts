@@ -5,8 +5,8 @@
  */
 import { CommanderError } from 'commander';
 import { SparkworksInputError } from '../core/errors';
-import { NoAdapterError } from '../gpu/device';
-import { DeviceLostError, GpuValidationError } from '../gpu/errors';
+import { NoAdapterError } from '../gpu/device/device';
+import { DeviceLostError, GpuValidationError } from '../gpu/device/errors';
 
 /** Where a command writes; the tests pass their own to keep quiet. */
 export interface CliIo {

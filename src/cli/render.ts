@@ -18,7 +18,7 @@ import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { checkStepCount, checkTimeStep } from '../core/particles';
 import { DAMPING_MODES, DEFAULT_VARIANT, INTEGRATION_ORDERS, resolveVariant, type Variant } from '../core/variants';
-import { withErrorScopes } from '../gpu/errors';
+import { withErrorScopes } from '../gpu/device/errors';
 import { acquireDevice } from '../node/device';
 import { OrbitCamera } from '../render/camera';
 import { groundGrid, planeCentre } from '../render/ground';

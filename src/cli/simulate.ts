@@ -32,7 +32,7 @@ import {
   variantName,
   type Variant,
 } from '../core/variants';
-import type { AdapterDescription } from '../gpu/device';
+import type { AdapterDescription } from '../gpu/device/device';
 import { acquireDevice } from '../node/device';
 import { ParticleSystem } from '../gpu/particleSystem';
 import {

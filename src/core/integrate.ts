@@ -1,5 +1,5 @@
 /**
- * The CPU reference of shaders/integrate.wgsl: Cyclone's Particle::integrate
+ * The CPU reference of shaders/step/integrate.wgsl: Cyclone's Particle::integrate
  * over the packed layout, line for line in the shader's order, so the two can
  * be read side by side. With `round = Math.fround` every operation rounds to
  * float32 as the GPU does; with the identity it runs in float64 to measure the
@@ -15,7 +15,7 @@ export type Rounding = (x: number) => number;
 
 const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, FORCE_ACCUM, RADIUS } = OFFSET;
 
-/** Whether particle `base`'s position and velocity are all finite (shaders/health.wgsl's isFiniteState). */
+/** Whether particle `base`'s position and velocity are all finite (shaders/shared/health.wgsl's isFiniteState). */
 export function isFiniteState(state: FloatArray, base: number): boolean {
   for (let c = 0; c < 3; c++) {
     if (!Number.isFinite(state[base + POSITION + c]) || !Number.isFinite(state[base + VELOCITY + c])) return false;
@@ -26,7 +26,7 @@ export function isFiniteState(state: FloatArray, base: number): boolean {
 /**
  * Particle `index` (record at `base`) went from finite to non-finite: counted,
  * and with policy `park` made immovable and collision-free (inverse mass 0,
- * radius DEAD_RADIUS, velocity 0), as shaders/health.wgsl's parkIfNonFinite does.
+ * radius DEAD_RADIUS, velocity 0), as shaders/shared/health.wgsl's parkIfNonFinite does.
  */
 export function noteNonFinite(state: FloatArray, base: number, index: number, health: HealthRecord): void {
   health.note(index);

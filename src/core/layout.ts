@@ -260,7 +260,7 @@ export interface ParticleStoreBindings {
   /**
    * With `chunking`: one chunk bound (chunk OWN_CHUNK, an override the
    * kernel sets) rather than all, for a kernel run chunk by chunk
-   * (src/gpu/kernel.ts, perChunk) whose invocations touch only slots of
+   * (src/gpu/shared/kernel.ts, perChunk) whose invocations touch only slots of
    * that chunk (`ownsParticle`). Its pass then binds one storage buffer
    * for the particles however many chunks there are.
    */
@@ -310,7 +310,7 @@ export function wgslParticleStore(
         ]),
     ...(chunking && !own
       ? [
-          // A kernel dispatched chunk by chunk (src/gpu/kernel.ts, perChunk) touches only its own chunk: with
+          // A kernel dispatched chunk by chunk (src/gpu/shared/kernel.ts, perChunk) touches only its own chunk: with
           // OWN_CHUNK set the switch below is on a constant, which the compiler folds to one binding.
           `override OWN_CHUNK: u32 = ${ANY_CHUNK}u;`,
           `fn chunkOf(i: u32) -> u32 { return select(i >> ${chunking.shift}u, OWN_CHUNK, OWN_CHUNK != ${ANY_CHUNK}u); }`,

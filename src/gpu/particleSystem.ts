@@ -43,14 +43,14 @@ import {
   type SettableField,
 } from '../core/particles';
 import { resolveVariant, type Variant } from '../core/variants';
-import { GpuCollisions } from './collisions';
-import { DeviceLossWatch, withErrorScopes } from './errors';
-import { GpuForces } from './forces';
-import { IntegratePass } from './integratePass';
-import { GpuLifecycle } from './lifecycle';
-import type { LiveSource } from './lifeBuffers';
-import { ParticleBuffer, type ParticleStore } from './particleBuffer';
-import { ScatterPass } from './scatterPass';
+import { GpuCollisions } from './collisions/collisions';
+import { DeviceLossWatch, withErrorScopes } from './device/errors';
+import { GpuForces } from './forces/forces';
+import { IntegratePass } from './step/integratePass';
+import { GpuLifecycle } from './lifecycle/lifecycle';
+import type { LiveSource } from './lifecycle/lifeBuffers';
+import { ParticleBuffer, type ParticleStore } from './shared/particleBuffer';
+import { ScatterPass } from './shared/scatterPass';
 import { StepPlanner } from './system/stepPlanner';
 import { WrittenState } from './system/writtenState';
 import {
@@ -70,7 +70,7 @@ import { creationOptions, decodeSnapshotSliced, encodeSnapshotSliced } from '../
 import { HEALTH } from '../core/nonFinite';
 import { LIFE_COUNTERS, RULE_STATS_WORDS } from '../core/emitters/gpuRecords';
 import { BYTES_PER_LIFE } from '../core/layout';
-import { readPersistent, writePersistent, type PersistentBuffers } from './snapshotTransfer';
+import { readPersistent, writePersistent, type PersistentBuffers } from './system/snapshotTransfer';
 
 export class ParticleSystem implements ParticleSystemApi {
   readonly capacity: number;
@@ -82,12 +82,12 @@ export class ParticleSystem implements ParticleSystemApi {
   readonly springs: SpringNetwork;
   /** The force passes (field forces and springs), created on first use. */
   private readonly forcePasses: GpuForces;
-  /** Colliders, links and particle contacts (src/gpu/collisions.ts), created on first use. */
+  /** Colliders, links and particle contacts (src/gpu/collisions/collisions.ts), created on first use. */
   private collisions: GpuCollisions | null = null;
   private collisionSettings: ContactSettings = DEFAULT_CONTACT_SETTINGS;
   /** The largest radius ever written, which sizes the collision grid's cells. */
   private radii = new RadiusBound();
-  /** Emitters, lifetimes and recycling (src/gpu/lifecycle.ts); null without emitters: every slot live. */
+  /** Emitters, lifetimes and recycling (src/gpu/lifecycle/lifecycle.ts); null without emitters: every slot live. */
   private lifecyclePasses: GpuLifecycle | null = null;
   private fuseForces = true;
   private fuseColliders = true;
@@ -504,7 +504,7 @@ export class ParticleSystem implements ParticleSystemApi {
   }
 
   /**
-   * The lifecycle's buffers and passes (live lists, draw arguments: src/gpu/lifeBuffers.ts); null without emitters.
+   * The lifecycle's buffers and passes (live lists, draw arguments: src/gpu/lifecycle/lifeBuffers.ts); null without emitters.
    * @internal
    */
   get lifecycle(): GpuLifecycle | null {

@@ -16,7 +16,7 @@ import {
   requestDevice,
   type AcquireOptions,
   type AcquiredDevice,
-} from '../gpu/device';
+} from '../gpu/device/device';
 
 /** Where Debian's `chromium` package puts SwiftShader's Vulkan ICD, tried when no hardware adapter exists. */
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';

@@ -11,11 +11,11 @@
 import { LIFE } from '../core/layout';
 import { depthRow } from '../core/depthSort';
 import { defineStruct } from '../core/schema';
-import { Kernel } from '../gpu/kernel';
-import { UniformBlock } from '../gpu/uniformBlock';
+import { Kernel } from '../gpu/shared/kernel';
+import { UniformBlock } from '../gpu/shared/uniformBlock';
 import { shaders } from '../shaders';
-import { storeOf, type ParticleStore } from '../gpu/particleBuffer';
-import type { LiveSource } from '../gpu/lifeBuffers';
+import { storeOf, type ParticleStore } from '../gpu/shared/particleBuffer';
+import type { LiveSource } from '../gpu/lifecycle/lifeBuffers';
 import type { DrawTime, DrawView } from './particleLook';
 
 /** shaders/render/depthSort.wgsl's parameters, written before each sort. */

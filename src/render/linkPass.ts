@@ -17,7 +17,7 @@ import {
 } from './drawPipeline';
 import type { ParticleChunking } from '../core/layout';
 import { defineStruct } from '../core/schema';
-import { chunkingKey, storeOf, type ParticleStore } from '../gpu/particleBuffer';
+import { chunkingKey, storeOf, type ParticleStore } from '../gpu/shared/particleBuffer';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
 import type { ParticleSource } from './particlePass';
 import { RENDER_PARTICLES_BINDING, shaders } from '../shaders';

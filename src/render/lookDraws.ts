@@ -4,7 +4,7 @@
  * their DepthSort), the trails through a TrailPass of its own. The gallery's
  * scene pages, the playground and the render CLI draw a look with it.
  */
-import type { LiveSource } from '../gpu/lifeBuffers';
+import type { LiveSource } from '../gpu/lifecycle/lifeBuffers';
 import type { SceneLook } from '../scene/look';
 import { DepthSort } from './depthSort';
 import { DEFAULT_LOOK, type DrawTime, type DrawView, type ParticleLook } from './particleLook';

@@ -20,9 +20,9 @@
  * instance on its own. `quads: 'auto'` picks by the adapter. Points are one
  * vertex a particle either way.
  */
-import { isSoftwareAdapter } from '../gpu/device';
-import type { LiveSource } from '../gpu/lifeBuffers';
-import { chunkingKey, storeOf, type ParticleStore } from '../gpu/particleBuffer';
+import { isSoftwareAdapter } from '../gpu/device/device';
+import type { LiveSource } from '../gpu/lifecycle/lifeBuffers';
+import { chunkingKey, storeOf, type ParticleStore } from '../gpu/shared/particleBuffer';
 import type { ParticleChunking } from '../core/layout';
 import type { DepthSort } from './depthSort';
 

@@ -21,10 +21,10 @@
  * pass owns its pipelines and a stand-in life buffer for systems without
  * emitters. Both have destroy().
  */
-import type { LiveSource } from '../gpu/lifeBuffers';
-import { Kernel } from '../gpu/kernel';
+import type { LiveSource } from '../gpu/lifecycle/lifeBuffers';
+import { Kernel } from '../gpu/shared/kernel';
 import { BYTES_PER_LIFE, type ParticleChunking } from '../core/layout';
-import { chunkingKey, storeOf, type ParticleStore } from '../gpu/particleBuffer';
+import { chunkingKey, storeOf, type ParticleStore } from '../gpu/shared/particleBuffer';
 import type { ParticleSource } from './particlePass';
 import {
   checkTrailLength,

@@ -6,7 +6,7 @@
  * (the dispatch helper, PCG, the turbulence wave, the force generators) and
  * (3) the pass's own file. Every composition over the particles takes how
  * the store is split (`ParticleStoreChunks`: one binding, or chunks), which
- * src/gpu/kernel.ts knows from the ParticleBuffer; the fused step takes the
+ * src/gpu/shared/kernel.ts knows from the ParticleBuffer; the fused step takes the
  * bind groups its fused parts bind in. No WGSL text is ever edited.
  * test/shaders.test.ts snapshots every composition as text and compiles it
  * on the adapter.
@@ -70,7 +70,7 @@ function perParticle(store: ParticleStoreChunks, ...pass: string[]): string {
 
 /**
  * The same pass over the live list of a system with emitters: the live-list
- * helper (shaders/liveDispatch.wgsl) in the dispatch helper's place, the pass
+ * helper (shaders/lifecycle/liveDispatch.wgsl) in the dispatch helper's place, the pass
  * itself unchanged.
  */
 function perLiveParticle(store: ParticleStoreChunks, ...pass: string[]): string {
@@ -85,7 +85,7 @@ function perLiveParticle(store: ParticleStoreChunks, ...pass: string[]): string 
 
 /**
  * The same pass as the step of a system with emitters walks it
- * (shaders/denseDispatch.wgsl): every slot in slot order, the slots that
+ * (shaders/step/denseDispatch.wgsl): every slot in slot order, the slots that
  * are not live skipped. The life records come with it (it reads `alive`).
  */
 function perDenseParticle(store: ParticleStoreChunks, ...pass: string[]): string {
@@ -122,7 +122,7 @@ function forceTableBindings(group: number): string {
 }
 
 /**
- * shaders/integrateForces.wgsl with its bindings in bind group `group`: the
+ * shaders/forces/integrateForces.wgsl with its bindings in bind group `group`: the
  * group after the step's own (2 over every slot, 3 over the live list, whose
  * lists take group 2).
  */
@@ -130,20 +130,20 @@ function forcesInGroup(group: number): string {
   return compose(forceTableBindings(group), s.integrateForces);
 }
 
-/** The resolving constants of RESTING_CLOSING_STEPS (shaders/worldContact.wgsl reads them). */
+/** The resolving constants of RESTING_CLOSING_STEPS (shaders/collisions/worldContact.wgsl reads them). */
 const restingSteps = () =>
   compose(
     `const RESTING_CLOSING_STEPS_EXTRA: f32 = ${RESTING_CLOSING_STEPS.extra.toFixed(1)};`,
     `const RESTING_CLOSING_STEPS_MAX: f32 = ${RESTING_CLOSING_STEPS.max.toFixed(1)};`,
   );
 
-/** The collider records, their kinds' contacts (shaders/colliderKinds.wgsl) and what those read: every kernel that collides. */
+/** The collider records, their kinds' contacts (shaders/collisions/colliderKinds.wgsl) and what those read: every kernel that collides. */
 const colliderKinds = () =>
   compose(wgslColliderStruct(), wgslColliderConstants(), restingSteps(), s.worldContact, s.colliderKinds);
 
 /**
- * The colliders of one composition fused into the step (shaders/fusedColliders.wgsl),
- * their table at `binding` (0 unless given) of bind group `group`, or shaders/noColliders.wgsl without.
+ * The colliders of one composition fused into the step (shaders/collisions/fusedColliders.wgsl),
+ * their table at `binding` (0 unless given) of bind group `group`, or shaders/collisions/noColliders.wgsl without.
  */
 function worldColliders(colliders?: FusedIn<ColliderComposition>): string {
   if (!colliders) return s.noColliders;
@@ -158,7 +158,7 @@ function worldColliders(colliders?: FusedIn<ColliderComposition>): string {
 /**
  * A composition fused into the step, and the bind group its bindings take
  * (from `binding` on: the colliders' table may share the forces' group,
- * src/gpu/fusedPipelines.ts).
+ * src/gpu/step/fusedPipelines.ts).
  */
 export interface FusedIn<Composition> {
   composition: Composition;
@@ -180,22 +180,22 @@ function stepHooks(fusion: StepFusion): string[] {
   return [...forces, worldColliders(fusion.colliders)];
 }
 
-/** The step's entry point alone (shaders/stepEntry.wgsl): a system without emitters. */
+/** The step's entry point alone (shaders/step/stepEntry.wgsl): a system without emitters. */
 const stepAlone = () => compose(step(), s.stepEntry);
 
 /**
- * The step of a system with emitters with the ageing fused in: shaders/liveAge.wgsl's
+ * The step of a system with emitters with the ageing fused in: shaders/step/liveAge.wgsl's
  * entry point calls the step's stepParticle first.
  */
 const stepThenAge = () =>
   compose(wgslLifeStruct(), `const NO_RULE: u32 = ${NO_RULE}u;`, step(), s.lifeDeath, s.contactLane, s.liveAge);
 
-/** The deaths' scan's block size (src/gpu/lifeBuffers.ts), for every kernel that sizes, runs or reads the scan. */
+/** The deaths' scan's block size (src/gpu/lifecycle/lifeBuffers.ts), for every kernel that sizes, runs or reads the scan. */
 function scanBlock(): string {
   return `const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`;
 }
 
-/** shaders/scannedWords.wgsl with the scan's block size: how the compaction and the fill read the deaths' scan. */
+/** shaders/lifecycle/scannedWords.wgsl with the scan's block size: how the compaction and the fill read the deaths' scan. */
 function scannedWords(): string {
   return compose(scanBlock(), s.scannedWords);
 }
@@ -212,7 +212,7 @@ function lifeHeader(store: ParticleStoreChunks): string {
   );
 }
 
-/** shaders/health.wgsl and its constants, from src/core/nonFinite.ts. */
+/** shaders/shared/health.wgsl and its constants, from src/core/nonFinite.ts. */
 const health = () =>
   compose(
     `const HEALTH_NON_FINITE: u32 = ${HEALTH.nonFinite}u;`,
@@ -224,7 +224,7 @@ const health = () =>
     s.health,
   );
 
-/** The step: shaders/integrate.wgsl reads StepParams and counts non-finite state (shaders/health.wgsl). */
+/** The step: shaders/step/integrate.wgsl reads StepParams and counts non-finite state (shaders/shared/health.wgsl). */
 const step = () =>
   compose(STEP_PARAMS.wgsl(), health(), `const DEAD_RADIUS: f32 = ${DEAD_RADIUS.toFixed(1)};`, s.integrate);
 
@@ -260,9 +260,9 @@ function liveDraw(params: Declared, order: string, store: ParticleStoreChunks): 
 }
 
 export const shaders = {
-  // The step and the forces (src/gpu/integratePass.ts, liveIntegratePass.ts, forcesPass.ts, springsPass.ts, scatterPass.ts).
+  // The step and the forces (src/gpu/step/integratePass.ts, liveIntegratePass.ts, forcesPass.ts, springsPass.ts, scatterPass.ts).
   integrate: (store: ParticleStoreChunks = {}) => perParticle(store, ...stepHooks({}), stepAlone()),
-  /** The step with field forces, colliders (shaders/fusedColliders.wgsl) or both fused in. */
+  /** The step with field forces, colliders (shaders/collisions/fusedColliders.wgsl) or both fused in. */
   integrateFused: (fusion: StepFusion, store: ParticleStoreChunks = {}) =>
     perParticle(store, ...stepHooks(fusion), stepAlone()),
   /** The step of a system with emitters (every slot in order, not-live ones skipped), the ageing fused in. */
@@ -278,7 +278,7 @@ export const shaders = {
     perParticle(store, SPRING_PARAMS.wgsl(), SPRING_LINK.wgsl(), s.safeLength, s.springs),
   scatter: (store: ParticleStoreChunks = {}) => perParticle(store, SCATTER_PARAMS.wgsl(), s.scatter),
 
-  // Collisions (src/gpu/collidePass.ts, gridPass.ts, contactPass.ts).
+  // Collisions (src/gpu/collisions/collidePass.ts, gridPass.ts, contactPass.ts).
   collide: (store: ParticleStoreChunks = {}) =>
     perParticle(
       store,
@@ -297,7 +297,7 @@ export const shaders = {
   contacts: (store: ParticleStoreChunks = {}) =>
     perParticle(store, wgslLinkStruct(), s.gridHash, CONTACT_PARAMS.wgsl(), s.safeLength, s.positionCopy, s.contacts),
 
-  // The lifecycle (src/gpu/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
+  // The lifecycle (src/gpu/lifecycle/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: (store: ParticleStoreChunks = {}) => compose(lifeHeader(store), s.dispatch, s.lifeDeath, s.contactLane, s.age),
   deathWords: (store: ParticleStoreChunks = {}) =>
     compose(lifeHeader(store), s.lifeDeath, scanBlock(), s.blockScan, s.deathWords),

@@ -1,8 +1,8 @@
 /**
- * The lifecycle's indirect draw arguments (src/gpu/lifeBuffers.ts, `args`),
+ * The lifecycle's indirect draw arguments (src/gpu/lifecycle/lifeBuffers.ts, `args`),
  * declared with the schema: one vec4u a draw (vertex count, instance count,
  * first vertex, first instance) over the live list. planEmit writes them on
- * the GPU (shaders/lifePlan.wgsl reads the word offsets as constants) and the
+ * the GPU (shaders/lifecycle/lifePlan.wgsl reads the word offsets as constants) and the
  * live draws read them (src/render/particlePass.ts).
  */
 import { defineStruct } from '../core/schema';

@@ -6,14 +6,14 @@
  */
 import { defineStruct } from '../core/schema';
 
-/** shaders/integrate.wgsl (and the live-list step). */
+/** shaders/step/integrate.wgsl (and the live-list step). */
 export const STEP_PARAMS = defineStruct('StepParams', {
   dt: { type: 'f32', doc: 'seconds, > 0' },
   count: { type: 'u32', doc: 'particles (or slots) the dispatch covers' },
   forceAccumulator: { type: 'u32', doc: '0 when no force accumulator can hold a force: neither read nor cleared' },
 });
 
-/** shaders/collide.wgsl. */
+/** shaders/collisions/collide.wgsl. */
 export const COLLIDE_PARAMS = defineStruct('CollideParams', {
   count: 'u32',
   colliderCount: 'u32',
@@ -27,7 +27,7 @@ export const COLLIDE_PARAMS = defineStruct('CollideParams', {
   },
 });
 
-/** shaders/contacts.wgsl. */
+/** shaders/collisions/contacts.wgsl. */
 export const CONTACT_PARAMS = defineStruct('ContactParams', {
   count: 'u32',
   bucketMask: 'u32',
@@ -46,7 +46,7 @@ export const CONTACT_PARAMS = defineStruct('ContactParams', {
   },
 });
 
-/** shaders/grid.wgsl. */
+/** shaders/collisions/grid.wgsl. */
 export const GRID_PARAMS = defineStruct('GridParams', {
   count: 'u32',
   bucketMask: 'u32',
@@ -54,7 +54,7 @@ export const GRID_PARAMS = defineStruct('GridParams', {
   bucketCount: 'u32',
 });
 
-/** shaders/scatter.wgsl. */
+/** shaders/shared/scatter.wgsl. */
 export const SCATTER_PARAMS = defineStruct('ScatterParams', {
   start: 'u32',
   count: 'u32',
@@ -62,13 +62,13 @@ export const SCATTER_PARAMS = defineStruct('ScatterParams', {
   mask: { type: 'vec4u', doc: '1 where the attribute has a component' },
 });
 
-/** shaders/springs.wgsl: the particles with springs. */
+/** shaders/forces/springs.wgsl: the particles with springs. */
 export const SPRING_PARAMS = defineStruct('SpringParams', {
   first: { type: 'u32', doc: 'the first particle with a spring' },
   count: { type: 'u32', doc: 'particles from first to the last one with a spring' },
 });
 
-/** shaders/springs.wgsl: one pair spring's record (a storage array of them). */
+/** shaders/forces/springs.wgsl: one pair spring's record (a storage array of them). */
 export const SPRING_LINK = defineStruct('SpringLink', {
   restLength: 'f32',
   stiffness: 'f32',
@@ -76,12 +76,12 @@ export const SPRING_LINK = defineStruct('SpringLink', {
   spare: 'u32',
 });
 
-/** shaders/lifeScan.wgsl: which level of the scan a dispatch works on. */
+/** shaders/lifecycle/lifeScan.wgsl: which level of the scan a dispatch works on. */
 export const SCAN_LEVEL = defineStruct('ScanLevel', {
   level: 'u32',
 });
 
-/** shaders/copy.wgsl (the benchmark's copy-kernel roofline). */
+/** shaders/bench/copy.wgsl (the benchmark's copy-kernel roofline). */
 export const COPY_PARAMS = defineStruct('CopyParams', {
   invocations: 'u32',
 });

@@ -1,5 +1,5 @@
 /**
- * How far the GPU's colliders pass (shaders/collide.wgsl) may drift from its
+ * How far the GPU's colliders pass (shaders/collisions/collide.wgsl) may drift from its
  * CPU twin (src/core/collisions/colliders.ts), carried per particle and per
  * component like test/support/errorBound.ts carries the step's bound, and
  * chained after it: the step's bound is this pass's input error.

@@ -12,7 +12,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { create } from 'webgpu';
-import type { AcquiredDevice } from '../../src/gpu/device';
+import type { AcquiredDevice } from '../../src/gpu/device/device';
 import { acquireDevice, SWIFTSHADER_ICD } from '../../src/node/device';
 import { setAcquisitionWatcher } from './acquired';
 

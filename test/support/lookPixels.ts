@@ -17,7 +17,7 @@ import { FLOATS_PER_PARTICLE, LIFE, OFFSET } from '../../src/core/layout';
 import { LIFE_COUNTERS } from '../../src/core/emitters/gpuRecords';
 import { backToFront, depthKeys, depthRow } from '../../src/core/depthSort';
 import { INDIRECT_ARGS } from '../../src/shaders/indirectArgs';
-import { withErrorScopes } from '../../src/gpu/errors';
+import { withErrorScopes } from '../../src/gpu/device/errors';
 import { OrbitCamera } from '../../src/render/camera';
 import { DepthSort } from '../../src/render/depthSort';
 import { DEFAULT_LOOK, type ParticleLook } from '../../src/render/particleLook';

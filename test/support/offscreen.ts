@@ -4,7 +4,7 @@
  * and returns the pixels, rows tightly packed (copyTextureToBuffer's rows are
  * padded to 256 bytes; the padding is dropped here).
  */
-import { withErrorScopes } from '../../src/gpu/errors';
+import { withErrorScopes } from '../../src/gpu/device/errors';
 
 const BYTES_PER_PIXEL = { rgba8unorm: 4, rgba16float: 8 } as const;
 

@@ -4,7 +4,7 @@
  * or zeroed), inside error scopes; returns every buffer's words afterwards.
  * Staging buffers are unmapped and every buffer destroyed.
  */
-import { withErrorScopes } from '../../src/gpu/errors';
+import { withErrorScopes } from '../../src/gpu/device/errors';
 
 export async function runKernel(
   device: GPUDevice,

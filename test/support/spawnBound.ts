@@ -1,5 +1,5 @@
 /**
- * How far the GPU's sampling of a new particle (shaders/spawn.wgsl) may be
+ * How far the GPU's sampling of a new particle (shaders/lifecycle/spawn.wgsl) may be
  * from the CPU reference's (src/core/emitters/sampling.ts), derived from what
  * the WGSL spec allows, carried operation by operation alongside the
  * reference's own values (forward error analysis, as test/support/forceBound.ts
@@ -87,7 +87,7 @@ function within(table: Table, rule: number, name: 'lifetime' | 'mass' | 'damping
   return { v: Math.min(sum.v, table.get(rule, `${name}Max`)), e: sum.e };
 }
 
-/** shaders/spawn.wgsl unitVector with its bound. */
+/** shaders/lifecycle/spawn.wgsl unitVector with its bound. */
 function unitVector(a: number, b: number): [B, B, B] {
   // z = 1 - 2a and 1 - a are exact on both sides (the exact results are float32s).
   const z = exact(f(1 - 2 * a));

@@ -1,5 +1,5 @@
 /**
- * The CPU twin of shaders/collide.wgsl: every particle against every
+ * The CPU twin of shaders/collisions/collide.wgsl: every particle against every
  * collider, line for line in the shader's order so the two can be read side
  * by side. With `round = Math.fround` every operation rounds to float32 as the
  * GPU does. No GPU imports.
@@ -50,7 +50,7 @@ export interface CollideParams {
  * A world contact closing no faster than the particle's acceleration (its
  * acceleration lane, normal part) makes in min(e / (1 - e) + extra, max)
  * steps is resting: no restitution (e: the collider's restitution). Shared
- * with shaders/collide.wgsl. Why (issue 17, item 10): a particle moves further
+ * with shaders/collisions/collide.wgsl. Why (issue 17, item 10): a particle moves further
  * than the contact skin in a step, so one that hops lands with up to two
  * steps more of acceleration than it left with (one from stepping, one when
  * it skims just above the skin and is seen a step late), and the resolver
@@ -64,7 +64,7 @@ export interface CollideParams {
  */
 export const RESTING_CLOSING_STEPS = { extra: 3, max: 10 } as const;
 
-/** dot3 of shaders/collide.wgsl: ((ax*bx + ay*by) + az*bz), each op rounded. */
+/** dot3 of shaders/collisions/collide.wgsl: ((ax*bx + ay*by) + az*bz), each op rounded. */
 export function dot3(ax: number, ay: number, az: number, bx: number, by: number, bz: number, round: Rounding): number {
   return round(round(round(ax * bx) + round(ay * by)) + round(az * bz));
 }
@@ -132,7 +132,7 @@ const scratch: Body = { px: 0, py: 0, pz: 0, vx: 0, vy: 0, vz: 0 };
 
 /**
  * Runs every collider against particles [0, count) of `state`, in place: the
- * CPU twin of shaders/collide.wgsl. With `deltas` (two xyzw per particle: the
+ * CPU twin of shaders/collisions/collide.wgsl. With `deltas` (two xyzw per particle: the
  * position correction, then the velocity change) it first applies the contact
  * resolver's corrections, as the shader's APPLY_DELTAS variant does. With
  * `health`, a particle this pass takes from finite to non-finite is counted
@@ -329,7 +329,7 @@ export function collide(
       }
     }
 
-    // shaders/collide.wgsl: a tracked particle's collision-event lane gets TOUCHED_NOW, once a step.
+    // shaders/collisions/collide.wgsl: a tracked particle's collision-event lane gets TOUCHED_NOW, once a step.
     const contact = state[base + CONTACT_LANE] as number;
     if (touched && (contact === CONTACT_TRACKED || contact === CONTACT_TRACKED + CONTACT_TOUCHED_BEFORE)) {
       state[base + CONTACT_LANE] = contact + 1;

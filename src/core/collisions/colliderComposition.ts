@@ -2,7 +2,7 @@
  * The composition of a collider set: each collider's kind, inside flag, kill
  * flag, whether it bounces (restitution > 0) and has friction, and a plane's
  * normal when it is an axis, in order. The step with the colliders fused
- * into it (shaders/fusedColliders.wgsl) is compiled for one composition, each
+ * into it (shaders/collisions/fusedColliders.wgsl) is compiled for one composition, each
  * collider's own code and nothing else (no loop over the table, no per-kind
  * selects), and reads the parameters (centres, normals, sizes, restitution,
  * friction) from the table, so moving or resizing a collider changes a
@@ -75,7 +75,7 @@ export function colliderCompositionKey(composition: ColliderComposition): string
 }
 
 /**
- * `worldColliders` of shaders/fusedColliders.wgsl for `composition`: each
+ * `worldColliders` of shaders/collisions/fusedColliders.wgsl for `composition`: each
  * collider's function in order, with its table index and its inside, kill,
  * bounce and friction flags written in as constants; true when a kill collider touched the particle
  * (the colliders after it are not tested, as the colliders pass breaks out).
@@ -83,7 +83,7 @@ export function colliderCompositionKey(composition: ColliderComposition): string
 export function wgslWorldColliders(composition: ColliderComposition): string {
   const calls = composition.map(({ kind, inside, kill, bounce, friction, normal }, i) => {
     const c = `colliders[${i}u]`;
-    // No collider of a fused set sticks (src/gpu/collisions.ts fuses only such sets).
+    // No collider of a fused set sticks (src/gpu/collisions/collisions.ts fuses only such sets).
     const flags = `${kind === 'plane' ? '' : `${inside}, `}${kill}, false, ${bounce}, ${friction}`;
     const call =
       kind === 'plane'

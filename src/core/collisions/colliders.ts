@@ -1,7 +1,7 @@
 /**
  * Colliders: the world's fixed shapes (planes, spheres, axis-aligned and
  * oriented boxes), their validation and packed records. Their CPU twin of
- * shaders/collide.wgsl is ./collide.ts. No GPU imports.
+ * shaders/collisions/collide.wgsl is ./collide.ts. No GPU imports.
  */
 import {
   COLLISION_RULES,
@@ -121,7 +121,7 @@ export const CONTACT_TOUCHED_BEFORE = 2;
  */
 export const DEAD_RADIUS = -1;
 
-/** The collider record (80 bytes); shaders/collide.wgsl's `Collider` is generated from it. */
+/** The collider record (80 bytes); shaders/collisions/collide.wgsl's `Collider` is generated from it. */
 export const COLLIDER = defineStruct('Collider', {
   center: 'vec3f',
   kind: 'u32',

@@ -1,5 +1,5 @@
 /**
- * The CPU twin of shaders/contacts.wgsl: Cyclone's particle contacts (links
+ * The CPU twin of shaders/collisions/contacts.wgsl: Cyclone's particle contacts (links
  * and particle-particle collisions) resolved by Jacobi iterations with mass
  * splitting, line for line in the shader's order, including the order in
  * which each particle sums its contacts (its links in link order, then its
@@ -110,7 +110,7 @@ export class CpuContacts {
     this.listed = new Uint32Array(capacity * MAX_LISTED);
   }
 
-  /** One dispatch of shaders/contacts.wgsl in `mode` over particles [0, count). */
+  /** One dispatch of shaders/collisions/contacts.wgsl in `mode` over particles [0, count). */
   run(
     mode: ContactMode,
     state: FloatArray,

@@ -1,6 +1,6 @@
 /**
  * The uniform grid for particle-particle collisions: the CPU twin of
- * shaders/gridHash.wgsl and shaders/grid.wgsl. Cells are cubes a little
+ * shaders/collisions/gridHash.wgsl and shaders/collisions/grid.wgsl. Cells are cubes a little
  * wider than the widest contact (two of the largest radius plus the skin), so
  * every pair in contact lies in the same or adjacent cells; cells are hashed
  * into a power-of-two table, and the particles are counting-sorted by
@@ -40,19 +40,19 @@ export function bucketCount(capacity: number): number {
   return Math.max(MIN_BUCKETS, 2 ** Math.ceil(Math.log2(Math.max(capacity, 1))));
 }
 
-/** cellOf of shaders/gridHash.wgsl, one axis: floor(p * (1/cell)), clamped. */
+/** cellOf of shaders/collisions/gridHash.wgsl, one axis: floor(p * (1/cell)), clamped. */
 export function cellCoordinate(x: number, inverseCellSize: number, round: Rounding): number {
   return Math.min(Math.max(Math.floor(round(x * inverseCellSize)), -CELL_LIMIT), CELL_LIMIT);
 }
 
-/** rowOf of shaders/gridHash.wgsl: the hash of the row of cells along x at (y, z), u32 arithmetic through Math.imul. */
+/** rowOf of shaders/collisions/gridHash.wgsl: the hash of the row of cells along x at (y, z), u32 arithmetic through Math.imul. */
 export function rowOf(cy: number, cz: number): number {
   let h = (Math.imul(cy, 19349663) ^ Math.imul(cz, 83492791)) >>> 0;
   h = Math.imul(h ^ (h >>> 16), 0x7feb352d) >>> 0;
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** bucketOf of shaders/gridHash.wgsl: the row's hash plus x, so neighbours along x share a run of buckets. */
+/** bucketOf of shaders/collisions/gridHash.wgsl: the row's hash plus x, so neighbours along x share a run of buckets. */
 export function bucketOf(cx: number, cy: number, cz: number, mask: number): number {
   return ((rowOf(cy, cz) + cx) & mask) >>> 0;
 }

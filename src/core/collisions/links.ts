@@ -3,7 +3,7 @@
  * length) between two particles, or from a particle to a fixed anchor point
  * (Cyclone's ParticleCableConstraint and ParticleRodConstraint). They are
  * contacts like any other: a stretched cable or a rod off its length is a
- * contact with a penetration, resolved with the rest by shaders/contacts.wgsl.
+ * contact with a penetration, resolved with the rest by shaders/collisions/contacts.wgsl.
  * Here: validation, the packed records and the per-particle index (which links
  * touch which particle, in link order). No GPU imports.
  */
@@ -55,7 +55,7 @@ export const NO_PARTICLE = 0xffffffff;
 /** Links a system may have at once (4,194,304). */
 export const MAX_LINKS = 1 << 22;
 
-/** The link record (32 bytes); shaders/contacts.wgsl's `Link` is generated from it. */
+/** The link record (32 bytes); shaders/collisions/contacts.wgsl's `Link` is generated from it. */
 export const LINK = defineStruct('Link', {
   a: 'u32',
   b: 'u32',

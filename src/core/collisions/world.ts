@@ -1,6 +1,6 @@
 /**
  * What happens after each integration step, in order, on either backend
- * (the GPU system encodes the same sequence with src/gpu/collisions.ts):
+ * (the GPU system encodes the same sequence with src/gpu/collisions/collisions.ts):
  *
  * 1. the colliders (src/core/collisions/colliders.ts), once;
  * 2. with links or particle-particle collisions: the grid is built, then each

@@ -74,7 +74,7 @@ export interface SnapshotConfig {
   readonly nonFiniteReported: number;
 }
 
-/** The lifecycle's persistent words, in the layout both backends share (src/gpu/lifeBuffers.ts). */
+/** The lifecycle's persistent words, in the layout both backends share (src/gpu/lifecycle/lifeBuffers.ts). */
 export interface LifecycleWords {
   /** The life records (LIFE), one a slot. */
   readonly life: Uint32Array;

@@ -6,7 +6,7 @@
  * ground, dies and its payload is born where it died, with its velocity, and
  * so on for children of children. Launches, fuses, bursts, deaths and the
  * recycling of slots all happen in the system's lifecycle passes
- * (src/gpu/lifecycle.ts): the host only sets the launchers' rates, and reads
+ * (src/gpu/lifecycle/lifecycle.ts): the host only sets the launchers' rates, and reads
  * the counters back for the status line without waiting for them. The draw
  * is indirect over the live list (ParticlePass.bindLive): free slots are
  * never drawn, and each particle is coloured from its life record (its

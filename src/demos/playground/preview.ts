@@ -10,7 +10,7 @@
  * built beside it and swapped in when ready, so an invalid or slow edit never
  * blanks the picture.
  */
-import { withErrorScopes } from '../../gpu/errors';
+import { withErrorScopes } from '../../gpu/device/errors';
 import { ParticleSystem } from '../../gpu/particleSystem';
 import type { OrbitCamera } from '../../render/camera';
 import { groundGrid } from '../../render/ground';

@@ -13,7 +13,7 @@
  */
 import GUI from 'lil-gui';
 import './style.css';
-import { withErrorScopes } from '../../gpu/errors';
+import { withErrorScopes } from '../../gpu/device/errors';
 import { OrbitCamera } from '../../render/camera';
 import { FixedStepClock } from '../../render/fixedStep';
 import { OrbitControls } from '../../render/orbitControls';

@@ -3,7 +3,7 @@
  * background, `create`), the context `create` gets, the scene it returns, and
  * what the scene gets each frame to draw with.
  */
-import type { AdapterDescription } from '../../gpu/device';
+import type { AdapterDescription } from '../../gpu/device/device';
 import type { PixelRect, CanvasTarget } from '../../render/canvasTarget';
 import type { OrbitCamera, OrbitCameraState, Projection } from '../../render/camera';
 import type { GridPass } from '../../render/gridPass';

@@ -3,8 +3,8 @@
  * none), watched for uncaptured errors and loss, given what every demo draws
  * with, and destroyed by the app that requested it.
  */
-import { acquireDevice, type AdapterDescription } from '../../gpu/device';
-import { withErrorScopes } from '../../gpu/errors';
+import { acquireDevice, type AdapterDescription } from '../../gpu/device/device';
+import { withErrorScopes } from '../../gpu/device/errors';
 import { CanvasTarget } from '../../render/canvasTarget';
 import { GpuTimer } from '../../render/gpuTimer';
 import { GridPass } from '../../render/gridPass';

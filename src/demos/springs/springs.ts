@@ -5,7 +5,7 @@
  * step and every force skip it). Neighbours along the rows and columns are
  * joined by structural springs and, optionally, the diagonals of each cell by
  * shear springs, all Hooke springs of the GPU's `system.springs` (each
- * particle gathers its own links, src/gpu/springsPass.ts). Gravity, a
+ * particle gathers its own links, src/gpu/forces/springsPass.ts). Gravity, a
  * quadratic drag, a gusting wind and turbulence (a curl field) are generators of
  * the force registry; the wind and the turbulence's offset are rewritten every
  * frame (one record each, never a pipeline), so the cloth sways. The springs

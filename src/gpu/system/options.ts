@@ -5,17 +5,17 @@
  */
 import type { ParticleSystemOptions } from '../../core/api';
 import { SparkworksInputError } from '../../core/errors';
-import type { ContactOrder } from '../contactOrder';
-import { contactSlotBytes } from '../contactPass';
-import type { DispatchMode } from '../device';
-import { LIFE_SLOT_BYTES } from '../lifeBuffers';
-import { STORAGE_BESIDE_PARTICLES, type ChunkingOptions } from '../particleBuffer';
+import type { ContactOrder } from '../collisions/contactOrder';
+import { contactSlotBytes } from '../collisions/contactPass';
+import type { DispatchMode } from '../device/device';
+import { LIFE_SLOT_BYTES } from '../lifecycle/lifeBuffers';
+import { STORAGE_BESIDE_PARTICLES, type ChunkingOptions } from '../shared/particleBuffer';
 
 export interface GpuParticleSystemOptions extends ParticleSystemOptions {
   /** Invocations per workgroup for every per-particle pass. Default 256, the fastest measured by `npm run bench` (about 1.1x 64 on SwiftShader). */
   workgroupSize?: number;
   /**
-   * Run the field forces inside the step's pass (shaders/integrateForces.wgsl)
+   * Run the field forces inside the step's pass (shaders/forces/integrateForces.wgsl)
    * rather than as a pass of their own before it. Default true; the results
    * agree within float32 rounding (fma contraction may differ). Over every
    * slot, and over the live list of a system with emitters; not with pair
@@ -23,7 +23,7 @@ export interface GpuParticleSystemOptions extends ParticleSystemOptions {
    */
   fuseForces?: boolean;
   /**
-   * Run the colliders inside the step's pass (shaders/fusedColliders.wgsl,
+   * Run the colliders inside the step's pass (shaders/collisions/fusedColliders.wgsl,
    * compiled for the collider set's kinds) rather than as a pass of their
    * own after it, when they are all the collisions a step has (no links, no
    * particle-particle contacts, no collider that sticks). Default true; the
@@ -64,7 +64,7 @@ export const DEFAULT_WORKGROUP_SIZE = 256;
 
 /**
  * What this system's passes need beside the particle records, which bounds
- * its chunks and capacity (src/gpu/particleBuffer.ts): the storage buffers a
+ * its chunks and capacity (src/gpu/shared/particleBuffer.ts): the storage buffers a
  * pass binds beside them (the lifecycle's and the contact resolver's, or the
  * step's and its forces' and colliders'), and the largest per-slot record kept
  * in one binding (the life records; the contact resolver's corrections,

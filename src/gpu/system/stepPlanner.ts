@@ -2,15 +2,15 @@
  * The step plan's builder: which passes one step of a system runs, in order,
  * for its configuration (field forces fused into the step or as a pass
  * before it, springs, colliders fused or as passes after it, the lifecycle),
- * rebuilt only when that configuration changes (src/gpu/stepPlan.ts).
+ * rebuilt only when that configuration changes (src/gpu/step/stepPlan.ts).
  */
 import type { ForceRegistry, SpringNetwork } from '../../core/forces/registry';
-import type { GpuCollisions } from '../collisions';
-import type { GpuForces, RecordForces } from '../forces';
-import type { FusedStep } from '../fusedPipelines';
-import type { IntegratePass } from '../integratePass';
-import type { GpuLifecycle } from '../lifecycle';
-import { StepPlan, type Stage } from '../stepPlan';
+import type { GpuCollisions } from '../collisions/collisions';
+import type { GpuForces, RecordForces } from '../forces/forces';
+import type { FusedStep } from '../step/fusedPipelines';
+import type { IntegratePass } from '../step/integratePass';
+import type { GpuLifecycle } from '../lifecycle/lifecycle';
+import { StepPlan, type Stage } from '../step/stepPlan';
 import type { WrittenState } from './writtenState';
 
 /** What the plan is built from: the system's parts, some of them made or replaced after it (hence functions). */
@@ -67,7 +67,7 @@ export class StepPlanner {
    * the step (`fusedColliders`) or as passes after it.
    *
    * Over every slot the step's pipeline is chosen when a call is recorded
-   * (src/gpu/fusedPipelines.ts): the registry's composition, the collider
+   * (src/gpu/step/fusedPipelines.ts): the registry's composition, the collider
    * set's (setColliders may change it without changing the plan), and
    * whether any accumulator may hold forces.
    */

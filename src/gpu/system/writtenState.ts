@@ -3,7 +3,7 @@
  * step may skip: the slots whose initial records are still to be written
  * (creating and filling a system uploads its state once), whether any force
  * accumulator may hold a force (else the step neither reads nor clears them,
- * StepParams.forceAccumulator of shaders/integrate.wgsl), and whether a
+ * StepParams.forceAccumulator of shaders/step/integrate.wgsl), and whether a
  * movable particle's acceleration or radius may hold anything but +0 (else
  * the step does not read that lane, ACCELERATION_LANE). Every write method of
  * the system reports here; a -0 counts as written, since it can change a
