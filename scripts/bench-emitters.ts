@@ -33,7 +33,7 @@ import type { EmitterInit } from '../src/core/emitters/types';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { advance, FILL_STEPS, frameCounts, liveTarget, steadyEmitters, type FrameCounts } from '../src/bench/emitters';
 import { measureEmitterRatio, type EmitterPoolTiming } from '../src/bench/emitterRatio';
-import { emitterRatioLines } from '../src/bench/report';
+import { emitterRatioLines } from '../src/bench/emitterLines';
 import { lifecycleBytes, totalBytes } from '../src/bench/roofline';
 import type { LifecycleStats } from '../src/core/emitters/stats';
 

@@ -21,7 +21,7 @@
  * (the bench's `emitters-fountain-*` cases: gravity and drag from the
  * registry and a bouncing ground plane, fused into the step, whose collision
  * events the ageing makes). The step is the system's own
- * (ParticleSystem.profileFrame). --alone times each pass of a frame in a
+ * (src/bench/profileFrame.ts). --alone times each pass of a frame in a
  * submission of its own instead, in the frame's order from the restored
  * state (each on what the passes before it left; the frame is their sum):
  * the prefixes' differences swing by the whole noise of a loaded machine,
@@ -30,6 +30,7 @@
  */
 import { acquireDevice } from '../src/node/device';
 import { ParticleSystem } from '../src/gpu/particleSystem';
+import { profileFrame } from '../src/bench/profileFrame';
 import {
   advance,
   churningEmitters,
@@ -108,7 +109,7 @@ for (const log2 of sizes) {
     const b = lifecycle.buffers;
     // The step as the system records it (its accumulators skipped: nothing writes a force), prepared before
     // `particles` is asked for (whoever holds the buffer may write the accumulators).
-    const passes = system.profileFrame(DT);
+    const passes = profileFrame(system, DT);
     const persistent = [system.particles.buffer, b.life, b.lists, b.freeList, b.counters, b.ruleStats, b.liveIndexOf];
     const state = saved(persistent, [b.dead]);
     const prefix = async (n: number) => {

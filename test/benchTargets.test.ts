@@ -7,7 +7,8 @@
  * the collider ratio's alternating rounds take the same size (statedSizeOf).
  */
 import { describe, expect, it } from 'vitest';
-import { emitterLines, emitterTargets } from '../src/bench/report';
+import { emitterLines } from '../src/bench/emitterLines';
+import { emitterTargets } from '../src/bench/emitterTargets';
 import { statedSizeOf, type CaseResult } from '../src/bench/results';
 import type { EmitterRatioResult } from '../src/bench/emitterRatio';
 

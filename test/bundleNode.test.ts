@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { runSimulate, type SimulationOutput } from '../src/cli/simulate';
+import { runSimulate } from '../src/cli/simulate';
+import type { SimulationOutput } from '../src/cli/simulateOutput';
 import { capture, useTempDir } from './support/cli';
 import { useAcquiredDevices } from './support/gpu';
 

@@ -1,11 +1,12 @@
 /**
- * ParticleSystem.profileFrame, which scripts/profile-lifecycle.ts times pass by
+ * profileFrame (src/bench/profileFrame.ts), which scripts/profile-lifecycle.ts times pass by
  * pass: its passes, recorded in order, are the frame the system steps, so a
  * profile times the real work (a fountain's forces and plane fused into the
  * step, the collision events, the lifecycle) and not a stand-in.
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSystem } from '../src/gpu/particleSystem';
+import { profileFrame } from '../src/bench/profileFrame';
 import { FOUNTAIN_PLANE, FOUNTAIN_STEP_PASS } from '../src/bench/emitters';
 import { SHOWER_FORCES } from '../src/bench/typicalEffect';
 import { useDevice } from './support/gpu';
@@ -42,7 +43,7 @@ describe('profileFrame', () => {
       // Long enough for deaths and for bounces on the plane 2 below (collision events): about 44 steps to fall there.
       await stepped.stepMany(DT, 60);
       await profiled.stepMany(DT, 60);
-      const passes = profiled.profileFrame(DT);
+      const passes = profileFrame(profiled, DT);
       expect(passes.map((p) => p.name)).toEqual([
         `step+age (${FOUNTAIN_STEP_PASS})`,
         'deathWords+scan0',
@@ -76,8 +77,8 @@ describe('profileFrame', () => {
     const plain = await ParticleSystem.create(gpu.get().device, { capacity: 8 });
     const pool = await fountain();
     try {
-      expect(() => plain.profileFrame(DT)).toThrow(/emitters/);
-      expect(() => pool.profileFrame(0)).toThrow(/dt/);
+      expect(() => profileFrame(plain, DT)).toThrow(/emitters/);
+      expect(() => profileFrame(pool, 0)).toThrow(/dt/);
     } finally {
       plain.destroy();
       pool.destroy();

@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { vec4 } from 'gl-matrix';
 import { PNG } from 'pngjs';
 import { describe, expect, it, vi } from 'vitest';
-import { BACKGROUND, main, orbitCamera, runRender } from '../src/cli/render';
+import { main, runRender } from '../src/cli/render';
+import { BACKGROUND } from '../src/cli/renderBackdrop';
+import { orbitCamera } from '../src/cli/renderCamera';
 import { capture, useTempDir } from './support/cli';
 import { useAcquiredDevices } from './support/gpu';
 

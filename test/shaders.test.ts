@@ -5,7 +5,15 @@
  * diff, and each is compiled with no error message; compute shaders are also
  * built into pipelines for every entry point and every set of override
  * constants their pass uses (each step variant, each contact mode, ...).
+ *
+ * The pieces many compositions share (the particle record and store, the
+ * life and lifecycle records, the shared shader files: test/support/wgslPieces.ts)
+ * are snapshot once each, under pieces/, and a composition's snapshot shows
+ * each as a `// piece: <key>` line; those lines expand back to exactly the
+ * code compiled. The store split in chunks is snapshot as pieces too, and a
+ * few compositions on it are compiled.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ColliderComposition } from '../src/core/collisions/colliderComposition';
 import type { ForceComposition } from '../src/core/forces/records';
@@ -19,9 +27,22 @@ import { GROUP_LIFE } from '../src/render/groupTimeline';
 import { DRAW_PARAMS } from '../src/render/particleLook';
 import { DEPTH_SORT_PARAMS, SORT_DIGIT } from '../src/render/depthSort';
 import { TRAIL_DRAW_PARAMS, TRAIL_HEAD, TRAIL_RECORD_PARAMS, TRAIL_STOP } from '../src/core/look/trails';
-import { shaders } from '../src/shaders';
+import { RENDER_PARTICLES_BINDING, shaders } from '../src/shaders';
 import { withErrorScopes } from '../src/gpu/device/errors';
 import { useDevice } from './support/gpu';
+import {
+  CHUNKING,
+  ON_CHUNKS,
+  OWN_CHUNK,
+  RECORDS_ON_CHUNKS,
+  expandPieces,
+  marker,
+  markPieces,
+  markedKeys,
+  pieceFile,
+  pieces,
+  storeKey,
+} from './support/wgslPieces';
 
 const gpu = useDevice();
 const WORKGROUP_SIZE = 256;
@@ -64,6 +85,8 @@ interface Composed {
   /** Compute pipelines to build from it; absent for render shaders (compiled as modules). */
   readonly pipelines?: readonly Pipeline[];
 }
+
+const ageRechecks = [0, 1].map((RECHECK) => ({ name: `recheck ${RECHECK}`, constants: { ...live, RECHECK } }));
 
 const one = (constants: Record<string, number>, entryPoint?: string): Pipeline[] => [
   { name: entryPoint ?? 'main', entryPoint, constants },
@@ -149,7 +172,7 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'age',
     code: shaders.age(),
-    pipelines: [0, 1].map((RECHECK) => ({ name: `recheck ${RECHECK}`, constants: { ...live, RECHECK } })),
+    pipelines: ageRechecks,
   },
   {
     name: 'deathWords',
@@ -210,6 +233,90 @@ const COMPOSED: readonly Composed[] = [
   },
 ];
 
+const PIECES = pieces(COMPOSITION, COLLIDERS);
+const MARKED = new Map(COMPOSED.map((c) => [c.name, markPieces(c.code, PIECES)]));
+
+/**
+ * A composition on the store split in chunks (src/gpu/shared/kernel.ts composes a kernel for its
+ * ParticleBuffer's chunking): the text of composition `of`, with the chunked store in place of its `store`.
+ */
+interface Chunked extends Composed {
+  readonly of: string;
+  readonly store: string;
+  readonly chunkedStore: string;
+}
+
+/**
+ * `pipelines` for the last chunk, as src/gpu/shared/kernel.ts builds them for a kernel run chunk by chunk: OWN_CHUNK
+ * set, and for one dispatched by its chunk's slots (perChunk true) those slots.
+ */
+const forLastChunk = (pipelines: readonly Pipeline[], bySlots: boolean) => {
+  const k = CHUNKING.chunks - 1;
+  const size = 2 ** CHUNKING.shift;
+  const slots: Record<string, number> = bySlots ? { OWN_CHUNK_BASE: k * size, OWN_CHUNK_SIZE: size } : {};
+  return pipelines.map((p) => ({ ...p, constants: { ...p.constants, OWN_CHUNK: k, ...slots } }));
+};
+const CHUNKED: readonly Chunked[] = [
+  {
+    // Springs join particles of any chunks: every chunk bound (src/gpu/shared/kernel.ts, perChunk false).
+    name: 'springs, every chunk bound',
+    of: 'springs',
+    code: shaders.springs(ON_CHUNKS),
+    pipelines: one(sized),
+    store: storeKey('read_write'),
+    chunkedStore: storeKey('read_write', ON_CHUNKS),
+  },
+  {
+    // The step runs chunk by chunk, over its chunk's slots (perChunk true).
+    name: 'integrate, its own chunk bound',
+    of: 'integrate',
+    code: shaders.integrate(OWN_CHUNK),
+    pipelines: forLastChunk(stepVariants, true),
+    store: storeKey('read_write'),
+    chunkedStore: storeKey('read_write', OWN_CHUNK),
+  },
+  {
+    // The ageing runs chunk by chunk over the live list, each run on the slots its chunk owns (perChunk 'owner').
+    name: 'age, its own chunk bound',
+    of: 'age',
+    code: shaders.age(OWN_CHUNK),
+    pipelines: forLastChunk(ageRechecks, false),
+    store: storeKey('read_write'),
+    chunkedStore: storeKey('read_write', OWN_CHUNK),
+  },
+  {
+    // A draw binds every chunk, the first at its binding 1 and the others after its own storage buffers.
+    name: 'renderParticles, every chunk bound',
+    of: 'renderParticles',
+    code: shaders.renderParticles(DRAW_PARAMS, GROUP_LIFE, RECORDS_ON_CHUNKS),
+    store: storeKey('read', { binding: RENDER_PARTICLES_BINDING }),
+    chunkedStore: storeKey('read', RECORDS_ON_CHUNKS),
+  },
+];
+
+/** `c` compiles with no error message, and each of its pipelines builds. */
+async function compiles(name: string, c: Composed): Promise<void> {
+  const { device } = gpu.get();
+  const module = device.createShaderModule({ label: `shaders.test(${name})`, code: c.code });
+  const info = await module.getCompilationInfo();
+  const errors = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+  expect(errors).toEqual([]);
+  for (const pipeline of c.pipelines ?? []) {
+    await withErrorScopes(
+      device,
+      `${name} (${pipeline.name})`,
+      () => ({
+        building: device.createComputePipelineAsync({
+          label: `shaders.test(${name}, ${pipeline.name})`,
+          layout: 'auto',
+          compute: { module, entryPoint: pipeline.entryPoint ?? 'main', constants: pipeline.constants },
+        }),
+      }),
+      ({ building }) => building,
+    );
+  }
+}
+
 describe('composed WGSL', () => {
   it('covers every composition the shader door exports', () => {
     // A new composition in src/shaders/index.ts must be added above (with its pipelines).
@@ -219,36 +326,38 @@ describe('composed WGSL', () => {
   });
 
   it.each(COMPOSED.map((c): [string, Composed] => [c.name, c]))(
-    '%s: the text is the reviewed snapshot',
+    '%s: the text is the reviewed snapshot, its shared pieces each a line',
     async (name, c) => {
-      await expect(c.code).toMatchFileSnapshot(`./__snapshots__/wgsl/${name}.wgsl.snap`);
+      const marked = MARKED.get(name) as string;
+      // The marker lines stand for exactly the pieces' text: what is compiled is what the snapshots show.
+      expect(expandPieces(marked, PIECES)).toBe(c.code);
+      await expect(marked).toMatchFileSnapshot(`./__snapshots__/wgsl/${name}.wgsl.snap`);
     },
   );
 
-  it.each(COMPOSED.map((c): [string, Composed] => [c.name, c]))(
-    '%s: compiles on the adapter, and builds every pipeline its pass uses',
-    async (name, c) => {
-      const { device } = gpu.get();
-      const module = device.createShaderModule({ label: `shaders.test(${name})`, code: c.code });
-      const info = await module.getCompilationInfo();
-      const errors = info.messages
-        .filter((m) => m.type === 'error')
-        .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
-      expect(errors).toEqual([]);
-      for (const pipeline of c.pipelines ?? []) {
-        await withErrorScopes(
-          device,
-          `${name} (${pipeline.name})`,
-          () => ({
-            building: device.createComputePipelineAsync({
-              label: `shaders.test(${name}, ${pipeline.name})`,
-              layout: 'auto',
-              compute: { module, entryPoint: pipeline.entryPoint ?? 'main', constants: pipeline.constants },
-            }),
-          }),
-          ({ building }) => building,
-        );
-      }
+  it.each(PIECES.map((p) => [p.key, p] as const))('piece %s: the text is the reviewed snapshot', async (key, p) => {
+    // A shader file's piece is that file.
+    if (key.startsWith('shaders/')) expect(p.text).toBe(readFileSync(new URL(`../${key}`, import.meta.url), 'utf8'));
+    await expect(p.text).toMatchFileSnapshot(`./__snapshots__/wgsl/${pieceFile(p)}`);
+  });
+
+  it('every piece stands in some composition (no snapshot of a piece nothing composes)', () => {
+    const used = new Set([...MARKED.values(), ...CHUNKED.map((c) => markPieces(c.code, PIECES))].flatMap(markedKeys));
+    expect(PIECES.map((p) => p.key).filter((key) => !used.has(key))).toEqual([]);
+  });
+
+  it.each(CHUNKED.map((c): [string, Chunked] => [c.name, c]))(
+    '%s: the text is the unchunked one with the chunked store in its place',
+    (_, c) => {
+      const unchunked = MARKED.get(c.of) as string;
+      const line = (key: string) => `\n${marker(key)}\n`;
+      expect(unchunked).toContain(line(c.store));
+      expect(markPieces(c.code, PIECES)).toBe(unchunked.replace(line(c.store), line(c.chunkedStore)));
     },
+  );
+
+  it.each([...COMPOSED, ...CHUNKED].map((c): [string, Composed] => [c.name, c]))(
+    '%s: compiles on the adapter, and builds every pipeline its pass uses',
+    (name, c) => compiles(name, c),
   );
 });

@@ -7,7 +7,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, runSimulate, type SimulationOutput } from '../src/cli/simulate';
+import { main, runSimulate } from '../src/cli/simulate';
+import type { SimulationOutput } from '../src/cli/simulateOutput';
 import { capture, useTempDir } from './support/cli';
 
 const dir = useTempDir('sparkworks-snapshots-');

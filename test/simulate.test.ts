@@ -17,7 +17,9 @@ import { ALL_VARIANTS, variantName } from '../src/core/variants';
 import { StepErrorBound } from './support/errorBound';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
 import { capture, useTempDir } from './support/cli';
-import { INTERRUPTED_EXIT_CODE, MAX_STEPS, main, runSimulate, type SimulationOutput } from '../src/cli/simulate';
+import { INTERRUPTED_EXIT_CODE, main, runSimulate } from '../src/cli/simulate';
+import { MAX_STEPS } from '../src/cli/simulateOptions';
+import type { SimulationOutput } from '../src/cli/simulateOutput';
 import { useAcquiredDevices } from './support/gpu';
 
 // The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.

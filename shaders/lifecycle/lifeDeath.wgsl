@@ -6,7 +6,7 @@
 // live index k: the compaction visits words, so its cost follows the deaths
 // (and the live count / 32), and integer bit order keeps it deterministic.
 // The including file declares the particle store, `life` and `rules`.
-// Mirrored by src/core/emitters/lifecycle.ts (dies, childrenOf, hitChildrenOf).
+// Mirrored by src/core/emitters/lifeDeath.ts (dies, childrenOf, hitChildrenOf).
 
 // Fields and lanes by name, only what is needed (a whole particle is 64 bytes, a
 // spawn rule far more): a layout change that moves them fails to compile here.

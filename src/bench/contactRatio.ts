@@ -135,7 +135,7 @@ export async function measureContactRatio(
   };
 }
 
-/** The target as the bench report states it (src/bench/report.ts), from the run's contact ratio (null: not measured). */
+/** The target as the bench report states it (src/bench/targets.ts), from the run's contact ratio (null: not measured). */
 export function contactTarget(result: ContactRatioResult | null): {
   target: string;
   met: boolean | null;

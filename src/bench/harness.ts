@@ -10,7 +10,8 @@
 import type { AdapterDescription } from '../gpu/device/device';
 import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleBuffer } from '../gpu/shared/particleBuffer';
-import { casesAt, NOT_MEASURED, type CaseSpec } from './cases';
+import { casesAt, NOT_MEASURED } from './cases';
+import type { CaseSpec } from './caseSpec';
 import { measureColliderRatio, type ColliderRatioResult } from './colliderRatio';
 import { measureEmitterRatio, type EmitterRatioResult } from './emitterRatio';
 import { CONTACT_RATIO_SIZES, measureContactRatio, type ContactRatioResult } from './contactRatio';

@@ -7,7 +7,7 @@
  */
 import { variantName } from '../core/variants';
 import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/device/errors';
-import type { CaseSpec, MeasuredFigures, OpenCase } from './cases';
+import type { CaseSpec, MeasuredFigures, OpenCase } from './caseSpec';
 import { WARM_UP_RUNS, type BenchOptions } from './options';
 import type { CaseResult } from './results';
 import { gigabytesPerSecond, particleStepsPerSecond, totalBytes } from './roofline';

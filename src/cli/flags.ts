@@ -1,10 +1,13 @@
 /**
- * What the CLI commands (simulate, render) share: where they write, how a
- * flag's value is read and refused (the flag named in the message), and how
- * a failure becomes one line on stderr and exit code 1.
+ * What the CLI commands (simulate, render) share: where they write, how their
+ * commander program is set up, how a flag's value is read and refused (the
+ * flag named in the message), the flags both take (--dt, --integrator,
+ * --damping), and how a failure becomes one line on stderr and exit code 1.
  */
-import { CommanderError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { SparkworksInputError } from '../core/errors';
+import { checkTimeStep } from '../core/particles';
+import { DAMPING_MODES, DEFAULT_VARIANT, INTEGRATION_ORDERS, resolveVariant, type Variant } from '../core/variants';
 import { NoAdapterError } from '../gpu/device/device';
 import { DeviceLostError, GpuValidationError } from '../gpu/device/errors';
 
@@ -42,6 +45,40 @@ export function numberFlag(flag: string, text: string): number {
   const value = text.trim() === '' ? Number.NaN : Number(text);
   if (Number.isNaN(value)) refuseFlag(flag, text, 'is not a number');
   return value;
+}
+
+/**
+ * A command's program, its options still to add: it throws instead of
+ * exiting, so the run* functions can be tested (main() prints the message
+ * once), and --help goes to `io.out`.
+ */
+export function cliCommand(name: string, description: string, io: CliIo): Command {
+  return new Command(name)
+    .description(description)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: () => {} });
+}
+
+/** `--dt <seconds>`: a number that checkTimeStep accepts. */
+export function timeStepFlag(text: string): number {
+  const dt = numberFlag('--dt', text);
+  checkFlag('--dt', () => checkTimeStep(dt));
+  return dt;
+}
+
+/** Adds --integrator and --damping, each defaulting to DEFAULT_VARIANT's. */
+export function addVariantOptions(program: Command): Command {
+  return program
+    .option('--integrator <order>', INTEGRATION_ORDERS.join(' | '), DEFAULT_VARIANT.integrator)
+    .option('--damping <mode>', DAMPING_MODES.join(' | '), DEFAULT_VARIANT.damping);
+}
+
+/** The variant --integrator and --damping name, each flag checked on its own. */
+export function variantFlags(flags: { integrator: string; damping: string }): Variant {
+  // resolveVariant fills the other half with its default, so each call checks one flag.
+  const { integrator } = checkFlag('--integrator', () => resolveVariant({ integrator: flags.integrator }));
+  const { damping } = checkFlag('--damping', () => resolveVariant({ damping: flags.damping }));
+  return { integrator, damping };
 }
 
 /**

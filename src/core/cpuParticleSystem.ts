@@ -1,38 +1,31 @@
 /**
  * The CPU reference system: the same API as the GPU system, over the same
  * packed layout, stepping with src/core/integrate.ts. Used by the tests to
- * check the GPU, and usable as a CPU fallback.
+ * check the GPU, and usable as a CPU fallback. Its writes live in
+ * src/core/cpu/writes.ts, its snapshot state in src/core/cpu/snapshotState.ts.
  */
 import { vec3 } from 'gl-matrix';
-import type { ParticleSystemApi, ParticleSystemOptions, SystemStats } from './api';
-import { HEALTH, HealthRecord, NON_FINITE_POLICIES, checkNonFinitePolicy } from './nonFinite';
+import type { ParticleSystemApi, SystemStats } from './api';
+import { HealthRecord, checkNonFinitePolicy } from './nonFinite';
 import { prepareColliders, type ColliderInit } from './collisions/colliders';
 import { prepareLinks, type LinkInit } from './collisions/links';
-import { CpuCollisionWorld, RadiusBound, largestRadius, prepareCollisionInputs } from './collisions/world';
+import { CpuCollisionWorld, RadiusBound, prepareCollisionInputs } from './collisions/world';
 import type { EmitterSet } from './emitters/emitterSet';
-import { CpuLifecycle, checkPermanentRange } from './emitters/lifecycle';
+import { CpuLifecycle } from './emitters/lifecycle';
 import { prepareLifecycle } from './emitters/options';
-import { staticStats, type LifecycleSnapshot, type LifecycleStats } from './emitters/stats';
+import { staticStats, type LifecycleSnapshot } from './emitters/stats';
 import { applyFieldForces } from './forces/fieldForces';
 import { ForceRegistry, SpringNetwork } from './forces/registry';
 import { applySpringForces } from './forces/springForces';
 import { integrate, type Rounding } from './integrate';
 import { StructArray } from './schema';
-import { ATTRIBUTES, FLOATS_PER_PARTICLE, LIFE, attributeOffset, floatIndex, type AttributeName } from './layout';
+import { FLOATS_PER_PARTICLE, LIFE, attributeOffset, floatIndex } from './layout';
 import {
   checkCapacity,
   fillDefaultParticles,
-  checkPackedRecords,
-  checkParticleArrays,
-  checkParticleList,
   checkRange,
   checkStepCount,
   checkTimeStep,
-  packParticles,
-  prepareFieldValues,
-  prepareForces,
-  prepareParticleArrays,
-  prepareRecords,
   unpackSnapshot,
   type FloatArray,
   type ParticleArrays,
@@ -44,21 +37,18 @@ import { resolveVariant, type Variant } from './variants';
 import type { LifecycleOptions } from './emitters/options';
 import { snapshotRefusal } from './errors';
 import { plainCopy, type SnapshotBytes } from './snapshot/format';
-import { creationOptions, decodeSnapshot, encodeSnapshot, type SystemState } from './snapshot/systemSnapshot';
+import { creationOptions, decodeSnapshot, encodeSnapshot } from './snapshot/systemSnapshot';
+import { CPU_MAX_PARTICLES, type CpuParticleSystemOptions, type Precision } from './cpu/options';
+import { applyCpuSystemState, cpuSystemState } from './cpu/snapshotState';
+import {
+  addForceValues,
+  writeAttributeArrays,
+  writeField,
+  writePackedRecords,
+  writeParticleRecords,
+} from './cpu/writes';
 
-/**
- * `float32`: every operation rounds to float32, as the GPU does (the default).
- * `float64`: no rounding, to measure float32's own error.
- */
-export type Precision = 'float32' | 'float64';
-
-export interface CpuParticleSystemOptions extends ParticleSystemOptions {
-  /** `float32` (default) rounds as the GPU does; `float64` does not, to measure float32's own error. */
-  precision?: Precision;
-}
-
-/** Far more than any test needs; keeps a typo from allocating the whole heap. */
-const CPU_MAX_PARTICLES = 1 << 26;
+export type { CpuParticleSystemOptions, Precision };
 
 export class CpuParticleSystem implements ParticleSystemApi {
   private destroyed = false;
@@ -136,71 +126,30 @@ export class CpuParticleSystem implements ParticleSystemApi {
     }
   }
 
+  // The writes check everything before they write anything (src/core/cpu/writes.ts).
   writeParticles(start: number, particles: readonly ParticleInit[]): void {
     this.checkUsable();
-    checkParticleList(particles);
-    checkRange(start, particles.length, this.capacity);
-    checkPermanentRange(this.lifecycle, start, particles.length);
-    const packed = packParticles(particles);
-    this.state.set(packed, start * FLOATS_PER_PARTICLE);
-    this.collisions.radius.note(largestRadius(packed));
+    writeParticleRecords(this, start, particles);
   }
 
   writeAttributes(start: number, attributes: ParticleArrays): void {
     this.checkUsable();
-    const shape = checkParticleArrays(attributes);
-    checkRange(start, shape.count, this.capacity);
-    checkPermanentRange(this.lifecycle, start, shape.count);
-    const prepared = prepareParticleArrays(shape, start);
-    const at = start * FLOATS_PER_PARTICLE;
-    if (this.state instanceof Float32Array) {
-      prepared.pack(this.state, at, 0, prepared.count);
-    } else {
-      // float64 precision stores what writeParticles stores: float32 values.
-      const packed = new Float32Array(prepared.count * FLOATS_PER_PARTICLE);
-      prepared.pack(packed, 0, 0, prepared.count);
-      this.state.set(packed, at);
-    }
-    this.collisions.radius.note(prepared.largestRadius);
+    writeAttributeArrays(this, start, attributes);
   }
 
   writePacked(start: number, records: Float32Array): void {
     this.checkUsable();
-    const count = checkPackedRecords(records);
-    checkRange(start, count, this.capacity);
-    checkPermanentRange(this.lifecycle, start, count);
-    const { largestRadius } = prepareRecords(records, start);
-    this.state.set(records, start * FLOATS_PER_PARTICLE);
-    this.collisions.radius.note(largestRadius);
+    writePackedRecords(this, start, records);
   }
 
   setField(field: SettableField, start: number, values: ArrayLike<number>): void {
     this.checkUsable();
-    const prepared = prepareFieldValues(field, values);
-    checkRange(start, prepared.count, this.capacity);
-    checkPermanentRange(this.lifecycle, start, prepared.count);
-    this.scatter(prepared.attribute, start, prepared.count, prepared.values, false);
-    if (prepared.attribute === 'radius') this.collisions.radius.noteAll(prepared.values);
+    writeField(this, this.round, field, start, values);
   }
 
   addForces(start: number, forces: ArrayLike<number>): void {
     this.checkUsable();
-    const prepared = prepareForces(forces);
-    checkRange(start, prepared.length / 3, this.capacity);
-    checkPermanentRange(this.lifecycle, start, prepared.length / 3);
-    this.scatter('forceAccum', start, prepared.length / 3, prepared, true);
-  }
-
-  /** The CPU twin of shaders/scatter.wgsl. */
-  private scatter(attribute: AttributeName, start: number, count: number, values: Float32Array, add: boolean): void {
-    const { size } = ATTRIBUTES[attribute];
-    for (let i = 0; i < count; i++) {
-      for (let c = 0; c < size; c++) {
-        const at = floatIndex(start + i, attribute, c);
-        const value = values[i * size + c] as number;
-        this.state[at] = add ? this.round((this.state[at] as number) + value) : value;
-      }
-    }
+    addForceValues(this, this.round, start, forces);
   }
 
   accumulateForces(dt: number): void {
@@ -209,7 +158,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
     this.applyForces(Math.fround(dt));
   }
 
-  /** The twins of shaders/forces.wgsl then shaders/springs.wgsl, as the GPU orders them. */
+  /** The twins of shaders/forces/forces.wgsl then shaders/forces/springs.wgsl, as the GPU orders them. */
   private applyForces(dt: number): void {
     const single = this.precision === 'float32';
     if (this.forces.size > 0) {
@@ -254,44 +203,7 @@ export class CpuParticleSystem implements ParticleSystemApi {
    */
   snapshot(): Uint8Array {
     this.checkUsable();
-    const lifecycle = this.lifecycle;
-    const health = new Uint32Array(HEALTH.words);
-    health[HEALTH.nonFinite] = this.health.nonFinite;
-    health[HEALTH.firstIndex] = this.health.firstIndex;
-    health[HEALTH.policy] = NON_FINITE_POLICIES.indexOf(this.health.policy);
-    const state: SystemState = {
-      config: {
-        format: 'sparkworks-snapshot',
-        backend: 'cpu',
-        capacity: this.capacity,
-        variant: this.variant,
-        precision: this.precision,
-        nonFinite: this.health.policy,
-        lifecycle: this.lifecycleOptions,
-        contactSettings: this.collisions.settings,
-        forces: this.forces.entries(),
-        springs: this.springs.links,
-        emitterRuntime: lifecycle ? lifecycle.emitters.runtime() : null,
-        radiusBound: this.collisions.radius.value,
-        time: this.time,
-        stepCount: this.stepCount,
-        nonFiniteReported: this.health.reportedCount,
-      },
-      particles: this.state,
-      colliders: this.collisions.colliders,
-      links: this.collisions.links,
-      health,
-      lifecycle: lifecycle
-        ? {
-            life: lifecycle.life.words,
-            lists: lifecycle.lists,
-            freeList: lifecycle.freeList,
-            counters: lifecycle.counters.words,
-            ruleStats: lifecycle.ruleStats,
-          }
-        : null,
-    };
-    return encodeSnapshot(state);
+    return encodeSnapshot(cpuSystemState(this, this.health, this.lifecycleOptions));
   }
 
   /**
@@ -312,32 +224,8 @@ export class CpuParticleSystem implements ParticleSystemApi {
       );
     }
     const system = new CpuParticleSystem({ ...creationOptions(config), precision });
-    system.applySnapshot(decoded);
+    applyCpuSystemState(system, system.health, decoded);
     return system;
-  }
-
-  private applySnapshot({ config, particles, colliders, links, health, lifecycle }: SystemState): void {
-    for (const { generator, target } of config.forces) this.forces.add(generator, target);
-    this.springs.setLinks(config.springs);
-    if (config.emitterRuntime && this.lifecycle) this.lifecycle.emitters.restore(config.emitterRuntime);
-    this.collisions.colliders = colliders;
-    this.collisions.links = links;
-    this.collisions.radius.value = config.radiusBound;
-    this.health.restore(
-      health[HEALTH.nonFinite] as number,
-      health[HEALTH.firstIndex] as number,
-      config.nonFiniteReported,
-    );
-    this.state.set(particles);
-    if (lifecycle && this.lifecycle) {
-      this.lifecycle.life.words.set(lifecycle.life);
-      this.lifecycle.lists.set(lifecycle.lists);
-      this.lifecycle.freeList.set(lifecycle.freeList);
-      this.lifecycle.counters.words.set(lifecycle.counters);
-      this.lifecycle.ruleStats.set(lifecycle.ruleStats);
-    }
-    this.time = config.time;
-    this.stepCount = config.stepCount;
   }
 
   setColliders(colliders: readonly ColliderInit[]): void {

@@ -4,106 +4,72 @@
  * Each method checks its input, then hands the work to an owner: of passes
  * (GpuForces, GpuCollisions, GpuLifecycle), of the step plan
  * (system/stepPlanner.ts), of what has been written and so what the step may
- * skip (system/writtenState.ts); the GPU options are system/options.ts.
+ * skip (system/writtenState.ts), of snapshots (system/snapshots.ts); what
+ * `create` builds is system/assembly.ts, the GPU options system/options.ts.
  */
-import { HealthRecord, checkNonFinitePolicy, statsOf, type NonFiniteStats } from '../core/nonFinite';
 import type { ParticleSystemApi, ParticleSystemOptions, SystemStats } from '../core/api';
 import { prepareColliders, type ColliderInit } from '../core/collisions/colliders';
 import { prepareLinks, type LinkInit } from '../core/collisions/links';
-import {
-  DEFAULT_CONTACT_SETTINGS,
-  RadiusBound,
-  largestRadius,
-  prepareCollisionInputs,
-  type ContactSettings,
-} from '../core/collisions/world';
 import type { EmitterSet } from '../core/emitters/emitterSet';
-import { checkPermanentRange, parkSlot } from '../core/emitters/lifecycle';
-import { prepareLifecycle } from '../core/emitters/options';
-import { staticStats, type LifecycleSnapshot } from '../core/emitters/stats';
+import type { LifecycleSnapshot } from '../core/emitters/stats';
 import { ForceRegistry, SpringNetwork } from '../core/forces/registry';
-import { BYTES_PER_PARTICLE } from '../core/layout';
 import {
-  checkPackedRecords,
-  checkParticleArrays,
-  checkParticleList,
   checkRange,
   checkStepCount,
   checkTimeStep,
-  defaultRecord,
-  packParticles,
-  prepareFieldValues,
-  prepareForces,
-  prepareParticleArrays,
-  prepareRecords,
   unpackSnapshot,
   type ParticleArrays,
   type ParticleInit,
   type ParticleSnapshot,
   type SettableField,
 } from '../core/particles';
-import { resolveVariant, type Variant } from '../core/variants';
-import { GpuCollisions } from './collisions/collisions';
-import { DeviceLossWatch, withErrorScopes } from './device/errors';
+import type { SnapshotBytes } from '../core/snapshot/format';
+import { creationOptions, decodeSnapshotSliced } from '../core/snapshot/systemSnapshot';
+import type { Variant } from '../core/variants';
+import type { GpuCollisions } from './collisions/collisions';
 import { GpuForces } from './forces/forces';
-import { IntegratePass } from './step/integratePass';
-import { GpuLifecycle } from './lifecycle/lifecycle';
+import type { GpuLifecycle } from './lifecycle/lifecycle';
 import type { LiveSource } from './lifecycle/lifeBuffers';
-import { ParticleBuffer, type ParticleStore } from './shared/particleBuffer';
-import { ScatterPass } from './shared/scatterPass';
-import { StepPlanner } from './system/stepPlanner';
-import { WrittenState } from './system/writtenState';
+import type { ParticleBuffer, ParticleStore } from './shared/particleBuffer';
+import type { StepPlan } from './step/stepPlan';
+import { assembleSystem, ensureCollisions, type SystemParts } from './system/assembly';
+import { DEFAULT_WORKGROUP_SIZE, type GpuParticleSystemOptions } from './system/options';
+import type { PersistentBuffers } from './system/snapshotTransfer';
 import {
-  DEFAULT_WORKGROUP_SIZE,
-  besideParticles,
-  checkWorkgroupOptions,
-  type GpuParticleSystemOptions,
-} from './system/options';
+  float32Records,
+  persistentBuffersOf,
+  restoreBuffers,
+  restoreHostState,
+  takeSnapshot,
+} from './system/snapshots';
+import { StepPlanner } from './system/stepPlanner';
+import { Submissions } from './system/submissions';
+import { SystemReads } from './system/reads';
+import { WrittenState } from './system/writtenState';
+import { ParticleWrites } from './system/writes';
 
 export { DEFAULT_WORKGROUP_SIZE, type GpuParticleSystemOptions };
-import { noLinks, type PackedLinks } from '../core/collisions/links';
-import type { PackedColliders } from '../core/collisions/colliders';
-import type { LifecycleOptions } from '../core/emitters/options';
-import { SparkworksInputError } from '../core/errors';
-import { plainCopy, type SnapshotBytes } from '../core/snapshot/format';
-import { creationOptions, decodeSnapshotSliced, encodeSnapshotSliced } from '../core/snapshot/systemSnapshot';
-import { HEALTH } from '../core/nonFinite';
-import { LIFE_COUNTERS, RULE_STATS_WORDS } from '../core/emitters/gpuRecords';
-import { BYTES_PER_LIFE } from '../core/layout';
-import { readPersistent, writePersistent, type PersistentBuffers } from './system/snapshotTransfer';
 
 export class ParticleSystem implements ParticleSystemApi {
   readonly capacity: number;
   /** Resolves with the error when the device is lost; every later call throws it. */
   readonly lost: Promise<Error>;
-  private destroyed = false;
+  readonly variant: Variant;
   /** Force registry and pair springs (src/core/forces); their passes are created on first use. */
   readonly forces: ForceRegistry;
   readonly springs: SpringNetwork;
   /** The force passes (field forces and springs), created on first use. */
   private readonly forcePasses: GpuForces;
-  /** Colliders, links and particle contacts (src/gpu/collisions/collisions.ts), created on first use. */
-  private collisions: GpuCollisions | null = null;
-  private collisionSettings: ContactSettings = DEFAULT_CONTACT_SETTINGS;
-  /** The largest radius ever written, which sizes the collision grid's cells. */
-  private radii = new RadiusBound();
-  /** Emitters, lifetimes and recycling (src/gpu/lifecycle/lifecycle.ts); null without emitters: every slot live. */
-  private lifecyclePasses: GpuLifecycle | null = null;
-  private fuseForces = true;
-  private fuseColliders = true;
   /** What has been written, and so what the step may skip (src/gpu/system/writtenState.ts). */
-  private written: WrittenState;
+  private readonly written: WrittenState;
+  /** Checks, notes and records every write into the particle records (src/gpu/system/writes.ts). */
+  private readonly writes: ParticleWrites;
   /** The passes of one step for the current configuration (src/gpu/system/stepPlanner.ts). */
   private readonly planner: StepPlanner;
-  /** Set by encodeSteps/encodeForces until `submitted()`: a caller's encoder may still hold uniform slots. */
-  private callerEncoderPending = false;
-  /** The non-finite policy, and what `throw` has reported (the counts themselves are on the GPU). */
-  private health = new HealthRecord('report');
-  /** The emitter options it was created with, as plain data (for snapshots); null without emitters. */
-  private lifecycleOptions: LifecycleOptions | null = null;
-  /** The colliders and links as last set (for snapshots: the GPU holds them only in its buffers). */
-  private colliderRecords: PackedColliders = prepareColliders([]);
-  private linkRecords: PackedLinks;
+  /** When work reaches the GPU, and whether the system may still be used (src/gpu/system/submissions.ts). */
+  private readonly queue: Submissions;
+  /** Readbacks inside error scopes (src/gpu/system/reads.ts). */
+  private readonly reads: SystemReads;
   /** Seconds simulated: the sum of every step's dt (counted when the steps are recorded). */
   time = 0;
   /** Steps taken since creation (a restored system continues its snapshot's count). */
@@ -112,19 +78,21 @@ export class ParticleSystem implements ParticleSystemApi {
   private constructor(
     /** The device it runs on: the caller's, which `destroy()` leaves alone. */
     readonly device: GPUDevice,
-    readonly variant: Variant,
-    private readonly state: ParticleBuffer,
-    private readonly integratePass: IntegratePass,
-    private readonly scatterPass: ScatterPass,
-    private readonly loss: DeviceLossWatch,
+    /** The buffer, the passes and what the system keeps of its options (src/gpu/system/assembly.ts). */
+    private readonly parts: SystemParts,
   ) {
+    const { state, integratePass } = parts;
     this.capacity = state.capacity;
-    this.lost = loss.lost;
+    this.lost = parts.loss.lost;
+    this.variant = parts.variant;
     this.forces = new ForceRegistry(this.capacity);
     this.springs = new SpringNetwork(this.capacity);
     this.forcePasses = new GpuForces(device, state, this.forces, this.springs, integratePass.workgroupSize);
-    this.linkRecords = noLinks(this.capacity);
-    this.written = new WrittenState(this.capacity, []);
+    // Written by settle() when first needed, for the slots no write has covered by then.
+    this.written = new WrittenState(this.capacity, parts.initialRanges);
+    this.writes = new ParticleWrites(parts, this.written);
+    this.queue = new Submissions(device, parts, this.written);
+    this.reads = new SystemReads(device, parts);
     this.planner = new StepPlanner({
       capacity: this.capacity,
       forces: this.forces,
@@ -132,10 +100,14 @@ export class ParticleSystem implements ParticleSystemApi {
       forcePasses: this.forcePasses,
       integratePass,
       written: () => this.written,
-      fusion: () => ({ forces: this.fuseForces, colliders: this.fuseColliders }),
-      collisions: () => this.collisions,
-      lifecycle: () => this.lifecyclePasses,
+      fusion: () => ({ forces: parts.fuseForces, colliders: parts.fuseColliders }),
+      collisions: () => parts.collisions,
+      lifecycle: () => parts.lifecycle,
     });
+  }
+
+  private get state(): ParticleBuffer {
+    return this.parts.state;
   }
 
   /**
@@ -144,7 +116,7 @@ export class ParticleSystem implements ParticleSystemApi {
    * @internal
    */
   get particles(): ParticleBuffer {
-    this.settle();
+    this.queue.settle();
     // Whoever holds the buffer may write the accumulators, the accelerations and the radii.
     this.written.mayHoldAnything();
     return this.state;
@@ -152,193 +124,32 @@ export class ParticleSystem implements ParticleSystemApi {
 
   /** Creates a system on `device` (which stays the caller's to destroy). */
   static async create(device: GPUDevice, options: GpuParticleSystemOptions): Promise<ParticleSystem> {
-    const variant = resolveVariant(options);
-    const workgroupSize = checkWorkgroupOptions(device, options);
-    const nonFinite = checkNonFinitePolicy(options.nonFinite);
-    const loss = new DeviceLossWatch(device);
-    loss.check();
-    let particles: ParticleBuffer | undefined;
-    let integrate: IntegratePass | undefined;
-    let scatter: ScatterPass | undefined;
-    let collisions: GpuCollisions | undefined;
-    let collisionSettings = DEFAULT_CONTACT_SETTINGS;
-    let collisionInputs: ReturnType<typeof prepareCollisionInputs> | undefined;
-    const radii = new RadiusBound();
-    // Checked before any GPU object exists: a refused emitter builds nothing.
-    const lifecycleInputs = prepareLifecycle(options, options.capacity);
-    let lifecycle: GpuLifecycle | undefined;
-    try {
-      await withErrorScopes(
-        device,
-        `creating the particle system (capacity ${options.capacity}, ${options.capacity * BYTES_PER_PARTICLE} bytes of state)`,
-        () => {
-          particles = new ParticleBuffer(device, options.capacity, {
-            chunkParticles: options.chunkParticles,
-            ...besideParticles(options, Boolean(lifecycleInputs)),
-          });
-          particles.health.write(nonFinite);
-          collisionInputs = prepareCollisionInputs(options.collisions, options.capacity);
-          collisionSettings = collisionInputs.settings;
-          // Both build their pipelines before they return, so inside these scopes.
-          const passes = Promise.all([
-            IntegratePass.create(device, particles, variant, workgroupSize),
-            ScatterPass.create(device, particles, workgroupSize),
-          ]);
-          if (options.collisions !== undefined) {
-            collisions = GpuCollisions.create(device, particles, collisionSettings, radii, workgroupSize);
-            if (collisionInputs.colliders) collisions.setColliders(collisionInputs.colliders);
-            if (collisionInputs.links) collisions.setLinks(collisionInputs.links);
-          }
-          if (lifecycleInputs) {
-            lifecycle = GpuLifecycle.create(device, particles, lifecycleInputs, variant, workgroupSize);
-            radii.note(lifecycleInputs.rules.largestRadius);
-          }
-          return { passes };
-        },
-        async ({ passes }) => {
-          [integrate, scatter] = await passes;
-        },
-      );
-    } catch (error) {
-      lifecycle?.destroy();
-      integrate?.destroy();
-      scatter?.destroy();
-      collisions?.destroy();
-      particles?.destroy();
-      throw error;
-    }
-    const system = new ParticleSystem(
-      device,
-      variant,
-      particles as ParticleBuffer,
-      integrate as IntegratePass,
-      scatter as ScatterPass,
-      loss,
-    );
-    system.collisionSettings = collisionSettings;
-    system.collisions = collisions ?? null;
-    system.radii = radii;
-    system.lifecyclePasses = lifecycle ?? null;
-    system.fuseForces = options.fuseForces ?? true;
-    system.fuseColliders = options.fuseColliders ?? true;
-    system.health = new HealthRecord(nonFinite);
-    if (lifecycleInputs) {
-      system.lifecycleOptions = plainCopy({
-        emitters: options.emitters,
-        fireworks: options.fireworks,
-        permanent: options.permanent,
-      });
-    }
-    if (collisionInputs?.colliders) system.colliderRecords = collisionInputs.colliders;
-    if (collisionInputs?.links) system.linkRecords = collisionInputs.links;
-    // Every slot starts as Cyclone's default particle: at rest, mass 1, no damping. With emitters, the
-    // slots past the permanent ones start free: parked (immovable, no collision radius). Written by
-    // settle() when first needed, for the slots no write has covered by then.
-    const permanent = lifecycleInputs ? lifecycleInputs.permanent : system.capacity;
-    const parked = defaultRecord();
-    parkSlot(parked, 0);
-    system.written = new WrittenState(
-      system.capacity,
-      [
-        { start: 0, end: permanent, record: defaultRecord() },
-        { start: permanent, end: system.capacity, record: parked },
-      ].filter((range) => range.end > range.start),
-    );
-    return system;
-  }
-
-  /**
-   * Writes the initial records of the slots no write has covered. Called
-   * before anything can read the state: every submit, encode and read of
-   * this system, and every getter that hands the buffer (or passes bound to
-   * it) out. writeBuffer is ordered before any later submit, so this needs
-   * no submit of its own.
-   */
-  private settle(): void {
-    if (this.destroyed) return;
-    this.written.settle(({ start, end, record }) => this.state.writeRepeated(start, end - start, record));
-  }
-
-  private checkUsable(): void {
-    if (this.destroyed) throw new Error('this ParticleSystem has been destroyed');
-    this.loss.check();
-  }
-
-  /**
-   * Runs `record` (which may encode into a fresh encoder) and submits it, inside error scopes.
-   */
-  private async submit(operation: string, record: (encoder: GPUCommandEncoder) => void): Promise<void> {
-    this.checkUsable();
-    await withErrorScopes(this.device, operation, () => {
-      this.settle();
-      const encoder = this.device.createCommandEncoder({ label: `ParticleSystem: ${operation}` });
-      record(encoder);
-      this.device.queue.submit([encoder.finish()]);
-      // The slots this call used are submitted; those of a caller's own encoder may not be yet.
-      if (!this.callerEncoderPending) this.state.submissions.submitted();
-    });
-    // A device lost (or destroyed) just before or during this call reports no error in its scopes, and its
-    // work never runs: the loss has been delivered by now, and the call fails with it rather than resolve.
-    this.loss.check();
+    return new ParticleSystem(device, await assembleSystem(device, options));
   }
 
   async writeParticles(start: number, particles: readonly ParticleInit[]): Promise<void> {
-    this.checkUsable();
-    checkParticleList(particles);
-    checkRange(start, particles.length, this.capacity);
-    checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, particles.length);
-    const packed = packParticles(particles);
-    this.radii.note(largestRadius(packed));
-    this.written.wrotePacked(start, packed);
-    await this.submit('writeParticles', () => this.state.write(start, packed));
+    this.queue.checkUsable();
+    await this.queue.submit('writeParticles', this.writes.particles(start, particles));
   }
 
   async writeAttributes(start: number, attributes: ParticleArrays): Promise<void> {
-    this.checkUsable();
-    const shape = checkParticleArrays(attributes);
-    checkRange(start, shape.count, this.capacity);
-    checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, shape.count);
-    const prepared = prepareParticleArrays(shape, start);
-    this.radii.note(prepared.largestRadius);
-    this.written.wroteAttributes(start, prepared.count, attributes);
-    await this.submit('writeAttributes', () =>
-      this.state.writeChunked(start, prepared.count, (chunk, first, n) => prepared.pack(chunk, 0, first, n)),
-    );
+    this.queue.checkUsable();
+    await this.queue.submit('writeAttributes', this.writes.attributes(start, attributes));
   }
 
   async writePacked(start: number, records: Float32Array): Promise<void> {
-    this.checkUsable();
-    const count = checkPackedRecords(records);
-    checkRange(start, count, this.capacity);
-    checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, count);
-    const { largestRadius } = prepareRecords(records, start);
-    this.radii.note(largestRadius);
-    this.written.wrotePacked(start, records);
-    await this.submit('writePacked', () => this.state.write(start, records));
+    this.queue.checkUsable();
+    await this.queue.submit('writePacked', this.writes.packed(start, records));
   }
 
   async setField(field: SettableField, start: number, values: ArrayLike<number>): Promise<void> {
-    this.checkUsable();
-    const prepared = prepareFieldValues(field, values);
-    checkRange(start, prepared.count, this.capacity);
-    checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, prepared.count);
-    if (prepared.attribute === 'radius') this.radii.noteAll(prepared.values);
-    this.written.wroteField(prepared.attribute, prepared.values);
-    await this.submit(`setField(${field})`, (encoder) =>
-      this.scatterPass.encode(encoder, prepared.attribute, start, prepared.count, prepared.values, false),
-    );
+    this.queue.checkUsable();
+    await this.queue.submit(`setField(${field})`, this.writes.field(field, start, values));
   }
 
   async addForces(start: number, forces: ArrayLike<number>): Promise<void> {
-    this.checkUsable();
-    const prepared = prepareForces(forces);
-    const count = prepared.length / 3;
-    checkRange(start, count, this.capacity);
-    checkPermanentRange(this.lifecyclePasses?.prepared ?? null, start, count);
-    this.written.addedForces();
-    await this.submit('addForces', (encoder) =>
-      this.scatterPass.encode(encoder, 'forceAccum', start, count, prepared, true),
-    );
+    this.queue.checkUsable();
+    await this.queue.submit('addForces', this.writes.forces(start, forces));
   }
 
   async step(dt: number): Promise<void> {
@@ -346,10 +157,10 @@ export class ParticleSystem implements ParticleSystemApi {
   }
 
   async stepMany(dt: number, steps: number): Promise<void> {
-    this.checkUsable();
+    this.queue.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    await this.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.encodePlan(encoder, dt, steps));
+    await this.queue.submit(`step(dt = ${dt}) x ${steps}`, (encoder) => this.planner.encodeSteps(encoder, dt, steps));
     this.countSteps(dt, steps);
   }
 
@@ -367,12 +178,11 @@ export class ParticleSystem implements ParticleSystemApi {
    * UniformRingFullError before anything is recorded into a wrong slot.
    */
   encodeSteps(encoder: GPUCommandEncoder, dt: number, steps = 1): void {
-    this.checkUsable();
+    this.queue.checkUsable();
     checkTimeStep(dt);
     checkStepCount(steps);
-    this.settle();
-    this.callerEncoderPending = true;
-    this.encodePlan(encoder, dt, steps);
+    this.queue.intoCallerEncoder();
+    this.planner.encodeSteps(encoder, dt, steps);
     this.countSteps(dt, steps);
   }
 
@@ -382,17 +192,10 @@ export class ParticleSystem implements ParticleSystemApi {
    * system's own async methods do this themselves.
    */
   submitted(): void {
-    this.callerEncoderPending = false;
-    this.state.submissions.submitted();
+    this.queue.submitted();
   }
 
-  /**
-   * Whether the step reads the acceleration|radius lane as the system stands
-   * now (the bench counts its bytes from this): with emitters always, else
-   * unless every movable particle's acceleration is +0, and its radius too
-   * when the colliders are fused in.
-   * @internal
-   */
+  /** Whether the step reads the acceleration|radius lane now (the bench counts its bytes from this). @internal */
   get stepReadsAccelerationLane(): boolean {
     this.planner.current();
     return this.planner.readsAccelerationLane;
@@ -403,16 +206,10 @@ export class ParticleSystem implements ParticleSystemApi {
     return this.planner.current().passes;
   }
 
-  /** Records `steps` steps of the plan; once one is recorded, every movable particle's accumulator is clear. */
-  private encodePlan(encoder: GPUCommandEncoder, dt: number, steps: number): void {
-    this.planner.current().encode(encoder, dt, steps);
-    if (steps > 0) this.written.stepped();
-  }
-
   async accumulateForces(dt: number): Promise<void> {
-    this.checkUsable();
+    this.queue.checkUsable();
     checkTimeStep(dt);
-    await this.submit(`accumulateForces(dt = ${dt})`, (encoder) => this.recordForces(encoder, dt));
+    await this.queue.submit(`accumulateForces(dt = ${dt})`, (encoder) => this.planner.encodeForces(encoder, dt));
   }
 
   /**
@@ -420,46 +217,24 @@ export class ParticleSystem implements ParticleSystemApi {
    * caller's encoder (Cyclone's updateForces, without integrating).
    */
   encodeForces(encoder: GPUCommandEncoder, dt: number): void {
-    this.checkUsable();
+    this.queue.checkUsable();
     checkTimeStep(dt);
-    this.settle();
-    this.callerEncoderPending = true;
-    this.recordForces(encoder, dt);
-  }
-
-  private recordForces(encoder: GPUCommandEncoder, dt: number): void {
-    const forces = this.forcePasses.prepare(dt);
-    if (!forces) return;
-    this.written.addedForces();
-    const pass = encoder.beginComputePass({ label: 'ParticleSystem.forces' });
-    forces(pass);
-    pass.end();
-  }
-
-  /** The colliders pass and contact resolver, created on first use inside the caller's error scopes. */
-  private ensureCollisions(): GpuCollisions {
-    this.collisions ??= GpuCollisions.create(
-      this.device,
-      this.state,
-      this.collisionSettings,
-      this.radii,
-      this.integratePass.workgroupSize,
-    );
-    return this.collisions;
+    this.queue.intoCallerEncoder();
+    this.planner.encodeForces(encoder, dt);
   }
 
   async setColliders(colliders: readonly ColliderInit[]): Promise<void> {
-    this.checkUsable();
+    this.queue.checkUsable();
     const packed = prepareColliders(colliders);
-    await this.submit('setColliders', () => this.ensureCollisions().setColliders(packed));
-    this.colliderRecords = packed;
+    await this.queue.submit('setColliders', () => ensureCollisions(this.device, this.parts).setColliders(packed));
+    this.parts.colliderRecords = packed;
   }
 
   async setLinks(links: readonly LinkInit[]): Promise<void> {
-    this.checkUsable();
+    this.queue.checkUsable();
     const packed = prepareLinks(links, this.capacity);
-    await this.submit('setLinks', () => this.ensureCollisions().setLinks(packed));
-    this.linkRecords = packed;
+    await this.queue.submit('setLinks', () => ensureCollisions(this.device, this.parts).setLinks(packed));
+    this.parts.linkRecords = packed;
   }
 
   /**
@@ -485,98 +260,44 @@ export class ParticleSystem implements ParticleSystemApi {
 
   /** The live list and its draw arguments, to draw only live particles (ParticlePass.bindLive); null without emitters. */
   get liveBuffers(): LiveSource | null {
-    this.settle();
-    return this.lifecyclePasses?.buffers ?? null;
+    this.queue.settle();
+    return this.parts.lifecycle?.buffers ?? null;
   }
 
-  /**
-   * The collision passes, for tests and benchmarks that probe or time them (null before any collision input).
-   * @internal
-   */
+  /** The collision passes, for tests and benchmarks that probe them (null before any collision input). @internal */
   get collisionPasses(): GpuCollisions | null {
-    this.settle();
-    return this.collisions;
+    this.queue.settle();
+    return this.parts.collisions;
   }
 
   /** The emitters' rates, bursts and motion; null without emitters. */
   get emitters(): EmitterSet | null {
-    return this.lifecyclePasses?.emitters ?? null;
+    return this.parts.lifecycle?.emitters ?? null;
   }
 
-  /**
-   * The lifecycle's buffers and passes (live lists, draw arguments: src/gpu/lifecycle/lifeBuffers.ts); null without emitters.
-   * @internal
-   */
+  /** The lifecycle's buffers and passes (src/gpu/lifecycle/lifecycle.ts); null without emitters. @internal */
   get lifecycle(): GpuLifecycle | null {
-    this.settle();
-    return this.lifecyclePasses;
+    this.queue.settle();
+    return this.parts.lifecycle;
   }
 
-  /**
-   * A frame of this system with emitters as its passes, named, each recordable
-   * on its own (scripts/profile-lifecycle.ts times them): the step
-   * as this system records it (its forces and colliders fused in, or a force
-   * pass before it), then the lifecycle's passes one by one. Only where every
-   * stage is a compute pass (colliders fused, no contacts).
-   * @internal
-   */
-  profileFrame(dt: number): { name: string; record: (pass: GPUComputePassEncoder) => void }[] {
-    this.checkUsable();
-    checkTimeStep(dt);
-    this.settle();
-    const lifecycle = this.lifecyclePasses;
-    if (!lifecycle) throw new Error('profileFrame: only a system with emitters has a lifecycle to profile');
-    const plan = this.planner.current();
-    for (const stage of plan.stages) stage.prepare?.(dt);
-    const [, ...afterStep] = lifecycle.profilePasses(dt);
-    return plan.stages.flatMap((stage) => {
-      if (stage.kind !== 'compute') throw new Error(`profileFrame: the ${stage.name} stage opens passes of its own`);
-      if (stage.name === 'lifecycle') return afterStep;
-      const name =
-        stage.name === 'integrate'
-          ? 'step+age'
-          : stage.name.startsWith('integrate')
-            ? `step+age (${stage.name})`
-            : stage.name;
-      return [{ name, record: (pass: GPUComputePassEncoder) => stage.record(pass, dt, 1) }];
-    });
+  /** The step plan as the system stands now, for scripts that time its stages (src/bench/profileFrame.ts). @internal */
+  get stepPlan(): StepPlan {
+    this.queue.settle();
+    return this.planner.current();
   }
 
   /** Live, free, emitted, killed, shortfall: a copy submitted now, resolved when the GPU reaches it. */
   async readStats(): Promise<SystemStats> {
-    this.checkUsable();
-    this.settle();
-    const [lifecycle, health] = await Promise.all([
-      this.lifecyclePasses ? this.lifecyclePasses.readStats() : staticStats(this.capacity),
-      this.readHealth(),
-    ]);
-    return { ...lifecycle, ...health };
-  }
-
-  /** The non-finite counts, read back; with policy `throw`, throws when they grew since the last throw. */
-  private async readHealth(): Promise<NonFiniteStats> {
-    const { nonFinite, firstIndex } = await withErrorScopes(
-      this.device,
-      'reading the non-finite count',
-      () => ({ reading: this.state.health.read() }),
-      ({ reading }) => reading,
-    );
-    this.health.checkRead(nonFinite, firstIndex);
-    return statsOf(nonFinite, firstIndex);
+    this.queue.checkUsable();
+    this.queue.settle();
+    return this.reads.stats();
   }
 
   async readLifecycle(): Promise<LifecycleSnapshot | null> {
-    this.checkUsable();
-    const lifecycle = this.lifecyclePasses;
-    if (!lifecycle) return null;
-    this.settle();
-    // readState copies and submits before its first await: only its mapAsync is left for the tail.
-    return withErrorScopes(
-      this.device,
-      'readLifecycle',
-      () => ({ reading: lifecycle.readState() }),
-      ({ reading }) => reading,
-    );
+    this.queue.checkUsable();
+    this.queue.settle();
+    return this.reads.lifecycle();
   }
 
   async read(start = 0, count = this.capacity - start): Promise<ParticleSnapshot> {
@@ -585,30 +306,16 @@ export class ParticleSystem implements ParticleSystemApi {
   }
 
   async readPacked(start = 0, count = this.capacity - start): Promise<Float32Array> {
-    this.checkUsable();
+    this.queue.checkUsable();
     checkRange(start, count, this.capacity);
-    this.settle();
-    // read copies and submits before its first await: only its mapAsync is left for the tail.
-    const packed = await withErrorScopes(
-      this.device,
-      'read',
-      () => ({ reading: this.state.read(start, count) }),
-      ({ reading }) => reading,
-    );
-    // Policy `throw`: a read after particles went non-finite throws (once per new count).
-    if (this.health.policy === 'throw') await this.readHealth();
-    return packed;
+    this.queue.settle();
+    return this.reads.records(start, count);
   }
 
-  /** The buffers that hold the state a snapshot keeps. */
+  /** The buffers that hold the state a snapshot keeps; a restore writes the accumulators through them. */
   private persistentBuffers(): PersistentBuffers {
-    // A restore writes the accumulators through these.
     this.written.addedForces();
-    return {
-      particles: this.state,
-      health: this.state.health.buffer,
-      lifecycle: this.lifecyclePasses?.buffers ?? null,
-    };
+    return persistentBuffersOf(this.parts);
   }
 
   /**
@@ -619,51 +326,18 @@ export class ParticleSystem implements ParticleSystemApi {
    * `ParticleSystem.restore` or `CpuParticleSystem.restore` rebuilds it.
    */
   async snapshot(): Promise<Uint8Array> {
-    this.checkUsable();
-    this.settle();
-    // Everything host-side is taken now, with the copy, so steps recorded while it is in flight change neither.
-    const config = {
-      format: 'sparkworks-snapshot' as const,
-      backend: 'gpu' as const,
+    this.queue.checkUsable();
+    this.queue.settle();
+    return takeSnapshot({
+      device: this.device,
       capacity: this.capacity,
-      variant: this.variant,
-      precision: 'float32' as const,
-      nonFinite: this.health.policy,
-      lifecycle: this.lifecycleOptions,
-      contactSettings: this.collisionSettings,
-      forces: this.forces.entries(),
-      springs: [...this.springs.links],
-      emitterRuntime: this.lifecyclePasses ? this.lifecyclePasses.emitters.runtime() : null,
-      radiusBound: this.radii.value,
+      parts: this.parts,
+      forces: this.forces,
+      springs: this.springs,
       time: this.time,
       stepCount: this.stepCount,
-      nonFiniteReported: this.health.reportedCount,
-    };
-    const colliders = this.colliderRecords;
-    const links = this.linkRecords;
-    const capacity = this.capacity;
-    const words = await withErrorScopes(
-      this.device,
-      'snapshot',
-      () => ({
-        reading: readPersistent(this.device, this.persistentBuffers(), {
-          particles: capacity * BYTES_PER_PARTICLE,
-          health: HEALTH.words * 4,
-          lifecycle: this.lifecyclePasses
-            ? {
-                life: capacity * BYTES_PER_LIFE,
-                lists: 2 * capacity * 4,
-                freeList: capacity * 4,
-                counters: LIFE_COUNTERS.words * 4,
-                ruleStats: RULE_STATS_WORDS * 4,
-              }
-            : null,
-        }),
-      }),
-      ({ reading }) => reading,
-    );
-    this.loss.check();
-    return encodeSnapshotSliced({ config, colliders, links, ...words });
+      persistent: this.persistentBuffers(),
+    });
   }
 
   /**
@@ -679,38 +353,23 @@ export class ParticleSystem implements ParticleSystemApi {
     options: Omit<GpuParticleSystemOptions, keyof ParticleSystemOptions> = {},
   ): Promise<ParticleSystem> {
     const decoded = await decodeSnapshotSliced(snapshot);
-    const { config } = decoded;
-    if (!(decoded.particles instanceof Float32Array)) {
-      throw new SparkworksInputError(
-        'a float64 snapshot (from a CPU reference in float64 precision) cannot restore on the GPU, which steps in float32',
-        'precision',
-        config.precision,
-      );
-    }
-    const particles = decoded.particles;
-    const system = await ParticleSystem.create(device, { ...options, ...creationOptions(config) });
+    const records = float32Records(decoded);
+    const system = await ParticleSystem.create(device, { ...options, ...creationOptions(decoded.config) });
     try {
-      for (const { generator, target } of config.forces) system.forces.add(generator, target);
-      system.springs.setLinks(config.springs);
-      if (config.emitterRuntime && system.lifecyclePasses)
-        system.lifecyclePasses.emitters.restore(config.emitterRuntime);
-      system.radii.value = config.radiusBound;
-      system.health.restore(0, 0, config.nonFiniteReported);
-      system.time = config.time;
-      system.stepCount = config.stepCount;
-      // Every slot is written below with the snapshot's records: the initial records need not be.
-      system.written.restored(particles);
-      await system.submit('restore', () => {
-        if (decoded.colliders.count > 0) system.ensureCollisions().setColliders(decoded.colliders);
-        if (decoded.links.records.count > 0) system.ensureCollisions().setLinks(decoded.links);
-        writePersistent(device, system.persistentBuffers(), {
-          particles,
-          health: decoded.health,
-          lifecycle: decoded.lifecycle,
-        });
-      });
-      system.colliderRecords = decoded.colliders;
-      system.linkRecords = decoded.links;
+      restoreHostState(system.parts, system, decoded);
+      system.time = decoded.config.time;
+      system.stepCount = decoded.config.stepCount;
+      // Every slot is written with the snapshot's records: the initial records need not be.
+      system.written.restored(records);
+      await system.queue.submit('restore', () =>
+        restoreBuffers(
+          device,
+          system.parts,
+          () => ensureCollisions(device, system.parts),
+          system.persistentBuffers(),
+          decoded,
+        ),
+      );
     } catch (error) {
       system.destroy();
       throw error;
@@ -720,15 +379,15 @@ export class ParticleSystem implements ParticleSystemApi {
 
   /** Frees this system's GPU objects (not the device). Safe to call twice. */
   destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
+    if (!this.queue.destroy()) return;
     this.forces.close('ParticleSystem');
     this.springs.close('ParticleSystem');
-    this.integratePass.destroy();
-    this.scatterPass.destroy();
+    const { parts } = this;
+    parts.integratePass.destroy();
+    parts.scatterPass.destroy();
     this.forcePasses.destroy();
-    this.collisions?.destroy();
-    this.lifecyclePasses?.destroy();
+    parts.collisions?.destroy();
+    parts.lifecycle?.destroy();
     this.written.clear();
     this.state.destroy();
   }

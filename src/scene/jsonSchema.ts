@@ -1,6 +1,6 @@
 /**
  * The scene format as a JSON Schema (draft 2020-12), generated from its zod
- * definition (src/scene/scene.ts's `sceneObject`): what
+ * definition (src/scene/sceneSchema.ts's `sceneObject`): what
  * public/scene.schema.json holds (`npm run scene-schema`), what the
  * playground's completion reads, and what a scene file names as `"$schema"`.
  *
@@ -40,7 +40,7 @@ import {
   SCENE_LOOK_KEYS,
   TRAIL_KEYS,
 } from './look';
-import { sceneObject } from './scene';
+import { sceneObject } from './sceneSchema';
 
 type Keys<T extends readonly string[]> = T[number];
 

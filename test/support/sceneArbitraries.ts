@@ -96,7 +96,7 @@ export function num(min: number, max: number): fc.Arbitrary<number> {
 /** A double strictly inside (0, max]: never 0, where the rule says > 0. */
 const positive = (min: number, max: number) => num(min, max);
 
-/** A damping: in [0, 1], 0 or a normal float32 (src/core/particles.ts isValidDamping). */
+/** A damping: in [0, 1], 0 or a normal float32 (src/core/input/rules.ts isValidDamping). */
 const damping = num(0, 1).filter(isValidDamping);
 
 const vec = (scale: number) => fc.tuple(num(-scale, scale), num(-scale, scale), num(-scale, scale));

@@ -1,9 +1,9 @@
 /**
- * The CPU reference of the lifecycle passes: ageing (shaders/liveAge.wgsl,
- * fused into the GPU's step, and shaders/age.wgsl), the deaths' counts, scan
- * and compaction (shaders/deathWords.wgsl, lifeScan.wgsl, compact.wgsl), the
- * emission plan (shaders/lifePlan.wgsl planEmit), the fill (shaders/fill.wgsl)
- * and the emission (shaders/emit.wgsl), over the same packed records, in the
+ * The CPU reference of the lifecycle passes: ageing (shaders/step/liveAge.wgsl,
+ * fused into the GPU's step, and shaders/lifecycle/age.wgsl), the deaths' counts, scan
+ * and compaction (shaders/lifecycle/deathWords.wgsl, lifeScan.wgsl, compact.wgsl), the
+ * emission plan (shaders/lifecycle/lifePlan.wgsl planEmit), the fill (shaders/lifecycle/fill.wgsl)
+ * and the emission (shaders/lifecycle/emit.wgsl), over the same packed records, in the
  * same order. Slot and list assignment is integer arithmetic on prefix sums
  * and bit order, so the CPU and the GPU put the same particle in the same
  * slot and list position; only the float quantities (positions, velocities,
@@ -14,13 +14,13 @@
  */
 import { isFiniteState, noteNonFinite } from '../integrate';
 import type { HealthRecord } from '../nonFinite';
-import { CONTACT_TOUCHED_BEFORE, CONTACT_TOUCHED_NOW, CONTACT_TRACKED, DEAD_RADIUS } from '../collisions/colliders';
+import { CONTACT_TOUCHED_BEFORE, CONTACT_TOUCHED_NOW, CONTACT_TRACKED } from '../collisions/colliders';
 import { CONTACT_LANE } from '../collisions/collide';
-import { SparkworksInputError } from '../errors';
 import type { Rounding } from '../integrate';
-import { OFFSET, FLOATS_PER_PARTICLE, LIFE, NO_RULE, type LifeRecords } from '../layout';
+import { OFFSET, FLOATS_PER_PARTICLE, NO_RULE, type LifeRecords } from '../layout';
 import type { FloatArray } from '../particles';
 import type { EmitterSet } from './emitterSet';
+import { planEmitterRequests, requestEmitter } from './emitterRequests';
 import {
   COUNTER_HEADER_WORDS,
   DEATH,
@@ -34,84 +34,21 @@ import {
   RECORD_RULE_MASK,
   RULE_STATS_WORDS,
 } from './gpuRecords';
+import { addCount, childrenOf, dies, hitChildrenOf } from './lifeDeath';
+import { initialLifecycle, parkSlot } from './lifecycleSlots';
+import { findParent, payloadRule } from './payloadChildren';
 import type { PreparedSpawnRules } from './spawnRules';
 import { streamKey } from './random';
 import type { StructArray } from '../schema';
-import { sampleScalar, samplePosition, sampleVelocity, type Vec3 } from './sampling';
+import { spawnLife, spawnParticle } from './sampling';
 import { lifecycleStats, type LifecycleStats } from './stats';
 
-const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, RADIUS, FORCE_ACCUM } = OFFSET;
+export { addCount } from './lifeDeath';
+export { checkPermanentRange, initialLifecycle, parkSlot } from './lifecycleSlots';
+
+const { POSITION, VELOCITY } = OFFSET;
 
 const TWO_TO_32 = 2 ** 32;
-
-/** The lifecycle shaders' addCount (src/core/emitters/gpuRecords.ts): a u32 sum that stops at 2^32 - 1. */
-export function addCount(a: number, b: number): number {
-  return Math.min(a + b, TWO_TO_32 - 1);
-}
-
-/** The lists and records both backends start from: slots [0, permanent) live forever, the rest free. */
-export function initialLifecycle(
-  capacity: number,
-  permanent: number,
-): {
-  lists: Uint32Array<ArrayBuffer>;
-  freeList: Uint32Array<ArrayBuffer>;
-  life: LifeRecords;
-  counters: StructArray<typeof LIFE_COUNTERS.fields>;
-} {
-  const lists = new Uint32Array(2 * capacity);
-  for (let i = 0; i < permanent; i++) lists[i] = i;
-  // The top of the stack is the end: slot `permanent` is taken first, then upwards.
-  const freeList = new Uint32Array(capacity);
-  const free = capacity - permanent;
-  for (let i = 0; i < free; i++) freeList[i] = capacity - 1 - i;
-  const life = LIFE.array(capacity);
-  for (let i = 0; i < permanent; i++) {
-    life.set(i, 'lifetime', Number.POSITIVE_INFINITY);
-    life.set(i, 'size', 1);
-    life.set(i, 'color', 0xffffffff);
-    life.set(i, 'rule', NO_RULE);
-    life.set(i, 'alive', 1);
-    life.set(i, 'generation', 1);
-  }
-  for (let i = permanent; i < capacity; i++) life.set(i, 'rule', NO_RULE);
-  const counters = LIFE_COUNTERS.array(1);
-  counters.set(0, 'live', permanent).set(0, 'free', free);
-  return { lists, freeList, life, counters };
-}
-
-/**
- * With emitters, the host writes only the permanent slots: the others belong
- * to the lifecycle (a write there would make a free slot move on the CPU
- * reference, which steps every slot with inverse mass > 0, and not on the GPU,
- * which steps the live list).
- */
-export function checkPermanentRange(
-  lifecycle: { readonly permanent: number } | null,
-  start: number,
-  count: number,
-): void {
-  if (!lifecycle || count === 0 || start + count <= lifecycle.permanent) return;
-  throw new SparkworksInputError(
-    `particle range [${start}, ${start + count}) reaches past the ${lifecycle.permanent} permanent slots: ` +
-      `with emitters, slots [${lifecycle.permanent}, capacity) are born, aged and recycled by the lifecycle`,
-    'range',
-    [start, start + count],
-  );
-}
-
-/** Parks slot `slot` of `state` as a free slot: immovable, at rest, no particle to the collision passes. */
-export function parkSlot(state: FloatArray, slot: number): void {
-  const base = slot * FLOATS_PER_PARTICLE;
-  state[base + INVERSE_MASS] = 0;
-  state[base + VELOCITY] = 0;
-  state[base + VELOCITY + 1] = 0;
-  state[base + VELOCITY + 2] = 0;
-  state[base + RADIUS] = DEAD_RADIUS;
-  state[base + FORCE_ACCUM] = 0;
-  state[base + FORCE_ACCUM + 1] = 0;
-  state[base + FORCE_ACCUM + 2] = 0;
-}
 
 /** One emitted particle and what made it. */
 export interface Emission {
@@ -142,8 +79,6 @@ export class CpuLifecycle {
   private readonly deaths: StructArray<typeof DEATH.fields>;
   /** The counters' per-emitter states (a view of the same words). */
   private readonly emitterStates: StructArray<typeof EMITTER_STATE.fields>;
-  private readonly position: Vec3 = [0, 0, 0];
-  private readonly velocity: Vec3 = [0, 0, 0];
   /** Called for every particle emitted, with what made it (the tests derive each one's error bound from it). */
   onEmit: ((emission: Emission) => void) | null = null;
 
@@ -218,32 +153,7 @@ export class CpuLifecycle {
     this.emit(state, frame, health);
   }
 
-  /** shaders/lifeDeath.wgsl dies */
-  private dies(state: FloatArray, slot: number, age: number): boolean {
-    const base = slot * FLOATS_PER_PARTICLE;
-    let dead = age > this.life.get(slot, 'lifetime') || (state[base + RADIUS] as number) < 0;
-    const rule = this.life.get(slot, 'rule');
-    if (rule !== NO_RULE) dead = dead || (state[base + POSITION + 1] as number) < this.rules.table.get(rule, 'floor');
-    return dead;
-  }
-
-  /** shaders/lifeDeath.wgsl childrenOf */
-  private childrenOf(rule: number): number {
-    if (rule === NO_RULE) return 0;
-    let children = 0;
-    for (let i = 0; i < 4; i++) children += this.rules.table.get(rule, 'payloadCounts', i);
-    return children;
-  }
-
-  /** shaders/lifeDeath.wgsl hitChildrenOf */
-  private hitChildrenOf(rule: number): number {
-    if (rule === NO_RULE) return 0;
-    let children = 0;
-    for (let i = 0; i < 4; i++) children += this.rules.table.get(rule, 'hitPayloadCounts', i);
-    return children;
-  }
-
-  /** shaders/liveAge.wgsl (the GPU's step ages), shaders/age.wgsl (with the collision events) */
+  /** shaders/step/liveAge.wgsl (the GPU's step ages), shaders/lifecycle/age.wgsl (with the collision events) */
   private age(state: FloatArray, dt: number): void {
     const live = this.get('live');
     const list = this.get('parity') * this.capacity;
@@ -259,7 +169,7 @@ export class CpuLifecycle {
           this.eventBits[k >>> 5] = ((this.eventBits[k >>> 5] as number) | (1 << (k & 31))) >>> 0;
         state[base + CONTACT_LANE] = touchedNow ? CONTACT_TRACKED + CONTACT_TOUCHED_BEFORE : CONTACT_TRACKED;
       }
-      if (this.dies(state, slot, age)) {
+      if (dies(state, this.life, this.rules.table, slot, age)) {
         this.life.set(slot, 'alive', 0);
         this.deadBits[k >>> 5] = ((this.deadBits[k >>> 5] as number) | (1 << (k & 31))) >>> 0;
       }
@@ -267,7 +177,7 @@ export class CpuLifecycle {
   }
 
   /**
-   * shaders/deathWords.wgsl and lifeScan.wgsl: (deaths, children, records) a
+   * shaders/lifecycle/deathWords.wgsl and lifeScan.wgsl: (deaths, children, records) a
    * word of death and event bits, their exclusive prefix sums (one pass here;
    * the blocks change nothing in integers), and the deaths and hits per rule.
    */
@@ -292,8 +202,8 @@ export class CpuLifecycle {
         const hit = (hits & bit) !== 0;
         const rule = this.life.get(this.lists[list + k] as number, 'rule');
         if (this.rules.hasPayloads) {
-          if (died) children = addCount(children, this.childrenOf(rule));
-          if (hit) children = addCount(children, this.hitChildrenOf(rule));
+          if (died) children = addCount(children, childrenOf(this.rules.table, rule));
+          if (hit) children = addCount(children, hitChildrenOf(this.rules.table, rule));
         }
         if (rule !== NO_RULE) {
           const diedAt = MAX_SPAWN_RULES + rule;
@@ -313,7 +223,7 @@ export class CpuLifecycle {
   private totalChildren = 0;
   private totalRecords = 0;
 
-  /** shaders/compact.wgsl: the deaths and events only, word by word, bit by bit; the words cleared. */
+  /** shaders/lifecycle/compact.wgsl: the deaths and events only, word by word, bit by bit; the words cleared. */
   private compact(state: FloatArray): void {
     const words = Math.ceil(this.get('live') / 32);
     const list = this.get('parity') * this.capacity;
@@ -344,8 +254,8 @@ export class CpuLifecycle {
             .set(r, 'childStart', childStart)
             .set(r, 'velocity', state.subarray(base + VELOCITY, base + VELOCITY + 3))
             .set(r, 'rule', (rule | (died ? RECORD_DIED : 0) | (hit ? RECORD_HIT : 0)) >>> 0);
-          if (died) childStart = addCount(childStart, this.childrenOf(rule));
-          if (hit) childStart = addCount(childStart, this.hitChildrenOf(rule));
+          if (died) childStart = addCount(childStart, childrenOf(this.rules.table, rule));
+          if (hit) childStart = addCount(childStart, hitChildrenOf(this.rules.table, rule));
           r += 1;
         }
         if (died) {
@@ -358,7 +268,7 @@ export class CpuLifecycle {
     }
   }
 
-  /** shaders/fill.wgsl: survivors at [L - D, L) into the holes below L - D, in rank order. */
+  /** shaders/lifecycle/fill.wgsl: survivors at [L - D, L) into the holes below L - D, in rank order. */
   private fill(): void {
     const deaths = this.get('deaths');
     const survivors = this.get('liveBase');
@@ -379,7 +289,7 @@ export class CpuLifecycle {
     }
   }
 
-  /** shaders/lifePlan.wgsl planEmit */
+  /** shaders/lifecycle/lifePlan.wgsl planEmit */
   private planEmit(frame: StructArray<typeof FRAME_PARAMS.fields>): void {
     const before = this.get('live');
     const deaths = before > 0 ? this.totalDeaths : 0;
@@ -396,28 +306,8 @@ export class CpuLifecycle {
     this.put('childSequenceBase', this.get('childSequence'));
     this.put('childSequence', this.get('childSequence') + childTotal);
 
-    let hostRequests = 0;
-    const count = frame.get(0, 'emitterCount');
-    const emitters = frame.member(0, 'emitters', EMITTER_FRAME);
-    const states = this.emitterStates;
-    for (let e = 0; e < count; e++) {
-      const incrementWhole = emitters.get(e, 'incrementWhole');
-      const incrementFraction = emitters.get(e, 'incrementFraction');
-      const burstTotal = emitters.get(e, 'burstTotal');
-      const carry = states.get(e, 'carry');
-      const carried = (carry + incrementFraction) >>> 0;
-      let requested = (incrementWhole + (carried < carry ? 1 : 0)) >>> 0;
-      states.set(e, 'carry', carried);
-      requested = (requested + ((burstTotal - states.get(e, 'burstServed')) >>> 0)) >>> 0;
-      states.set(e, 'burstServed', burstTotal);
-      const requests = Math.min(requested, this.capacity - hostRequests);
-      shortfall += requested - requests;
-      states.set(e, 'requests', requests);
-      states.set(e, 'start', hostRequests);
-      states.set(e, 'sequenceBase', states.get(e, 'sequence'));
-      states.set(e, 'sequence', (states.get(e, 'sequence') + requested) >>> 0);
-      hostRequests += requests;
-    }
+    const { hostRequests, shortfall: hostShortfall } = planEmitterRequests(frame, this.emitterStates, this.capacity);
+    shortfall += hostShortfall;
     this.put('hostRequests', hostRequests);
 
     const requests = childRequests + hostRequests;
@@ -433,7 +323,7 @@ export class CpuLifecycle {
     this.add64('shortfall', shortfall % TWO_TO_32);
   }
 
-  /** shaders/emit.wgsl */
+  /** shaders/lifecycle/emit.wgsl */
   private emit(state: FloatArray, frame: StructArray<typeof FRAME_PARAMS.fields>, health: HealthRecord | null): void {
     const granted = this.get('granted');
     const table = this.rules.table;
@@ -448,26 +338,12 @@ export class CpuLifecycle {
       let center: ArrayLike<number>;
       let inheritFrom: ArrayLike<number>;
       if (j < this.get('childRequests')) {
-        const d = this.findParent(j);
+        const d = findParent(this.deaths, this.get('records'), j);
         const flags = this.deaths.get(d, 'rule');
         const parent = (flags & RECORD_RULE_MASK) >>> 0;
-        let rest = j - this.deaths.get(d, 'childStart');
         // Its death payload first (if it died), then its collision payload (if it hit).
-        const deathChildren = (flags & RECORD_DIED) !== 0 ? this.childrenOf(parent) : 0;
-        let counts: 'payloadCounts' | 'hitPayloadCounts' = 'payloadCounts';
-        let rules: 'payloadRules' | 'hitPayloadRules' = 'payloadRules';
-        if (rest >= deathChildren) {
-          rest -= deathChildren;
-          counts = 'hitPayloadCounts';
-          rules = 'hitPayloadRules';
-        }
-        let entry = 0;
-        for (; entry < 3; entry++) {
-          const count = table.get(parent, counts, entry);
-          if (rest < count) break;
-          rest -= count;
-        }
-        rule = table.get(parent, rules, entry);
+        const deathChildren = (flags & RECORD_DIED) !== 0 ? childrenOf(table, parent) : 0;
+        rule = payloadRule(table, parent, j - this.deaths.get(d, 'childStart'), deathChildren);
         key = streamKey(table.get(rule, 'seed'), (this.get('childSequenceBase') + j) >>> 0);
         const at = this.deaths.index(d, 'position');
         center = this.deaths.floats.subarray(at, at + 3);
@@ -475,10 +351,7 @@ export class CpuLifecycle {
         inheritFrom = this.deaths.floats.subarray(v, v + 3);
       } else {
         const h = j - this.get('childRequests');
-        let e = 0;
-        for (; e + 1 < frame.get(0, 'emitterCount'); e++) {
-          if (h < states.get(e, 'start') + states.get(e, 'requests')) break;
-        }
+        const e = requestEmitter(states, frame.get(0, 'emitterCount'), h);
         rule = e;
         key = streamKey(table.get(e, 'seed'), (states.get(e, 'sequenceBase') + (h - states.get(e, 'start'))) >>> 0);
         const c = emitters.index(e, 'center');
@@ -487,47 +360,16 @@ export class CpuLifecycle {
         inheritFrom = emitters.floats.subarray(v, v + 3);
       }
       // spawnParticle, spawnLifetime, spawnSize (each quantity has its own draw, so the order is free).
-      const mass = sampleScalar(table, rule, key, 'mass', round);
-      const damping = sampleScalar(table, rule, key, 'damping', round);
-      samplePosition(this.position, table, rule, center, key, round);
-      sampleVelocity(this.velocity, table, rule, inheritFrom, key, round);
       const base = slot * FLOATS_PER_PARTICLE;
-      for (let c = 0; c < 3; c++) {
-        state[base + POSITION + c] = this.position[c] as number;
-        state[base + VELOCITY + c] = this.velocity[c] as number;
-        state[base + ACCELERATION + c] = table.get(rule, 'acceleration', c);
-        state[base + FORCE_ACCUM + c] = 0;
-      }
-      state[base + INVERSE_MASS] = round(1 / mass);
-      state[base + DAMPING] = damping;
-      state[base + RADIUS] = table.get(rule, 'collisionRadius');
-      // Tracked for collision events (shaders/emit.wgsl): no contact yet.
+      spawnParticle(state, base, table, rule, center, inheritFrom, key, round);
+      // Tracked for collision events (shaders/lifecycle/emit.wgsl): no contact yet.
       state[base + CONTACT_LANE] = CONTACT_TRACKED;
-      this.life.set(slot, 'age', 0);
-      this.life.set(slot, 'lifetime', sampleScalar(table, rule, key, 'lifetime', round));
-      this.life.set(slot, 'size', sampleScalar(table, rule, key, 'size', round));
-      this.life.set(slot, 'color', table.get(rule, 'color'));
-      const tag = table.get(rule, 'tag');
-      this.life.set(slot, 'rule', tag);
-      this.life.set(slot, 'alive', 1);
-      this.life.set(slot, 'generation', (this.life.get(slot, 'generation') + 1) >>> 0);
+      const tag = spawnLife(this.life, slot, table, rule, key, round);
       this.ruleStats[tag] = (this.ruleStats[tag] as number) + 1;
       // Born NaN or infinite (an inherited velocity past float32's range): counted, and parked, as the step does.
       if (health && !isFiniteState(state, base)) noteNonFinite(state, base, slot, health);
       this.onEmit?.({ slot, rule, key, center: Array.from(center), inheritFrom: Array.from(inheritFrom) });
     }
-  }
-
-  /** emit.wgsl findParent: the last record whose childStart <= c. */
-  private findParent(c: number): number {
-    let low = 0;
-    let high = this.get('records');
-    while (high - low > 1) {
-      const middle = (low + high) >>> 1;
-      if (this.deaths.get(middle, 'childStart') <= c) low = middle;
-      else high = middle;
-    }
-    return low;
   }
 
   /** The counters as the host reads them. */

@@ -2,7 +2,7 @@
  * Counter-based random numbers: every draw is a pure function of (seed,
  * particle number, draw index), hashed with PCG, so the n-th particle of an
  * emitter gets the same numbers whichever invocation, frame or backend makes
- * it. Mirrored line for line by shaders/pcg.wgsl.
+ * it. Mirrored line for line by shaders/shared/pcg.wgsl.
  *
  * The hash is the PCG-RXS-M-XS 32-bit output function over one LCG step, as
  * recommended for GPU use by Jarzynski and Olano, "Hash Functions for GPU

@@ -1,5 +1,5 @@
 /**
- * The CPU reference of shaders/spawn.wgsl: a new particle from its spawn
+ * The CPU reference of shaders/lifecycle/spawn.wgsl: a new particle from its spawn
  * rule, operation for operation in the shader's order, each rounded with
  * `round` (Math.fround: float32 as the GPU; the identity: float64). sin, cos,
  * sqrt and pow are JavaScript's (correctly rounded or nearly); WGSL allows
@@ -7,13 +7,17 @@
  * Scratch vectors are reused, gl-matrix style: nothing is allocated per particle.
  */
 import type { Rounding } from '../integrate';
+import { OFFSET, type LifeRecords } from '../layout';
+import type { FloatArray } from '../particles';
 import { SHAPE, SPAWN_RULE, VELOCITY_MODE } from './gpuRecords';
 import { DRAW, draw, open01, uniform01 } from './random';
 import type { StructArray } from '../schema';
 
 type Table = StructArray<typeof SPAWN_RULE.fields>;
 
-/** The float32 just below 2*pi (see shaders/spawn.wgsl). */
+const { POSITION, INVERSE_MASS, VELOCITY, DAMPING, ACCELERATION, RADIUS, FORCE_ACCUM } = OFFSET;
+
+/** The float32 just below 2*pi (see shaders/lifecycle/spawn.wgsl). */
 export const TAU_BELOW = 6.283185005187988;
 /** f32(1/3). */
 export const ONE_THIRD = Math.fround(1 / 3);
@@ -29,7 +33,7 @@ export function safeSqrt(x: number, round: Rounding): number {
   return x <= 0 ? 0 : round(Math.sqrt(x));
 }
 
-/** A uniform direction from two uniform draws (shaders/spawn.wgsl unitVector), into `out`. */
+/** A uniform direction from two uniform draws (shaders/lifecycle/spawn.wgsl unitVector), into `out`. */
 export function unitVector(out: Vec3, a: number, b: number, round: Rounding): Vec3 {
   const z = round(1 - round(2 * a));
   const rxy = round(2 * safeSqrt(round(a * round(1 - a)), round));
@@ -62,7 +66,7 @@ function sumOfScaled(
   return out;
 }
 
-/** shaders/spawn.wgsl samplePosition, into `out`. */
+/** shaders/lifecycle/spawn.wgsl samplePosition, into `out`. */
 export function samplePosition(
   out: Vec3,
   table: Table,
@@ -139,7 +143,7 @@ export function samplePosition(
   }
 }
 
-/** shaders/spawn.wgsl sampleVelocity, into `out`. */
+/** shaders/lifecycle/spawn.wgsl sampleVelocity, into `out`. */
 export function sampleVelocity(
   out: Vec3,
   table: Table,
@@ -191,7 +195,7 @@ export function sampleVelocity(
   return out;
 }
 
-/** The scalar draws of shaders/spawn.wgsl: mass, damping, lifetime, size. */
+/** The scalar draws of shaders/lifecycle/spawn.wgsl: mass, damping, lifetime, size. */
 export function sampleScalar(
   table: Table,
   rule: number,
@@ -207,4 +211,60 @@ export function sampleScalar(
     u,
     round,
   );
+}
+
+const spawnedPosition: Vec3 = [0, 0, 0];
+const spawnedVelocity: Vec3 = [0, 0, 0];
+
+/**
+ * shaders/lifecycle/spawn.wgsl spawnParticle: the particle of spawn rule `rule` and
+ * random key `key`, written into `state` at `base`, with no force accumulated.
+ */
+export function spawnParticle(
+  state: FloatArray,
+  base: number,
+  table: Table,
+  rule: number,
+  center: ArrayLike<number>,
+  inheritFrom: ArrayLike<number>,
+  key: number,
+  round: Rounding,
+): void {
+  // Each quantity has its own draw, so the order is free.
+  const mass = sampleScalar(table, rule, key, 'mass', round);
+  const damping = sampleScalar(table, rule, key, 'damping', round);
+  samplePosition(spawnedPosition, table, rule, center, key, round);
+  sampleVelocity(spawnedVelocity, table, rule, inheritFrom, key, round);
+  for (let c = 0; c < 3; c++) {
+    state[base + POSITION + c] = spawnedPosition[c] as number;
+    state[base + VELOCITY + c] = spawnedVelocity[c] as number;
+    state[base + ACCELERATION + c] = table.get(rule, 'acceleration', c);
+    state[base + FORCE_ACCUM + c] = 0;
+  }
+  state[base + INVERSE_MASS] = round(1 / mass);
+  state[base + DAMPING] = damping;
+  state[base + RADIUS] = table.get(rule, 'collisionRadius');
+}
+
+/**
+ * spawnLifetime and spawnSize, with the rest of the newborn's life record
+ * that shaders/lifecycle/emit.wgsl writes; returns its tag (the rule it obeys).
+ */
+export function spawnLife(
+  life: LifeRecords,
+  slot: number,
+  table: Table,
+  rule: number,
+  key: number,
+  round: Rounding,
+): number {
+  life.set(slot, 'age', 0);
+  life.set(slot, 'lifetime', sampleScalar(table, rule, key, 'lifetime', round));
+  life.set(slot, 'size', sampleScalar(table, rule, key, 'size', round));
+  life.set(slot, 'color', table.get(rule, 'color'));
+  const tag = table.get(rule, 'tag');
+  life.set(slot, 'rule', tag);
+  life.set(slot, 'alive', 1);
+  life.set(slot, 'generation', (life.get(slot, 'generation') + 1) >>> 0);
+  return tag;
 }

@@ -119,13 +119,13 @@ export interface PreparedSpawnRules {
   /**
    * The floor every entry of the table has (as stored, float32), or null when
    * they differ, one is not finite or there are none: with one floor shared,
-   * the death test need not look a particle's rule up (shaders/lifeDeath.wgsl).
+   * the death test need not look a particle's rule up (shaders/lifecycle/lifeDeath.wgsl).
    */
   readonly sharedFloor: number | null;
   /**
    * The shapes and the velocity modes the table's entries use, as bit masks
    * (bit SHAPE[name], bit VELOCITY_MODE[name]): the emission's kernel compiles
-   * the others out (shaders/spawn.wgsl).
+   * the others out (shaders/lifecycle/spawn.wgsl).
    */
   readonly shapes: number;
   readonly velocityModes: number;

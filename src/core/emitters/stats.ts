@@ -1,6 +1,6 @@
 /**
  * What the host learns of the lifecycle: the counters, read back without
- * stalling a frame on the GPU (src/gpu/lifecycle.ts), or read directly on
+ * stalling a frame on the GPU (src/gpu/lifecycle/lifecycle.ts), or read directly on
  * the CPU reference. The same decoding for both.
  */
 import type { LifeRecords } from '../layout';

@@ -1,5 +1,5 @@
 /**
- * The CPU reference of shaders/forces.wgsl: the registry's field generators
+ * The CPU reference of shaders/forces/forces.wgsl: the registry's field generators
  * for every particle, line for line in the shader's order, over the same
  * packed records. With `round = Math.fround` every operation rounds to
  * float32 as the GPU does; with the identity it runs in float64.

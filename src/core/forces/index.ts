@@ -1,4 +1,4 @@
-/** Force generators: the data, the registry, and the CPU twins of shaders/forces.wgsl and shaders/springs.wgsl. */
+/** Force generators: the data, the registry, and the CPU twins of shaders/forces/forces.wgsl and shaders/forces/springs.wgsl. */
 export * from './generators';
 export * from './records';
 export * from './registry';

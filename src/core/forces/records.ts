@@ -134,7 +134,7 @@ export function compositionKey(composition: ForceComposition): string {
 /**
  * `registeredForces` for one composition: the registry's generators as
  * straight-line calls in registry order, each behind its target test, each
- * reading its record at a constant index. Appended to shaders/forces.wgsl.
+ * reading its record at a constant index. Appended to shaders/forces/forces.wgsl.
  */
 export function wgslRegisteredForces(composition: ForceComposition): string {
   const calls = composition.map(({ type, target }, k) => {

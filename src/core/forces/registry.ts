@@ -241,7 +241,7 @@ export class ForceRegistry {
   }
 
   /**
-   * Every index-list target's bitmask, concatenated (what shaders/forces.wgsl reads as `masks`).
+   * Every index-list target's bitmask, concatenated (what shaders/forces/forces.wgsl reads as `masks`).
    * @internal
    */
   get maskWords(): Uint32Array {

@@ -1,5 +1,5 @@
 /**
- * The CPU reference of shaders/springs.wgsl: each particle gathers the forces
+ * The CPU reference of shaders/forces/springs.wgsl: each particle gathers the forces
  * of its own springs from the compressed rows, in the same order.
  */
 import type { Rounding } from '../integrate';

@@ -33,7 +33,7 @@
  * richer field.
  *
  * Mirrored by the generated WGSL (`wgslTurbulenceField`, with
- * shaders/turbulence.wgsl) and by the CPU twin `turbulenceField`.
+ * shaders/forces/turbulence.wgsl) and by the CPU twin `turbulenceField`.
  */
 import type { Rounding } from '../integrate';
 
@@ -130,7 +130,7 @@ export function turbulenceOrigin(offset: readonly number[], frequency: number, s
   return [0, 1, 2].map((c) => (offset[c] as number) * frequency + (shift[c] as number));
 }
 
-/** The parabola `wave` of shaders/turbulence.wgsl: x = 2 fract(t) - 1, x (4 - 4|x|). */
+/** The parabola `wave` of shaders/forces/turbulence.wgsl: x = 2 fract(t) - 1, x (4 - 4|x|). */
 export function wave(t: number, round: Rounding): number {
   const x = round(2 * round(t - Math.floor(t)) - 1);
   return round(x * round(4 - 4 * Math.abs(x)));

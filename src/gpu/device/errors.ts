@@ -131,6 +131,19 @@ export async function withErrorScopes<T, R>(
 }
 
 /**
+ * A readback inside error scopes: `start` copies and submits (synchronously,
+ * inside the scopes) and returns the mapping's promise, awaited after them.
+ */
+export function readWithinScopes<R>(device: GPUDevice, operation: string, start: () => Promise<R>): Promise<R> {
+  return withErrorScopes(
+    device,
+    operation,
+    () => ({ reading: start() }),
+    ({ reading }) => reading,
+  );
+}
+
+/**
  * Runs `work`, awaits included, inside the three error scopes and throws what
  * they caught, as withErrorScopes does. The scopes stay pushed across every
  * await, so they also catch whatever any other code does on the device

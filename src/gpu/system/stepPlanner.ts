@@ -41,6 +41,22 @@ export class StepPlanner {
 
   constructor(private readonly parts: StepParts) {}
 
+  /** Records `steps` steps of the plan; once one is recorded, every movable particle's accumulator is clear. */
+  encodeSteps(encoder: GPUCommandEncoder, dt: number, steps: number): void {
+    this.current().encode(encoder, dt, steps);
+    if (steps > 0) this.parts.written().stepped();
+  }
+
+  /** Records the registry's and the springs' forces for a step of `dt` (Cyclone's updateForces, without integrating). */
+  encodeForces(encoder: GPUCommandEncoder, dt: number): void {
+    const forces = this.parts.forcePasses.prepare(dt);
+    if (!forces) return;
+    this.parts.written().addedForces();
+    const pass = encoder.beginComputePass({ label: 'ParticleSystem.forces' });
+    forces(pass);
+    pass.end();
+  }
+
   /** The plan for the current configuration, rebuilt only when that changes. */
   current(): StepPlan {
     const collisions = this.parts.collisions()?.active ? this.parts.collisions() : null;
