@@ -51,12 +51,7 @@ const trails = new TrailPass(device, FORMAT, DEPTH);
 // The bench state fills a cube of side 20 about the origin.
 const camera = new OrbitCamera({ target: [0, 0, 0], distance: 40, yaw: 0.6, pitch: 0.4 });
 camera.update(1);
-const view = {
-  viewProjection: camera.viewProjection,
-  width: side,
-  height: side,
-  focalPixels: camera.focalPixels(side),
-};
+const view = camera.drawView(side, side);
 const look = { ...DEFAULT_TRAIL_LOOK, width: 0.05 };
 
 /** Milliseconds of one command buffer recorded by `record`, submit to done. */

@@ -3,7 +3,8 @@
  * where a frame of a system with churning emitters (src/bench/emitters.ts)
  * spends its time, pass by pass, at 100% and 10% live, beside the plain step
  * (no emitters) at the same count. The system's state after the fill is saved;
- * each prefix of a frame's passes (the step, the step + deathWords, ...) is
+ * each prefix of a frame's passes (the step, the step + countDeaths, printed as
+ * `deathWords+scan0`, ...) is
  * timed from that state restored (the copy outside the timed submission), so
  * every pass runs on the state a real frame gives it; a pass costs its
  * prefix's time less the prefix before it. Rounds alternate with the plain

@@ -117,47 +117,18 @@ describe('colliders: GPU against the CPU twin, within the derived float32 bound'
   // ever comes within float32 rounding of a threshold where GPU and CPU could
   // branch apart (a contact starting, a kill, a box face chosen): these seeds
   // keep every particle clear of that, and the test would say if not.
+  const box = { center: [0, 0, 0], halfExtents: [0.8, 0.5, 0.6], ...surface };
+  /** The oriented boxes' quaternion. */
+  const TURN = [0.3, 0.2, 0.1, 0.9];
   const cases: [string, ColliderInit[], number[], number][] = [
     ['a ground plane', [{ type: 'plane', normal: [0, 1, 0], offset: 0, ...surface }], [0, 0.6, 0], 0.6],
     ['an oblique plane', [{ type: 'plane', normal: [0.3, 1, -0.2], offset: 0.2, ...surface }], [0, 0.6, 0], 0.6],
     ['a sphere, outside', [{ type: 'sphere', center: [0, 0, 0], radius: 1, ...surface }], [0, 0, 0], 1.4],
     ['a sphere, inside', [{ type: 'sphere', center: [0, 0, 0], radius: 1, inside: true, ...surface }], [0, 0, 0], 0.9],
-    ['a box, outside', [{ type: 'box', center: [0, 0, 0], halfExtents: [0.8, 0.5, 0.6], ...surface }], [0, 0, 0], 1.3],
-    [
-      'a box, inside',
-      [{ type: 'box', center: [0, 0, 0], halfExtents: [0.8, 0.5, 0.6], inside: true, ...surface }],
-      [0, 0, 0],
-      0.7,
-    ],
-    [
-      'an oriented box, outside',
-      [
-        {
-          type: 'orientedBox',
-          center: [0, 0, 0],
-          halfExtents: [0.8, 0.5, 0.6],
-          rotation: [0.3, 0.2, 0.1, 0.9],
-          ...surface,
-        },
-      ],
-      [0, 0, 0],
-      1.3,
-    ],
-    [
-      'an oriented box, inside',
-      [
-        {
-          type: 'orientedBox',
-          center: [0, 0, 0],
-          halfExtents: [0.8, 0.5, 0.6],
-          rotation: [0.3, 0.2, 0.1, 0.9],
-          inside: true,
-          ...surface,
-        },
-      ],
-      [0, 0, 0],
-      0.6,
-    ],
+    ['a box, outside', [{ type: 'box', ...box }], [0, 0, 0], 1.3],
+    ['a box, inside', [{ type: 'box', ...box, inside: true }], [0, 0, 0], 0.7],
+    ['an oriented box, outside', [{ type: 'orientedBox', ...box, rotation: TURN }], [0, 0, 0], 1.3],
+    ['an oriented box, inside', [{ type: 'orientedBox', ...box, rotation: TURN, inside: true }], [0, 0, 0], 0.6],
     ['a kill plane', [{ type: 'plane', normal: [0, 1, 0], offset: 0, kill: true }], [0, 0.6, 0], 0.6],
     ['a kill sphere', [{ type: 'sphere', center: [0, 0, 0], radius: 0.6, kill: true }], [0, 0, 0], 1.2],
   ];

@@ -24,6 +24,7 @@ import { DEFAULT_WORKGROUP_SIZE, ParticleSystem } from '../src/gpu/particleSyste
 import { GridPass } from '../src/gpu/collisions/gridPass';
 import { gridSpacing } from '../src/core/collisions/grid';
 import { ContactPass, staleWordIndex, type ContactModeName, type ContactStep } from '../src/gpu/collisions/contactPass';
+import { readBuffer as readFloats } from '../src/bench/soaPass';
 import { UNIT_ROUNDOFF } from './support/errorBound';
 import { useDevice } from './support/gpu';
 import { seededRandom } from './support/random';
@@ -78,20 +79,20 @@ async function stepAgainstTwin(
   return { before, after };
 }
 
-/** Copies a GPU buffer back (a staging buffer, unmapped and destroyed). */
+/** The first `bytes` of a GPU buffer, copied back as words (src/bench's readBuffer). */
 async function readBuffer(device: GPUDevice, buffer: GPUBuffer, bytes: number): Promise<Uint32Array> {
-  const staging = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  try {
-    const encoder = device.createCommandEncoder();
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const out = new Uint32Array(staging.getMappedRange().slice(0));
-    staging.unmap();
-    return out;
-  } finally {
-    staging.destroy();
-  }
+  return new Uint32Array((await readFloats(device, buffer, bytes)).buffer);
+}
+
+/** One list probe (no resolve) of the first `count` particles: what each found and listed, and the buffers. */
+async function probeLists(device: GPUDevice, system: ParticleSystem, count: number) {
+  const passes = system.collisionPasses!;
+  const encoder = device.createCommandEncoder();
+  const contacts = passes.encodeProbe(encoder, 'list', 1 / 60, count);
+  device.queue.submit([encoder.finish()]);
+  const found = await readBuffer(device, contacts.active, count * 4);
+  const listed = await readBuffer(device, contacts.deltas, count * 32);
+  return { passes, contacts, found, listed };
 }
 
 /**
@@ -350,12 +351,7 @@ describe('particle-particle collisions', () => {
       collisions: { particleCollisions: true, skin },
     });
     await system.writeParticles(0, particles);
-    const passes = system.collisionPasses!;
-    const encoder = device.createCommandEncoder();
-    const contacts = passes.encodeProbe(encoder, 'list', 1 / 60, count);
-    device.queue.submit([encoder.finish()]);
-    const found = await readBuffer(device, contacts.active, count * 4);
-    const listed = await readBuffer(device, contacts.deltas, count * 32);
+    const { passes, found, listed } = await probeLists(device, system, count);
     const grid = passes.grid!;
     const starts = await readBuffer(device, grid.starts, (grid.buckets + 1) * 4);
     const entries = await readBuffer(device, grid.entries, count * 4);
@@ -464,12 +460,7 @@ describe('particle-particle collisions', () => {
     const options = { capacity: count, collisions: { particleCollisions: true, iterations: 4 } };
     const system = await ParticleSystem.create(device, options);
     await system.writeParticles(0, particles);
-    const passes = system.collisionPasses!;
-    const encoder = device.createCommandEncoder();
-    const contacts = passes.encodeProbe(encoder, 'list', 1 / 60, count);
-    device.queue.submit([encoder.finish()]);
-    const found = await readBuffer(device, contacts.active, count * 4);
-    const listed = await readBuffer(device, contacts.deltas, count * 32);
+    const { contacts, found, listed } = await probeLists(device, system, count);
     const candidates = (await readBuffer(device, contacts.active, count * 8)).subarray(count);
     const overflowing = candidates.filter((n) => n > contacts.candidates).length;
     expect(overflowing).toBeGreaterThan(100);

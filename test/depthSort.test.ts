@@ -15,7 +15,8 @@ import { withErrorScopes } from '../src/gpu/device/errors';
 import { OrbitCamera } from '../src/render/camera';
 import { DepthSort } from '../src/render/depthSort';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
-import { ParticlePass, type ParticleBinding } from '../src/render/particlePass';
+import type { ParticleBinding } from '../src/render/particleBinding';
+import { ParticlePass } from '../src/render/particlePass';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
 import {
@@ -23,6 +24,7 @@ import {
   firstDifference,
   lcg,
   particleBuffer,
+  randomRecords,
   renderSortedDraw,
   sortedDrawFailures,
 } from './support/lookPixels';
@@ -148,16 +150,7 @@ describe('DepthSort on the GPU', () => {
     // (read back), and the slots must be a permutation.
     const { device } = gpu.get();
     const count = 4097;
-    const random = lcg(7);
-    const records = new Float32Array(count * FLOATS_PER_PARTICLE);
-    for (let i = 0; i < count; i++) {
-      const b = i * FLOATS_PER_PARTICLE;
-      for (let k = 0; k < 3; k++) {
-        records[b + POSITION + k] = random() * 4 - 2;
-        records[b + VELOCITY + k] = random() * 2 - 1;
-      }
-      records[b + INVERSE_MASS] = 1;
-    }
+    const records = randomRecords(count, 7, 2, 1);
     const camera = new OrbitCamera({ target: [0, 0, 0], distance: 6, yaw: 0.6, pitch: 0.3 });
     camera.update(1);
     const { keys, slots } = await sortOnGpu(device, records, count, camera.viewProjection, 0.01);

@@ -11,17 +11,7 @@ import { prepareLifecycle } from '../src/core/emitters/options';
 import { packColor } from '../src/core/emitters/params';
 import { prepareSpawnRules } from '../src/core/emitters/spawnRules';
 import { NO_FLOOR, type EmitterInit, type FireworkRuleInit } from '../src/core/emitters/types';
-import { SparkworksInputError } from '../src/core/errors';
-
-function refusal(run: () => unknown): SparkworksInputError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SparkworksInputError);
-    return error as SparkworksInputError;
-  }
-  throw new Error('expected a SparkworksInputError, nothing was thrown');
-}
+import { refusal } from './support/refusal';
 
 const emitter = (fields: Record<string, unknown>) => [fields as EmitterInit];
 

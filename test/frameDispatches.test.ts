@@ -45,7 +45,7 @@ async function frameDispatches(capacity: number) {
     emitters: [{ rate: capacity / 4, burst: capacity / 2, lifetime: [0.05, 0.2], seed: 3 }],
   });
   try {
-    // The first step after a start (or a restore) judges its deaths again (GpuLifecycle, lanesMayBeTouched):
+    // The first step after a start (or a restore) judges its deaths again (GpuLifecycle, contactLanesMayHoldTouches):
     // the frames after it are the ones counted.
     const counts = { dispatches: 0 };
     const first = device.createCommandEncoder();
@@ -63,7 +63,7 @@ async function frameDispatches(capacity: number) {
 }
 
 describe('a frame with emitters, as dispatches', () => {
-  // The step over the slots, deathWords with the scan's level 0, the scan's top level with planEmit, the
+  // The step over the slots, countDeaths with the scan's level 0, the scan's top level with planEmit, the
   // compaction, the fill, the emission. Pools of up to 2^25 slots have no scan level between
   // (src/gpu/lifecycle/lifeBuffers.ts, scanLevels).
   it.each([2 ** 12, 2 ** 20])('%i slots: six dispatches', async (capacity) => {

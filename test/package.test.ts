@@ -6,16 +6,17 @@
  *     TypeScript loader) imports `sparkworks`, `sparkworks/node` and
  *     `sparkworks/core`, steps 10,000 particles 100 times on the adapter and
  *     on the CPU reference; checked here against the carried float32 bound;
- * (b) a fresh Vite + TypeScript app (examples/minimal, the README's quick
- *     start) imports `sparkworks` and `sparkworks/render`, builds with no
- *     plugin, and draws particles in headless Chromium;
+ * (b) a fresh Vite + TypeScript app holding exactly the README's quick
+ *     start (its index.html and src/main.ts, test/support/quickStart.ts)
+ *     imports `sparkworks` and `sparkworks/render`, builds with no plugin,
+ *     and draws particles in headless Chromium;
  * (c) `tsc --noEmit` in strict mode, library checks on, passes for both.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ import { FLOATS_PER_PARTICLE } from '../src/core/layout';
 import { DEFAULT_VARIANT } from '../src/core/variants';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 import { StepErrorBound, compareWithBound } from './support/errorBound';
+import { quickStartFiles } from './support/quickStart';
 
 const run = promisify(execFile);
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -145,14 +147,15 @@ describe('consumer (a): plain Node ESM', () => {
   });
 });
 
-describe('consumer (b): a fresh Vite + TypeScript app (examples/minimal)', () => {
+describe("consumer (b): a fresh Vite + TypeScript app with the README's quick start", () => {
   let folder: string;
 
   beforeAll(async () => {
-    folder = await consumer('vite', ['vite', 'typescript'], {
-      'index.html': join(ROOT, 'examples/minimal/index.html'),
-      'main.ts': join(ROOT, 'examples/minimal/main.ts'),
-    });
+    folder = await consumer('vite', ['vite', 'typescript'], {});
+    for (const [path, text] of Object.entries(quickStartFiles())) {
+      mkdirSync(join(folder, dirname(path)), { recursive: true });
+      writeFileSync(join(folder, path), text);
+    }
   }, 300_000);
 
   it('type-checks in strict mode, library checks on (c)', async () => {

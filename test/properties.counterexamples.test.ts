@@ -13,21 +13,14 @@ import { SHOWN_LENGTH } from '../src/core/validation';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { parseScene } from '../src/scene/scene';
 import { useDevice } from './support/gpu';
+import { sceneRefusal } from './support/refusal';
 import { cpuSystemFor, gpuSystemFor } from './support/sceneSystems';
 
 const gpu = useDevice();
 const EXPLICIT = { integrator: 'explicit', damping: 'per-second' } as const;
 
 /** The refusal parseScene throws for `text` (failing if it accepts it or throws anything else). */
-function refusal(text: string): SparkworksInputError {
-  try {
-    parseScene(text, 'x.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(SparkworksInputError);
-    return error as SparkworksInputError;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (text: string) => sceneRefusal(text, 'x.json');
 
 const backends = [
   ['CPU', async (): Promise<ParticleSystemApi> => new CpuParticleSystem({ capacity: 2 })],

@@ -7,23 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
-import { SparkworksInputError } from '../src/core/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { parseScene } from '../src/scene/scene';
 import { useDevice } from './support/gpu';
+import { refusal } from './support/refusal';
 
 const gpu = useDevice();
 const NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'] as const;
-
-function refusal(call: () => unknown): SparkworksInputError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SparkworksInputError);
-    return error as SparkworksInputError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe.each(NAMES)('the prototype name %s', (name) => {
   it('is not a force type on either backend, and the GPU system still steps', async () => {

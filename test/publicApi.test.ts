@@ -5,6 +5,7 @@
  * (The exported names and signatures are held by etc/*.api.md, checked when
  * test/package.test.ts builds the package.)
  */
+import { quickStartBlock } from './support/quickStart';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,10 +124,8 @@ describe('public entry points', () => {
   });
 
   it("the README's quick start is examples/minimal/main.ts, word for word", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block =
-      /<!-- quick-start: examples\/minimal\/main\.ts -->\s*```ts\n([\s\S]*?)```\s*<!-- \/quick-start -->/.exec(readme);
-    expect(block, 'README.md has a quick-start block marked with its source').not.toBeNull();
-    expect(block![1]).toBe(readFileSync(join(ROOT, 'examples/minimal/main.ts'), 'utf8'));
+    expect(quickStartBlock('examples/minimal/main.ts')).toBe(
+      readFileSync(join(ROOT, 'examples/minimal/main.ts'), 'utf8'),
+    );
   });
 });

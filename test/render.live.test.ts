@@ -19,21 +19,25 @@ import { fireworkRules } from '../src/demos/fireworks/fireworks';
 import { cycloneLaunchers } from '../src/core/emitters/cyclone';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
+import { QuadPaths, expectSamePixels } from './support/quadPaths';
 
 const gpu = useDevice();
 
 /** Column-major: every position to clip (0, 0, 0.5, 1), the centre of the target. */
 const TO_CENTRE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5, 1];
 
+/** Cyclone's rules, payloads doubled: a few hundred live at once, well inside float16's exact integers. */
+const fireworksSystem = (device: GPUDevice) =>
+  ParticleSystem.create(device, {
+    capacity: 2048,
+    emitters: cycloneLaunchers(2, 5),
+    fireworks: fireworkRules(2, 9.81, 5),
+  });
+
 describe('ParticlePass.bindLive', () => {
   it('draws exactly the live particles of a fireworks system, in every colour mode', async () => {
     const { device } = gpu.get();
-    // Cyclone's rules, payloads doubled: a few hundred live at once, well inside float16's exact integers.
-    const system = await ParticleSystem.create(device, {
-      capacity: 2048,
-      emitters: cycloneLaunchers(2, 5),
-      fireworks: fireworkRules(2, 9.81, 5),
-    });
+    const system = await fireworksSystem(device);
     const pass = new ParticlePass(device, 'rgba16float', 'depth24plus');
     const binding = pass.bindLive('test.live', system.particles.buffer, system.lifecycle!.buffers);
     const target = new OffscreenTarget(device, 1, 'rgba16float');
@@ -84,11 +88,8 @@ describe('ParticlePass.bindLive', () => {
       ).toThrow(/needs a range/);
       records.destroy();
     } finally {
-      binding.destroy();
-      binding.destroy();
-      pass.destroy();
-      system.destroy();
-      target.destroy();
+      // The binding twice: its second destroy does nothing.
+      for (const owned of [binding, binding, pass, system, target]) owned.destroy();
     }
   });
 });
@@ -99,26 +100,18 @@ describe('ParticlePass.bindLive, quads', () => {
 
   it('draws the live list instanced and pulled: exactly the live particles, the same pixels', async () => {
     const { device } = gpu.get();
-    const system = await ParticleSystem.create(device, {
-      capacity: 2048,
-      emitters: cycloneLaunchers(2, 5),
-      fireworks: fireworkRules(2, 9.81, 5),
-    });
-    const passes: Record<QuadPath, ParticlePass> = {
-      instanced: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'instanced' }),
-      pulled: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'pulled' }),
-    };
-    const bindings = {
-      instanced: passes.instanced.bindLive('test.instanced', system.particles.buffer, system.lifecycle!.buffers),
-      pulled: passes.pulled.bindLive('test.pulled', system.particles.buffer, system.lifecycle!.buffers),
-    };
+    const system = await fireworksSystem(device);
+    const paths = new QuadPaths(device, (pass, quads) =>
+      pass.bindLive(`test.${quads}`, system.particles.buffer, system.lifecycle!.buffers),
+    );
+    const { passes, bindings } = paths;
     const targets = [1, SIZE].map((size) => new OffscreenTarget(device, size, 'rgba16float'));
     const [pixel, sky] = targets as [OffscreenTarget, OffscreenTarget];
     const camera = new OrbitCamera({ target: [0, 12, 0], distance: 45, yaw: 0.3, pitch: 0.1 });
     camera.update(1);
     const views: Record<'pixel' | 'sky', DrawView> = {
       pixel: { viewProjection: TO_CENTRE, width: 1, height: 1, focalPixels: 1 },
-      sky: { viewProjection: camera.viewProjection, width: SIZE, height: SIZE, focalPixels: camera.focalPixels(SIZE) },
+      sky: camera.drawView(SIZE, SIZE),
     };
     /** One live draw into a cleared target; its pixels, rgba16float bits row by row. */
     const drawInto = async (
@@ -157,22 +150,12 @@ describe('ParticlePass.bindLive, quads', () => {
         ] as const) {
           const instanced = await drawInto(sky, 'instanced', look, views.sky);
           const pulled = await drawInto(sky, 'pulled', look, views.sky);
-          let lit = 0;
-          for (let p = 3; p < pulled.length; p += 4) if (pulled[p] !== 0) lit++;
-          expect(lit, `${look.mode}: pixels lit after ${steps} more steps`).toBeGreaterThan(20);
-          const differs = instanced.findIndex((bits, i) => bits !== pulled[i]);
-          const at = `pixel (${Math.floor(differs / 4) % SIZE}, ${Math.floor(differs / 4 / SIZE)})`;
-          expect(differs, `${look.mode} after ${steps} more steps: instanced and pulled differ first at ${at}`).toBe(
-            -1,
-          );
+          expectSamePixels(instanced, pulled, SIZE, 20, `${look.mode} after ${steps} more steps`);
         }
       }
       expect(lastLive).toBeGreaterThan(100);
     } finally {
-      bindings.instanced.destroy();
-      bindings.pulled.destroy();
-      passes.instanced.destroy();
-      passes.pulled.destroy();
+      paths.destroy();
       system.destroy();
       for (const target of targets) target.destroy();
     }

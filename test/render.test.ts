@@ -19,6 +19,7 @@ import { DEFAULT_LINK_STYLE, LINK_PARAMS, LinkPass, sceneLinkEnds, type LinkStyl
 import { ParticleRecords } from '../src/demos/shared/packing';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
+import { QuadPaths, expectSamePixels } from './support/quadPaths';
 import { DEFAULT_LOOK, DRAW_PARAMS, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass, type QuadPath } from '../src/render/particlePass';
 import { defaultValues, param, queryFromValues, valuesFromQuery } from '../src/demos/shared/params';
@@ -315,24 +316,13 @@ describe('ParticlePass quads', () => {
       records.set(i, x!, y!, z!, 4 * vx!, 4 * vy!, 4 * vz!, 0, 0, 0, i === 0 ? 0 : 1, 1);
     }
     records.writeTo(system, 0);
-    const passes: Record<QuadPath, ParticlePass> = {
-      instanced: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'instanced' }),
-      pulled: new ParticlePass(device, 'rgba16float', 'depth24plus', { quads: 'pulled' }),
-    };
+    const paths = new QuadPaths(device, (pass, quads) => pass.bind(`test.${quads}`, system.particles.buffer));
+    const { passes, bindings } = paths;
     const auto = new ParticlePass(device, 'rgba16float', 'depth24plus');
-    const bindings = {
-      instanced: passes.instanced.bind('test.instanced', system.particles.buffer),
-      pulled: passes.pulled.bind('test.pulled', system.particles.buffer),
-    };
     const target = new OffscreenTarget(device, SIZE, 'rgba16float');
     const camera = new OrbitCamera({ target: [0, 0, 0], distance: 4, yaw: 0.6, pitch: 0.3 });
     camera.update(1);
-    const view = {
-      viewProjection: camera.viewProjection,
-      width: SIZE,
-      height: SIZE,
-      focalPixels: camera.focalPixels(SIZE),
-    };
+    const view = camera.drawView(SIZE, SIZE);
     /** One draw into a cleared target; its pixels, rgba16float bits row by row. */
     const drawInto = async (quads: QuadPath, look: ParticleLook, drawn: number): Promise<Uint16Array> =>
       new Uint16Array(
@@ -368,19 +358,10 @@ describe('ParticlePass quads', () => {
         const instanced = await drawInto('instanced', look, drawn);
         const pulled = await drawInto('pulled', look, drawn);
         // Enough of the target lit that the comparison means something: alpha > 0 in a few hundred pixels.
-        let lit = 0;
-        for (let p = 3; p < pulled.length; p += 4) if (pulled[p] !== 0) lit++;
-        expect(lit, `${what}: pixels lit`).toBeGreaterThan(300);
-        // The same triangles in the same order, blended in the same order: the same bits.
-        const differs = instanced.findIndex((bits, i) => bits !== pulled[i]);
-        const at = `pixel (${Math.floor(differs / 4) % SIZE}, ${Math.floor(differs / 4 / SIZE)}), channel ${differs % 4}`;
-        expect(differs, `${what}: instanced and pulled differ first at ${at}`).toBe(-1);
+        expectSamePixels(instanced, pulled, SIZE, 300, what);
       }
     } finally {
-      bindings.instanced.destroy();
-      bindings.pulled.destroy();
-      passes.instanced.destroy();
-      passes.pulled.destroy();
+      paths.destroy();
       auto.destroy();
       system.destroy();
       target.destroy();

@@ -6,13 +6,13 @@
  * reaching the pixels of a real draw (ParticlePass on the adapter).
  */
 import { describe, expect, it } from 'vitest';
-import { SparkworksInputError } from '../src/core/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../src/render/particleLook';
 import { ParticlePass } from '../src/render/particlePass';
 import { parseScene, sceneCapacity, sceneToLifecycle, sceneToLook } from '../src/scene/scene';
 import { useDevice } from './support/gpu';
 import { OffscreenTarget } from './support/offscreen';
+import { sceneRefusal } from './support/refusal';
 
 /** An emitter of 4 particles at rest at (x, y); x and y default to pixel centres of an 8 x 8 target through the identity view. */
 const emitterAt = (x: number, look?: unknown, y = 0.125) => ({
@@ -29,15 +29,7 @@ function sceneText(extra: Record<string, unknown>): string {
   return JSON.stringify({ capacity: 64, emitters: [emitterAt(-0.4), emitterAt(0.4)], fireworks: [rule()], ...extra });
 }
 
-function refusal(text: string): string {
-  try {
-    parseScene(text, 'look.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(SparkworksInputError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (text: string): string => sceneRefusal(text, 'look.json').message;
 
 const stops = (values: number[]) => values.map((value, i) => ({ at: i / Math.max(values.length - 1, 1), value }));
 const white = [{ at: 0, color: [1, 1, 1] }];

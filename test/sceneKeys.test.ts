@@ -4,20 +4,12 @@
  * are allowed. Before, a typo such as "collider" ran without the collider.
  */
 import { describe, expect, it } from 'vitest';
-import { SparkworksInputError } from '../src/core/errors';
 import { parseScene } from '../src/scene/scene';
+import { sceneRefusal } from './support/refusal';
 
 const scene = (extra: string) => `{"particles": [{"position": [0, 1, 0]}], ${extra}}`;
 
-function message(text: string): string {
-  try {
-    parseScene(text, 'typo.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(SparkworksInputError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
-}
+const message = (text: string): string => sceneRefusal(text, 'typo.json').message;
 
 describe('scene file keys', () => {
   it.each([

@@ -86,7 +86,10 @@ interface Composed {
   readonly pipelines?: readonly Pipeline[];
 }
 
-const ageRechecks = [0, 1].map((RECHECK) => ({ name: `recheck ${RECHECK}`, constants: { ...live, RECHECK } }));
+const ageModes = [0, 1].map((ALREADY_AGED) => ({
+  name: `alreadyAged ${ALREADY_AGED}`,
+  constants: { ...live, ALREADY_AGED },
+}));
 
 const one = (constants: Record<string, number>, entryPoint?: string): Pipeline[] => [
   { name: entryPoint ?? 'main', entryPoint, constants },
@@ -172,11 +175,11 @@ const COMPOSED: readonly Composed[] = [
   {
     name: 'age',
     code: shaders.age(),
-    pipelines: ageRechecks,
+    pipelines: ageModes,
   },
   {
-    name: 'deathWords',
-    code: shaders.deathWords(),
+    name: 'countDeaths',
+    code: shaders.countDeaths(),
     pipelines: [0, 1].map((HAS_PAYLOADS) => ({
       name: `payloads ${HAS_PAYLOADS}`,
       constants: { CAPACITY, HAS_PAYLOADS },
@@ -187,7 +190,7 @@ const COMPOSED: readonly Composed[] = [
     code: shaders.compact(),
     pipelines: [0, 1].map((HAS_PAYLOADS) => ({
       name: `payloads ${HAS_PAYLOADS}`,
-      constants: { WORKGROUP_SIZE, CAPACITY, HAS_PAYLOADS, LEVEL1_AT: 0, DEAD_INDEX_AT: CAPACITY / 32 },
+      constants: { WORKGROUP_SIZE, CAPACITY, HAS_PAYLOADS, BLOCK_OFFSETS_AT: 0, DEAD_INDEX_AT: CAPACITY / 32 },
     })),
   },
   { name: 'fill', code: shaders.fill(), pipelines: one({ ...live, DEAD_INDEX_AT: CAPACITY / 32 }) },
@@ -280,7 +283,7 @@ const CHUNKED: readonly Chunked[] = [
     name: 'age, its own chunk bound',
     of: 'age',
     code: shaders.age(OWN_CHUNK),
-    pipelines: forLastChunk(ageRechecks, false),
+    pipelines: forLastChunk(ageModes, false),
     store: storeKey('read_write'),
     chunkedStore: storeKey('read_write', OWN_CHUNK),
   },

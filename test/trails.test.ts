@@ -56,6 +56,32 @@ async function stepAndRecord(system: ParticleSystem, trails: TrailPass, binding:
   });
 }
 
+/**
+ * `steps` times stepAndRecord, each followed by the particles and the
+ * lifecycle read back, with the life records as the reference reads them.
+ */
+async function* recordedSteps(
+  system: ParticleSystem,
+  trails: TrailPass,
+  binding: TrailBinding,
+  dt: number,
+  steps: number,
+) {
+  for (let step = 1; step <= steps; step++) {
+    await stepAndRecord(system, trails, binding, dt);
+    const particles = await system.readPacked();
+    const state = await system.readLifecycle();
+    if (!state) throw new Error('no lifecycle state');
+    const words = state.life.words;
+    const life = {
+      alive: (slot: number) => words[lifeIndex(slot, 'alive')] !== 0,
+      generation: (slot: number) => words[lifeIndex(slot, 'generation')] as number,
+      rule: (slot: number) => words[lifeIndex(slot, 'rule')] as number,
+    };
+    yield { particles, state, life };
+  }
+}
+
 async function expectRingsEqual(binding: TrailBinding, reference: CpuTrailRings) {
   const { device } = gpu.get();
   const heads = new Uint32Array(await readWords(device, binding.heads));
@@ -177,16 +203,7 @@ describe('TrailPass record (GPU against the CPU reference)', () => {
     const heldOf = TRAIL_HEAD.offsets.count / 4;
     let restarts = 0;
     try {
-      for (let step = 1; step <= 24; step++) {
-        await stepAndRecord(system, trails, binding, dt);
-        const particles = await system.readPacked();
-        const state = await system.readLifecycle();
-        if (!state) throw new Error('no lifecycle state');
-        const words = state.life.words;
-        const life = {
-          alive: (slot: number) => words[lifeIndex(slot, 'alive')] !== 0,
-          generation: (slot: number) => words[lifeIndex(slot, 'generation')] as number,
-        };
+      for await (const { particles, state, life } of recordedSteps(system, trails, binding, dt, 24)) {
         // Count the recycled slots whose ring held the previous occupant's samples.
         for (let slot = 0; slot < capacity; slot++) {
           const h = slot * TRAIL_HEAD.words;
@@ -255,17 +272,7 @@ describe('TrailPass record for some spawn rules only (a rule’s own trails)', (
     let untrailedSlots = 0;
     let restarts = 0;
     try {
-      for (let step = 1; step <= 24; step++) {
-        await stepAndRecord(system, trails, binding, dt);
-        const particles = await system.readPacked();
-        const state = await system.readLifecycle();
-        if (!state) throw new Error('no lifecycle state');
-        const words = state.life.words;
-        const life = {
-          alive: (slot: number) => words[lifeIndex(slot, 'alive')] !== 0,
-          generation: (slot: number) => words[lifeIndex(slot, 'generation')] as number,
-          rule: (slot: number) => words[lifeIndex(slot, 'rule')] as number,
-        };
+      for await (const { particles, state, life } of recordedSteps(system, trails, binding, dt, 24)) {
         for (let slot = 0; slot < capacity; slot++) {
           const h = slot * TRAIL_HEAD.words;
           if (life.alive(slot) && life.rule(slot) === 1 && reference.heads[h + generationOf] !== life.generation(slot))

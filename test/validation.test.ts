@@ -5,17 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { check as collisionCheck } from '../src/core/collisions/check';
 import { SparkworksInputError } from '../src/core/errors';
+import { refusal } from './support/refusal';
 import { SHOWN_LENGTH, pathOf, refusalMessage, showValue, validator, type Validator } from '../src/core/validation';
-
-function refusal(run: () => unknown): SparkworksInputError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SparkworksInputError);
-    return error as SparkworksInputError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('showValue', () => {
   it.each([

@@ -2,10 +2,11 @@
 // over the capacity, the invocations past the live count returning at once),
 // for a step whose ageing the step did not do in the same pass
 // (shaders/step/liveAge.wgsl does it there):
-// - RECHECK false: nothing aged this step; age += dt, then judge.
-// - RECHECK true: the step aged it, but passes ran after it (the collisions
-//   move particles and kill them): judge again on the state they left, and
-//   set or clear the particle's death bit and `alive` where the verdict changed.
+// - ALREADY_AGED false: nothing aged this step; age += dt, then judge.
+// - ALREADY_AGED true (the judgeAgain kernel, src/gpu/lifecycle/lifecycleKernels.ts):
+//   the step aged it, but passes ran after it (the collisions move particles
+//   and kill them): judge again on the state they left, and set or clear the
+//   particle's death bit and `alive` where the verdict changed.
 // Either way it turns this step's contact (the colliders' mark) into a
 // collision event bit and the particle's contact of the step before.
 // Mirrored by src/core/emitters/lifecycle.ts (age).
@@ -13,7 +14,7 @@
 // lifecycle records, shaders/shared/dispatch.wgsl, shaders/lifecycle/lifeDeath.wgsl, shaders/collisions/contactLane.wgsl.
 
 override CAPACITY: u32;
-override RECHECK: bool = false;
+override ALREADY_AGED: bool = false;
 override EVENT_BITS_AT: u32 = 0u;
 
 @group(1) @binding(0) var<storage, read_write> life: array<Life>;
@@ -32,7 +33,7 @@ fn main(invocation: Invocation) {
   // Run once per chunk over chunked state (src/gpu/shared/kernel.ts, 'owner'): each run ages its chunk's particles.
   if (!ownsParticle(slot)) { return; }
   var age = life[slot].age;
-  if (!RECHECK) {
+  if (!ALREADY_AGED) {
     age += frame.dt;
     life[slot].age = age;
   }

@@ -13,7 +13,7 @@
 // mass 0), at rest, and radius DEAD_RADIUS, which every collision pass reads
 // as "no particle". The words are cleared: the death and event bits are all
 // zero between steps. Survivors are not visited at all; the deaths per rule are counted by
-// shaders/lifecycle/deathWords.wgsl.
+// shaders/lifecycle/countDeaths.wgsl.
 // Mirrored by src/core/emitters/lifecycle.ts (compact).
 // Prepended: the Particle struct and accessors, the Life struct, the
 // lifecycle records, shaders/shared/dispatch.wgsl, shaders/lifecycle/lifeDeath.wgsl.
@@ -51,7 +51,7 @@ fn main(invocation: Invocation) {
     dead[EVENT_BITS_AT + w] = 0u;
   }
   // Without payloads a collision event that did not die has nothing here to write (its rule's hits are
-  // deathWords.wgsl's): only the deaths are walked. A fountain's bouncing particles make many more events than deaths.
+  // countDeaths.wgsl's): only the deaths are walked. A fountain's bouncing particles make many more events than deaths.
   var bits = select(deathBits, deathBits | hits, HAS_PAYLOADS);
   let before = scannedBefore(w);
   var d = before.x;

@@ -3,8 +3,8 @@
 // come from the GPU: level 0 holds ceil(live / 32) items, level l+1 one item
 // per block of level l, and each level is dispatched with as many workgroups
 // as a full pool has blocks, those past the live count's returning at once,
-// so the work follows the live count / 32. Level 0 is counted and scanned by the deaths' words pass
-// (shaders/lifecycle/deathWords.wgsl), the top level (a single block) by planEmit's
+// so the work follows the live count / 32. Level 0 is counted and scanned by the countDeaths pass
+// (shaders/lifecycle/countDeaths.wgsl), the top level (a single block) by planEmit's
 // (shaders/lifecycle/lifePlan.wgsl), whose total is the step's; this file scans the
 // levels between (in pools of more than 2^25 slots, with blocks of 1,024).
 // `scanBlocks` scans each block of `input` into `output` (shaders/shared/blockScan.wgsl)

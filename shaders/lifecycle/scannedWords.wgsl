@@ -6,13 +6,13 @@
 // the scan: one pass fewer. The including file binds `scanned`.
 // Prepended: the lifecycle records, and SCAN_BLOCK from src/gpu/lifecycle/lifeBuffers.ts.
 
-// Where level 1's scanned block sums start in `scanned` (0: a single level,
-// level 0's sums are already global).
-override LEVEL1_AT: u32 = 0u;
+// Where level 1's scanned block sums, each block's offset, start in `scanned`
+// (0: a single level, level 0's sums are already global).
+override BLOCK_OFFSETS_AT: u32 = 0u;
 
 // The sums over the words before word `w`.
 fn scannedBefore(w: u32) -> vec4u {
   var before = scanned[w];
-  if (LEVEL1_AT != 0u) { before = addCounts(before, scanned[LEVEL1_AT + w / SCAN_BLOCK]); }
+  if (BLOCK_OFFSETS_AT != 0u) { before = addCounts(before, scanned[BLOCK_OFFSETS_AT + w / SCAN_BLOCK]); }
   return before;
 }

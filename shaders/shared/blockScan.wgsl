@@ -1,7 +1,7 @@
 // One block of SCAN_BLOCK items of a level of the lifecycle's scan of
 // (deaths, children, records, 0): the exclusive prefix sums of the items of
 // block `block` into `output`, and the block's total. Shared by
-// shaders/lifecycle/deathWords.wgsl (level 0, whose items it counts from the death
+// shaders/lifecycle/countDeaths.wgsl (level 0, whose items it counts from the death
 // bits), shaders/lifecycle/lifeScan.wgsl (the levels between) and shaders/lifecycle/lifePlan.wgsl
 // (the top level, a single block, whose pass then plans the births), which
 // declare `output` and `blockItem(at, count)`, item `at` of the level's

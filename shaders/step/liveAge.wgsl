@@ -5,7 +5,7 @@
 // over the live particles fewer than a separate ageing pass, and the particle
 // is read while its lines are still hot. Only survivors write nothing more.
 // When passes run between the step and the lifecycle (the collisions), the
-// lifecycle re-judges every death after them (shaders/lifecycle/age.wgsl, RECHECK).
+// lifecycle re-judges every death after them (shaders/lifecycle/age.wgsl, ALREADY_AGED).
 // With the colliders fused into the step, the ageing also does what the
 // colliders pass and the deaths judged again after it (shaders/lifecycle/age.wgsl) do to
 // the collision-event lane, so the frame needs neither.
@@ -27,7 +27,7 @@ fn main(invocation: Invocation) {
   let slot = walkedSlot;
   if (slot == NO_PARTICLE) { return; }
   // With the colliders fused into the step (shaders/collisions/fusedColliders.wgsl), what
-  // the colliders pass and the ageing after it (shaders/lifecycle/age.wgsl, RECHECK) do
+  // the colliders pass and the ageing after it (shaders/lifecycle/age.wgsl, ALREADY_AGED) do
   // to the contact lane (shaders/collisions/contactLane.wgsl), in one: one read, the lane
   // stored only if it changed.
   var event = false;

@@ -86,9 +86,9 @@ export const LIFECYCLE_BYTES = {
    * acceleration|radius lanes 48 in, the first two 32 out (the force
    * accumulator skipped once a step has cleared it, as in the plain step's
    * `step`); the ageing reads age, lifetime and rule 12 (radius and
-   * position.y are the record's) and writes age 4; deathWords.wgsl and
+   * position.y are the record's) and writes age 4; countDeaths.wgsl and
    * compact.wgsl read its death bit and its event bit, a word each a 32 live
-   * particles: 4 x 4 / 32 = 0.5; deathWords.wgsl writes the scan's level-0
+   * particles: 4 x 4 / 32 = 0.5; countDeaths.wgsl writes the scan's level-0
    * sums, 16 B a word: 0.5.
    */
   live: { read: 4 + 3 * LANE_BYTES + 12 + 0.5, written: 2 * LANE_BYTES + 4 + 0.5 },
@@ -96,7 +96,7 @@ export const LIFECYCLE_BYTES = {
   liveWithColliders: { read: 4, written: 0 },
   /**
    * A death, on top of `live`: alive 4 and its bit 4 out (liveAge.wgsl);
-   * deathWords.wgsl: its slot 4 and rule 4 in; compact.wgsl: its slot 4, rule
+   * countDeaths.wgsl: its slot 4 and rule 4 in; compact.wgsl: its slot 4, rule
    * 4, record 64 and its word's scanned sums (levels 0 and 1) 32 in, its live
    * index 4, free-list slot 4 and the parked record 64 out (with payloads
    * also its death record, 32: the benchmark's pools have none); fill.wgsl:
@@ -120,7 +120,7 @@ export const LIFECYCLE_BYTES = {
    * With the colliders fused into the step (a fountain), a collision event (a
    * contact start), on top of `live`: liveAge.wgsl stores the contact lane 4
    * (and 4 more when the contact ends, counted here), `alive` 4 and both bit
-   * words' atomics 8; deathWords.wgsl reads its live index 4 and rule 4 (its
+   * words' atomics 8; countDeaths.wgsl reads its live index 4 and rule 4 (its
    * rule's hits are added once a word). Without payloads (a fountain has
    * none) compact.wgsl walks only the deaths. The live particles' lanes are
    * read with their records.

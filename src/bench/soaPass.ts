@@ -115,16 +115,16 @@ export class SoAStepPass {
   }
 }
 
-/** Copies a storage buffer to the host through a staging buffer, unmapped and destroyed after. */
-export async function readBuffer(device: GPUDevice, buffer: GPUBuffer): Promise<Float32Array> {
+/** Copies a storage buffer (its first `bytes`) to the host through a staging buffer, unmapped and destroyed after. */
+export async function readBuffer(device: GPUDevice, buffer: GPUBuffer, bytes = buffer.size): Promise<Float32Array> {
   const staging = device.createBuffer({
     label: `${buffer.label}.readback`,
-    size: buffer.size,
+    size: bytes,
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
   });
   try {
     const encoder = device.createCommandEncoder({ label: `readBuffer(${buffer.label})` });
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
     device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
     const out = new Float32Array(staging.getMappedRange().slice(0));

@@ -8,6 +8,7 @@
  * ParticlePass.bindSorted draws through. Owns its pipelines' layouts, its
  * buffers and its uniform blocks; `destroy()` frees them, safe twice.
  */
+import { SparkworksInputError } from '../core/errors';
 import { LIFE } from '../core/layout';
 import { depthRow } from '../core/depthSort';
 import { defineStruct } from '../core/schema';
@@ -95,12 +96,16 @@ export class DepthSort {
     const { label, count } = options;
     const store = storeOf(options.particles);
     if (!Number.isInteger(count) || count < 1)
-      throw new RangeError(`${label}: count ${count} is not a positive integer`);
+      throw new SparkworksInputError(`${label}: count ${count} is not a positive integer`, 'count', count);
     if (store.capacity < count) {
-      throw new RangeError(`${label}: the buffer holds fewer than ${count} particle records`);
+      throw new SparkworksInputError(`${label}: the buffer holds fewer than ${count} particle records`, 'count', count);
     }
     if (options.live && options.live.capacity !== count) {
-      throw new RangeError(`${label}: count ${count} is not the live list's capacity ${options.live.capacity}`);
+      throw new SparkworksInputError(
+        `${label}: count ${count} is not the live list's capacity ${options.live.capacity}`,
+        'count',
+        count,
+      );
     }
     this.count = count;
     this.live = options.live ?? null;

@@ -26,17 +26,8 @@ export {
   type ParticleLook,
   type Rgb,
 } from './particleLook';
-export {
-  ParticlePass,
-  ParticleBinding,
-  QUAD_PATHS,
-  type DrawRange,
-  type DrawSource,
-  type LiveSource,
-  type ParticlePassOptions,
-  type ParticleSource,
-  type QuadPath,
-} from './particlePass';
+export { ParticlePass, QUAD_PATHS, type LiveSource, type ParticlePassOptions, type QuadPath } from './particlePass';
+export { ParticleBinding, type DrawRange, type DrawSource, type ParticleSource } from './particleBinding';
 export { GridPass, GridBinding, type GridSpec } from './gridPass';
 export { LinePass, LineBinding, packStrips, type LineStyle } from './linePass';
 export {

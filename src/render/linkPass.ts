@@ -7,6 +7,7 @@
  * each with an optional rest length for the stretch colours), uploaded with
  * `setLinks`, and a uniform block; `draw` records into the caller's pass.
  */
+import { SparkworksInputError } from '../core/errors';
 import {
   createDrawShader,
   createOverlayPipeline,
@@ -19,7 +20,7 @@ import type { ParticleChunking } from '../core/layout';
 import { defineStruct } from '../core/schema';
 import { chunkingKey, storeOf, type ParticleStore } from '../gpu/shared/particleBuffer';
 import type { DrawTime, DrawView, Rgb } from './particleLook';
-import type { ParticleSource } from './particlePass';
+import type { ParticleSource } from './particleBinding';
 import { RENDER_PARTICLES_BINDING, shaders } from '../shaders';
 
 /** shaders/render/links.wgsl's uniform block. */
@@ -129,7 +130,8 @@ export function sceneLinkEnds(
  */
 export function packLinks(links: LinkList, particles: number): Uint32Array<ArrayBuffer> {
   const flat = links.length > 0 && typeof links[0] === 'number';
-  if (flat && links.length % 2 !== 0) throw new RangeError(`links: ${links.length} indices is not a list of pairs`);
+  if (flat && links.length % 2 !== 0)
+    throw new SparkworksInputError(`links: ${links.length} indices is not a list of pairs`, 'links', links.length);
   const count = flat ? links.length / 2 : links.length;
   const records = LINK_RECORD.array(count);
   for (let i = 0; i < count; i++) {
@@ -147,17 +149,30 @@ export function packLinks(links: LinkList, particles: number): Uint32Array<Array
       if ('anchor' in link) {
         anchor = link.anchor;
         if (!Array.isArray(anchor) || anchor.length !== 3 || !anchor.every((c) => Number.isFinite(c))) {
-          throw new RangeError(`links[${i}].anchor = ${JSON.stringify(anchor)}: not three finite numbers`);
+          throw new SparkworksInputError(
+            `links[${i}].anchor = ${JSON.stringify(anchor)}: not three finite numbers`,
+            `links[${i}].anchor`,
+            anchor,
+          );
         }
       }
       restLength = link.restLength ?? 0;
     }
     for (const [name, index] of [['a', a], ...(anchor ? [] : ([['b', b]] as const))] as const) {
       if (!Number.isInteger(index) || index < 0 || index >= particles) {
-        throw new RangeError(`links[${i}].${name} = ${index}: not a particle index below ${particles}`);
+        throw new SparkworksInputError(
+          `links[${i}].${name} = ${index}: not a particle index below ${particles}`,
+          `links[${i}].${name}`,
+          index,
+        );
       }
     }
-    if (!(restLength >= 0)) throw new RangeError(`links[${i}].restLength = ${restLength}: not >= 0`);
+    if (!(restLength >= 0))
+      throw new SparkworksInputError(
+        `links[${i}].restLength = ${restLength}: not >= 0`,
+        `links[${i}].restLength`,
+        restLength,
+      );
     records.set(i, 'a', a).set(i, 'b', b).set(i, 'restLength', restLength);
     if (anchor) records.set(i, 'anchor', anchor);
   }
@@ -292,7 +307,8 @@ export class LinkPass extends DrawPass {
    */
   bind(label: string, particles: ParticleSource, links: LinkList = []): LinkBinding {
     const store = storeOf(particles);
-    if (store.capacity < 1) throw new RangeError(`${label}: the buffer holds no particle record`);
+    if (store.capacity < 1)
+      throw new SparkworksInputError(`${label}: the buffer holds no particle record`, 'capacity', store.capacity);
     const key = chunkingKey(store.chunking);
     let chunked = this.chunked.get(key);
     if (!chunked) {

@@ -8,7 +8,8 @@ import type { LiveSource } from '../gpu/lifecycle/lifeBuffers';
 import type { SceneLook } from '../scene/look';
 import { DepthSort } from './depthSort';
 import { DEFAULT_LOOK, type DrawTime, type DrawView, type ParticleLook } from './particleLook';
-import type { DrawRange, ParticleBinding, ParticlePass, ParticleSource } from './particlePass';
+import type { DrawRange, ParticleBinding, ParticleSource } from './particleBinding';
+import type { ParticlePass } from './particlePass';
 import type { SpriteImage } from './spriteTextures';
 import { TrailPass, type TrailBinding, type TrailLook } from './trailPass';
 

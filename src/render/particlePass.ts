@@ -1,10 +1,11 @@
 /**
  * Owns the particle draw pipelines (shaders/render/particles.wgsl): sprites,
  * sparks and points, additive or alpha-blended, per colour mode, created on
- * first use and kept. A ParticleBinding ties one storage buffer of Particle
- * records (the simulation's own `system.particles.buffer`, or a history of
- * it) to a uniform block; `draw` records into the caller's render pass. The
- * buffer is read in the vertex shader: no readback and no copy.
+ * first use and kept. Its bindings (ParticleBinding, ./particleBinding.ts)
+ * tie one storage buffer of Particle records (the simulation's own
+ * `system.particles.buffer`, or a history of it) to a uniform block; `draw`
+ * records into the caller's render pass. The buffer is read in the vertex
+ * shader: no readback and no copy.
  *
  * Two sources of particles, one WGSL file each after particles.wgsl:
  * records by index (`bind`, shaders/render/records.wgsl), drawn with a count
@@ -20,21 +21,14 @@
  * instance on its own. `quads: 'auto'` picks by the adapter. Points are one
  * vertex a particle either way.
  */
+import { SparkworksInputError } from '../core/errors';
 import { isSoftwareAdapter } from '../gpu/device/device';
 import type { LiveSource } from '../gpu/lifecycle/lifeBuffers';
-import { chunkingKey, storeOf, type ParticleStore } from '../gpu/shared/particleBuffer';
+import { chunkingKey, storeOf } from '../gpu/shared/particleBuffer';
 import type { ParticleChunking } from '../core/layout';
 import type { DepthSort } from './depthSort';
-
-export type { LiveSource };
-import {
-  ADDITIVE,
-  createDrawPipeline,
-  createDrawShader,
-  DrawBinding,
-  PREMULTIPLIED_OVER,
-  type DrawShader,
-} from './drawPipeline';
+import { ParticleBinding, storageFor, type DrawRange, type DrawSource, type ParticleSource } from './particleBinding';
+import { ADDITIVE, createDrawPipeline, createDrawShader, PREMULTIPLIED_OVER, type DrawShader } from './drawPipeline';
 import { createLookLayout, LookBinding, lookVariant } from './lookBinding';
 import { SpriteTextures } from './spriteTextures';
 import { INDIRECT_ARGS } from '../shaders/indirectArgs';
@@ -50,18 +44,9 @@ import {
 } from './particleLook';
 import { RENDER_PARTICLES_BINDING, shaders, type ParticleStoreChunks } from '../shaders';
 
-/** Particle records to draw: a plain buffer of them, or a system's store (`system.particleStore`, chunked or not). */
-export type ParticleSource = GPUBuffer | ParticleStore;
-
-/**
- * Bind group 0's storage buffers for `store` and the source's others: the
- * first chunk at binding 1, the source's buffers after it, then the rest of
- * the chunks (at the composition's `moreChunksAt`).
- */
-function storageFor(store: ParticleStore, others: readonly GPUBuffer[]): GPUBuffer[] {
-  const [first, ...more] = store.buffers;
-  return [first as GPUBuffer, ...others, ...more];
-}
+// The binding and the types a draw takes (./particleBinding.ts), and the live list's: importable from here too.
+export type { LiveSource };
+export { ParticleBinding, type DrawRange, type DrawSource, type ParticleSource };
 
 const SHAPE = { sprites: 0, sparks: 1, points: 0 } as const satisfies Record<DrawMode, number>;
 const COLOR_MODE = { index: 0, speed: 1, life: 2 } as const satisfies Record<ColorMode, number>;
@@ -98,58 +83,6 @@ function softwareAdapter(device: GPUDevice): boolean | undefined {
   return info ? isSoftwareAdapter(info) : undefined;
 }
 
-/** Where a draw finds its particles: every record by index, the live list, or records through a depth sort's order. */
-export type DrawSource = 'records' | 'live' | 'sorted' | 'liveSorted';
-
-/** What a draw reads: `count` particles a sample, `drawn` of them drawn (default `count`). */
-export interface DrawRange {
-  /** Particles a sample: the records of one state (for a plain buffer, the particles bound). */
-  count: number;
-  /** Particles drawn, e.g. several samples of a history buffer. Default `count`. */
-  drawn?: number;
-  /** Draw every n-th sample of a history buffer. Default 1. */
-  sampleStride?: number;
-  /** Particles per GroupTimeline entry (life colours). Default 1. */
-  groupSize?: number;
-}
-
-/** A DrawParams block over a source's buffers (their owners'). */
-export class ParticleBinding extends DrawBinding<typeof DRAW_PARAMS.fields> {
-  /** `buffers`: bindings 1, 2, ... of the source's layout. `live`: drawn from this live list (else by index). */
-  constructor(
-    device: GPUDevice,
-    layout: GPUBindGroupLayout,
-    label: string,
-    buffers: readonly GPUBuffer[],
-    /** The live list drawn from (bindLive), else null: drawn by index. */
-    readonly live: LiveSource | null = null,
-    /**
-     * Bind group 1, the look's curves and sprite (this binding's: destroyed with it).
-     * @internal
-     */
-    readonly look: LookBinding | null = null,
-    /** The depth sort whose order is drawn (bindSorted), else null. */
-    readonly sort: DepthSort | null = null,
-    /** How the records drawn are split across buffers (null: one). */
-    readonly chunking: ParticleChunking | null = null,
-  ) {
-    super(device, layout, label, DRAW_PARAMS, buffers);
-  }
-
-  protected override release(): void {
-    this.look?.destroy();
-  }
-
-  /**
-   * Which of the pass's shaders draws it: `live` or `records`.
-   * @internal
-   */
-  get source(): DrawSource {
-    if (this.live) return this.sort ? 'liveSorted' : 'live';
-    return this.sort ? 'sorted' : 'records';
-  }
-}
-
 /**
  * Draws particles straight from a particle buffer (no readback, no copy):
  * sprites, sparks or points, coloured by index, speed or life; `bindLive`
@@ -176,7 +109,11 @@ export class ParticlePass {
   ) {
     const quads = options.quads ?? 'auto';
     if (quads !== 'auto' && !QUAD_PATHS.includes(quads)) {
-      throw new RangeError(`ParticlePass: quads '${String(quads)}' is not one of auto, ${QUAD_PATHS.join(', ')}`);
+      throw new SparkworksInputError(
+        `ParticlePass: quads '${String(quads)}' is not one of auto, ${QUAD_PATHS.join(', ')}`,
+        'quads',
+        quads,
+      );
     }
     // An adapter that cannot be told is drawn pulled: right everywhere, and never seconds a frame.
     const software = options.software ?? softwareAdapter(device) ?? true;
@@ -198,7 +135,8 @@ export class ParticlePass {
    */
   bind(label: string, particles: ParticleSource, groups?: GroupTimeline): ParticleBinding {
     const store = storeOf(particles);
-    if (store.capacity < 1) throw new RangeError(`${label}: the buffer holds no particle record`);
+    if (store.capacity < 1)
+      throw new SparkworksInputError(`${label}: the buffer holds no particle record`, 'capacity', store.capacity);
     return new ParticleBinding(
       this.device,
       this.sourcesFor(store.chunking).records.layout,
@@ -252,7 +190,11 @@ export class ParticlePass {
   bindLive(label: string, particles: ParticleSource, live: LiveSource): ParticleBinding {
     const store = storeOf(particles);
     if (store.capacity < live.capacity) {
-      throw new RangeError(`${label}: the buffer holds fewer than ${live.capacity} particle records`);
+      throw new SparkworksInputError(
+        `${label}: the buffer holds fewer than ${live.capacity} particle records`,
+        'capacity',
+        store.capacity,
+      );
     }
     return new ParticleBinding(
       this.device,
@@ -281,7 +223,11 @@ export class ParticlePass {
   bindSorted(label: string, particles: ParticleSource, sort: DepthSort, groups?: GroupTimeline): ParticleBinding {
     const store = storeOf(particles);
     if (store.capacity < sort.count) {
-      throw new RangeError(`${label}: the buffer holds fewer than ${sort.count} particle records`);
+      throw new SparkworksInputError(
+        `${label}: the buffer holds fewer than ${sort.count} particle records`,
+        'capacity',
+        store.capacity,
+      );
     }
     const live = sort.live;
     const sources = this.sourcesFor(store.chunking);
@@ -313,7 +259,11 @@ export class ParticlePass {
   ): void {
     if (look.sort !== 'back-to-front' || this.destroyed) return;
     if (!binding.sort)
-      throw new RangeError(`${binding.label}: a look sorted back to front needs a binding from bindSorted`);
+      throw new SparkworksInputError(
+        `${binding.label}: a look sorted back to front needs a binding from bindSorted`,
+        'look.sort',
+        look.sort,
+      );
     binding.sort.encode(encoder, view, time);
   }
 
@@ -372,15 +322,20 @@ export class ParticlePass {
     range?: DrawRange,
   ): void {
     const live = binding.live;
-    if (!live && !range) throw new RangeError('ParticlePass.draw: a binding by index needs a range');
+    if (!live && !range)
+      throw new SparkworksInputError('ParticlePass.draw: a binding by index needs a range', 'range', range);
     if ((look.sort === 'back-to-front') !== (binding.sort !== null)) {
-      throw new RangeError(
+      throw new SparkworksInputError(
         'ParticlePass.draw: a look sorted back to front is drawn from a bindSorted binding, and only it',
+        'look.sort',
+        look.sort,
       );
     }
     if (binding.sort && (range?.drawn ?? range?.count ?? 0) > binding.sort.count) {
-      throw new RangeError(
+      throw new SparkworksInputError(
         `ParticlePass.draw: ${binding.label} sorts ${binding.sort.count} particles, fewer than drawn`,
+        'range',
+        range,
       );
     }
     const count = live ? live.capacity : (range?.count ?? 0);
@@ -410,7 +365,11 @@ export class ParticlePass {
       .set('groupSize', range?.groupSize ?? 1)
       .set('sampleStride', range?.sampleStride ?? 1);
     if (!binding.look)
-      throw new RangeError(`${binding.label}: a binding made by ParticlePass.bind or bindLive is drawn`);
+      throw new SparkworksInputError(
+        `${binding.label}: a binding made by ParticlePass.bind or bindLive is drawn`,
+        'binding',
+        binding.label,
+      );
     // The look (validated and uploaded only when its objects change), then the pipeline of its variant.
     binding.look.update(look);
     binding.record(pass, this.prepare(look, binding.source, binding.chunking));

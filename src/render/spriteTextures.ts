@@ -7,6 +7,7 @@
  * a draw has no texture or no scene depth. It owns all of them and destroys
  * them; a GPUTexture the user gives stays the user's.
  */
+import { SparkworksInputError } from '../core/errors';
 import { validator } from '../core/validation';
 import { BUILT_IN_SHAPES, SHAPE_SIZE, shapePixels, type BuiltInShape } from '../core/look/shapes';
 
@@ -75,7 +76,8 @@ export class SpriteTextures {
 
   /** A built-in shape's texture (made on first use). */
   shape(shape: BuiltInShape): GPUTexture {
-    if (!BUILT_IN_SHAPES.includes(shape)) throw new RangeError(`SpriteTextures: no built-in shape '${String(shape)}'`);
+    if (!BUILT_IN_SHAPES.includes(shape))
+      throw new SparkworksInputError(`SpriteTextures: no built-in shape '${String(shape)}'`, 'shape', shape);
     let texture = this.shapes.get(shape);
     if (!texture) {
       texture = this.upload(`SpriteTextures.${shape}`, {

@@ -21,11 +21,12 @@
  * pass owns its pipelines and a stand-in life buffer for systems without
  * emitters. Both have destroy().
  */
+import { SparkworksInputError } from '../core/errors';
 import type { LiveSource } from '../gpu/lifecycle/lifeBuffers';
 import { Kernel } from '../gpu/shared/kernel';
 import { BYTES_PER_LIFE, type ParticleChunking } from '../core/layout';
 import { chunkingKey, storeOf, type ParticleStore } from '../gpu/shared/particleBuffer';
-import type { ParticleSource } from './particlePass';
+import type { ParticleSource } from './particleBinding';
 import {
   checkTrailLength,
   DEFAULT_TRAIL_CURVES,
@@ -191,15 +192,24 @@ export class TrailPass {
     const { count, live = null, rules = null } = options;
     const length = checkTrailLength(options.length, `${label}: trail length`);
     if (rules !== null && live === null) {
-      throw new RangeError(`${label}: trails for some spawn rules need the system's live source (its life records)`);
+      throw new SparkworksInputError(
+        `${label}: trails for some spawn rules need the system's live source (its life records)`,
+        'live',
+        live,
+      );
     }
     const ruleMask = trailRuleMask(rules, `${label}: rules`);
-    if (!Number.isInteger(count) || count < 1) throw new RangeError(`${label}: count ${count} must be an integer >= 1`);
+    if (!Number.isInteger(count) || count < 1)
+      throw new SparkworksInputError(`${label}: count ${count} must be an integer >= 1`, 'count', count);
     if (live && count !== live.capacity) {
-      throw new RangeError(`${label}: count ${count} must be the live source's capacity ${live.capacity}`);
+      throw new SparkworksInputError(
+        `${label}: count ${count} must be the live source's capacity ${live.capacity}`,
+        'count',
+        count,
+      );
     }
     if (store.capacity < count) {
-      throw new RangeError(`${label}: the buffer holds fewer than ${count} particle records`);
+      throw new SparkworksInputError(`${label}: the buffer holds fewer than ${count} particle records`, 'count', count);
     }
     const heads = this.device.createBuffer({
       label: `${label}.heads`,

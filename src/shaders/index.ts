@@ -299,8 +299,8 @@ export const shaders = {
 
   // The lifecycle (src/gpu/lifecycle/lifecycleKernels.ts, lifeScanPass.ts, lifePlanPass.ts).
   age: (store: ParticleStoreChunks = {}) => compose(lifeHeader(store), s.dispatch, s.lifeDeath, s.contactLane, s.age),
-  deathWords: (store: ParticleStoreChunks = {}) =>
-    compose(lifeHeader(store), s.lifeDeath, scanBlock(), s.blockScan, s.deathWords),
+  countDeaths: (store: ParticleStoreChunks = {}) =>
+    compose(lifeHeader(store), s.lifeDeath, scanBlock(), s.blockScan, s.countDeaths),
   compact: (store: ParticleStoreChunks = {}) =>
     compose(lifeHeader(store), s.dispatch, s.lifeDeath, scannedWords(), s.compact),
   fill: () => compose(wgslLifecycleRecords(), s.dispatch, scannedWords(), s.fill),

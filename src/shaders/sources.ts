@@ -14,7 +14,7 @@ import colliderKinds from '../../shaders/collisions/colliderKinds.wgsl?raw';
 import compact from '../../shaders/lifecycle/compact.wgsl?raw';
 import contactLane from '../../shaders/collisions/contactLane.wgsl?raw';
 import contacts from '../../shaders/collisions/contacts.wgsl?raw';
-import deathWords from '../../shaders/lifecycle/deathWords.wgsl?raw';
+import countDeaths from '../../shaders/lifecycle/countDeaths.wgsl?raw';
 import denseDispatch from '../../shaders/step/denseDispatch.wgsl?raw';
 import copy from '../../shaders/bench/copy.wgsl?raw';
 import dispatch from '../../shaders/shared/dispatch.wgsl?raw';
@@ -75,7 +75,7 @@ export const sources = {
   compact,
   contactLane,
   contacts,
-  deathWords,
+  countDeaths,
   copy,
   dispatch,
   emit,

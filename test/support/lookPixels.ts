@@ -296,6 +296,30 @@ export function lcg(seed: number): () => number {
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
+/**
+ * `count` movable particle records from `lcg(seed)`: positions in a cube of
+ * side 2 * `position` about the origin, velocities in [-`velocity`, `velocity`) per axis.
+ */
+export function randomRecords(
+  count: number,
+  seed: number,
+  position: number,
+  velocity: number,
+): Float32Array<ArrayBuffer> {
+  const { POSITION, INVERSE_MASS, VELOCITY } = OFFSET;
+  const random = lcg(seed);
+  const records = new Float32Array(count * FLOATS_PER_PARTICLE);
+  for (let i = 0; i < count; i++) {
+    const b = i * FLOATS_PER_PARTICLE;
+    for (let k = 0; k < 3; k++) {
+      records[b + POSITION + k] = random() * (2 * position) - position;
+      records[b + VELOCITY + k] = random() * (2 * velocity) - velocity;
+    }
+    records[b + INVERSE_MASS] = 1;
+  }
+  return records;
+}
+
 /** A buffer of particle records, uploaded; the caller destroys it. */
 export function particleBuffer(device: GPUDevice, records: Float32Array<ArrayBuffer>): GPUBuffer {
   const buffer = device.createBuffer({
@@ -336,25 +360,10 @@ export interface SortedDrawPixels {
 export async function renderSortedDraw(device: GPUDevice): Promise<SortedDrawPixels> {
   const COUNT = SORTED_DRAW_COUNT;
   const SIZE = SORTED_DRAW_SIZE;
-  const { POSITION, INVERSE_MASS, VELOCITY } = OFFSET;
-  const random = lcg(99);
-  const records = new Float32Array(COUNT * FLOATS_PER_PARTICLE);
-  for (let i = 0; i < COUNT; i++) {
-    const b = i * FLOATS_PER_PARTICLE;
-    for (let k = 0; k < 3; k++) {
-      records[b + POSITION + k] = random() * 2 - 1;
-      records[b + VELOCITY + k] = random() * 8 - 4;
-    }
-    records[b + INVERSE_MASS] = 1;
-  }
+  const records = randomRecords(COUNT, 99, 1, 4);
   const camera = new OrbitCamera({ target: [0, 0, 0], distance: 4, yaw: 0.6, pitch: 0.3 });
   camera.update(1);
-  const view = {
-    viewProjection: camera.viewProjection,
-    width: SIZE,
-    height: SIZE,
-    focalPixels: camera.focalPixels(SIZE),
-  };
+  const view = camera.drawView(SIZE, SIZE);
   const time = { extrapolate: 0.01, time: 0 };
   const look: ParticleLook = {
     ...DEFAULT_LOOK,

@@ -1,7 +1,7 @@
 /**
  * The CPU reference of the lifecycle passes: ageing (shaders/step/liveAge.wgsl,
  * fused into the GPU's step, and shaders/lifecycle/age.wgsl), the deaths' counts, scan
- * and compaction (shaders/lifecycle/deathWords.wgsl, lifeScan.wgsl, compact.wgsl), the
+ * and compaction (shaders/lifecycle/countDeaths.wgsl, lifeScan.wgsl, compact.wgsl), the
  * emission plan (shaders/lifecycle/lifePlan.wgsl planEmit), the fill (shaders/lifecycle/fill.wgsl)
  * and the emission (shaders/lifecycle/emit.wgsl), over the same packed records, in the
  * same order. Slot and list assignment is integer arithmetic on prefix sums
@@ -177,7 +177,7 @@ export class CpuLifecycle {
   }
 
   /**
-   * shaders/lifecycle/deathWords.wgsl and lifeScan.wgsl: (deaths, children, records) a
+   * shaders/lifecycle/countDeaths.wgsl and lifeScan.wgsl: (deaths, children, records) a
    * word of death and event bits, their exclusive prefix sums (one pass here;
    * the blocks change nothing in integers), and the deaths and hits per rule.
    */

@@ -10,7 +10,9 @@
  * drawn as lines. At the end of a run the trails are read back once and
  * compared with the reference at every step: the largest |GPU - CPU| per
  * variant is shown, and the browser test checks it against the carried
- * float32 bound of test/support/errorBound.ts.
+ * float32 bound of test/support/errorBound.ts. A variant's systems and
+ * drawings are built in ./lanes.ts, the reference run in ./reference.ts, the
+ * camera's framing of the trajectories in ./framing.ts.
  *
  * The GPU's current state is drawn with the scene file's `look` where it has
  * one (src/demos/shared/sceneLook.ts: its draws, sorts and trails over each
@@ -21,23 +23,18 @@
  * continued on a new device, the run goes on from that step and its
  * comparison still covers every step (the look's trails start empty).
  */
-import { CpuParticleSystem } from '../../core/cpuParticleSystem';
-import { floatIndex, FLOATS_PER_PARTICLE } from '../../core/layout';
 import { packParticles, type ParticleInit } from '../../core/particles';
-import { ALL_VARIANTS, variantName, type Variant } from '../../core/variants';
-import { ParticleSystem } from '../../gpu/particleSystem';
+import { ALL_VARIANTS, type Variant } from '../../core/variants';
 import type { OrbitCamera } from '../../render/camera';
-import type { GridBinding, GridSpec } from '../../render/gridPass';
-import type { LineBinding, LineStyle } from '../../render/linePass';
-import type { ParticleBinding } from '../../render/particlePass';
+import type { LineStyle } from '../../render/linePass';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
 import { TrailRecorder } from '../../render/trailRecorder';
 import { sceneToLook, sceneToParticles } from '../../scene/scene';
 import type { DemoContext, DemoDefinition, DemoScene, DemoSnapshot, SceneFrame } from '../shared/demo';
-import { LookDraws } from '../../render/lookDraws';
 import { loadScene } from '../shared/sceneLook';
 import type { ParamValues } from '../shared/params';
-import { resumedSystem } from '../shared/recovery';
+import { frameTrajectories } from './framing';
+import { createLane, disposeLane, type Lane, type LaneSetup } from './lanes';
 import { INTEGRATORS_PARAMS } from './params';
 
 type Params = ParamValues<typeof INTEGRATORS_PARAMS>;
@@ -77,85 +74,8 @@ interface IntegratorsHost {
   trails: Float32Array[];
 }
 
-interface Lane {
-  variant: Variant;
-  system: ParticleSystem;
-  trail: TrailRecorder;
-  /** CPU reference positions, xyz per particle per sample. */
-  cpu: Float32Array;
-  lines: LineBinding;
-  dots: ParticleBinding;
-  /** The GPU's current state, drawn with the scene's look. */
-  live: LookDraws;
-  backdrop: GridBinding;
-  caption: HTMLDivElement;
-  worst: number;
-}
-
-/** The trajectories' extent and the plane they are best seen in. */
-interface Framing {
-  centre: [number, number, number];
-  /** The axis the camera looks along (the one with the least extent). */
-  depthAxis: 0 | 1 | 2;
-  /** Extent along the screen's right and up axes. */
-  width: number;
-  height: number;
-  /** The backdrop: behind everything along the depth axis. */
-  backdrop: GridSpec;
-}
-
-function niceSpacing(range: number): number {
-  const raw = range / 16;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const mantissa = raw / power;
-  return (mantissa < 2 ? 1 : mantissa < 5 ? 2 : 5) * power;
-}
-
-function frame(trajectories: Float32Array[]): Framing {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  for (const positions of trajectories) {
-    for (let i = 0; i < positions.length; i++) {
-      const c = i % 3;
-      const x = positions[i] as number;
-      if (Number.isFinite(x)) {
-        min[c] = Math.min(min[c] as number, x);
-        max[c] = Math.max(max[c] as number, x);
-      }
-    }
-  }
-  const extent = [0, 1, 2].map((c) => Math.max((max[c] as number) - (min[c] as number), 1e-3));
-  const centre = [0, 1, 2].map((c) => ((max[c] as number) + (min[c] as number)) / 2) as [number, number, number];
-  // Look along x (the screen shows z to the right, y up) unless z is the thinner axis.
-  const depthAxis: 0 | 2 = (extent[0] as number) <= (extent[2] as number) ? 0 : 2;
-  const rightAxis = depthAxis === 0 ? 2 : 0;
-  const width = extent[rightAxis] as number;
-  const height = extent[1] as number;
-  const spacing = niceSpacing(Math.max(width, height));
-  const behind = depthAxis === 0 ? (max[0] as number) + spacing : (min[2] as number) - spacing;
-  const backdropCentre: [number, number, number] = [...centre];
-  backdropCentre[depthAxis] = behind;
-  return {
-    centre,
-    depthAxis,
-    width,
-    height,
-    backdrop: {
-      centre: backdropCentre,
-      halfSize: Math.max(width, height) * 3,
-      axisU: depthAxis === 0 ? [0, 0, 1] : [1, 0, 0],
-      axisV: [0, 1, 0],
-      spacing,
-      majorEvery: 5,
-      lineColor: [0.2, 0.23, 0.32],
-      planeColor: [0.055, 0.06, 0.085],
-      fadeColor: [0.055, 0.06, 0.085],
-    },
-  };
-}
-
 export async function createIntegrators(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params, hud } = context;
+  const { passes, params } = context;
   const scene = await loadScene(params.scene);
   const particles: ParticleInit[] = sceneToParticles(scene);
   const look = sceneToLook(scene);
@@ -170,69 +90,16 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
   const resumed = context.resume ? (context.resume.host as IntegratorsHost) : null;
 
   try {
+    const setup: LaneSetup = { particles, steps, dt, look, liveLook };
     for (const [k, variant] of ALL_VARIANTS.entries()) {
-      const name = variantName(variant);
-      // The CPU reference: float32, the same steps, every position kept.
-      const reference = new CpuParticleSystem({ capacity: count, ...variant });
-      reference.writeParticles(0, particles);
-      const cpu = new Float32Array((steps + 1) * count * 3);
-      for (let s = 0; s <= steps; s++) {
-        if (s > 0) reference.step(dt);
-        for (let i = 0; i < count; i++) {
-          for (let c = 0; c < 3; c++)
-            cpu[(s * count + i) * 3 + c] = reference.state[floatIndex(i, 'position', c)] as number;
-        }
-      }
-      let system: ParticleSystem;
-      if (context.resume) {
-        system = await ParticleSystem.restore(device, resumedSystem(context.resume, k));
-      } else {
-        system = await ParticleSystem.create(device, { capacity: count, ...variant });
-        await system.writeParticles(0, particles);
-      }
-      let trail: TrailRecorder;
-      try {
-        trail = new TrailRecorder(device, system.particles.buffer, count, steps + 1, `Integrators.trail(${name})`);
-        const samples = resumed?.trails[k];
-        if (samples) {
-          // The samples recorded before the snapshot, so the run's comparison still covers every step.
-          device.queue.writeBuffer(trail.buffer, 0, samples.buffer, samples.byteOffset, samples.byteLength);
-          trail.recorded = samples.length / (count * FLOATS_PER_PARTICLE);
-        }
-      } catch (error) {
-        system.destroy();
-        throw error;
-      }
-      const strips = Array.from({ length: count }, (_, i) => {
-        const strip = new Float32Array((steps + 1) * 3);
-        for (let s = 0; s <= steps; s++) strip.set(cpu.subarray((s * count + i) * 3, (s * count + i) * 3 + 3), s * 3);
-        return strip;
-      });
-      const caption = document.createElement('div');
-      caption.className = 'sw-caption';
-      hud.overlay.append(caption);
-      lanes.push({
-        variant,
-        system,
-        trail,
-        cpu,
-        lines: passes.lines.bind(`Integrators.cpu(${name})`, strips),
-        dots: passes.particles.bind(`Integrators.dots(${name})`, trail.buffer),
-        live: new LookDraws(context, `Integrators.live(${name})`, look, system.particleStore, {
-          count,
-          base: liveLook,
-        }),
-        backdrop: passes.grid.bind(`Integrators.backdrop(${name})`),
-        caption,
-        worst: Number.NaN,
-      });
+      lanes.push(await createLane(context, setup, k, variant, resumed?.trails[k]));
     }
   } catch (error) {
     for (const lane of lanes) disposeLane(lane);
     throw error;
   }
 
-  const framing = frame(lanes.map((lane) => lane.cpu));
+  const framing = frameTrajectories(lanes.map((lane) => lane.cpu));
   let stepsDone = resumed?.stepsDone ?? 0;
   let finishedAt = resumed?.finishedAt ?? Number.NaN;
   let checking = false;
@@ -246,16 +113,6 @@ export async function createIntegrators(context: DemoContext<Params>): Promise<D
   /** The camera is fitted again once the viewports' real aspect is known. */
   let fitPending = true;
   let viewportAspect = 2;
-
-  function disposeLane(lane: Lane): void {
-    lane.caption.remove();
-    lane.lines.destroy();
-    lane.dots.destroy();
-    lane.live.destroy();
-    lane.backdrop.destroy();
-    lane.trail.destroy();
-    lane.system.destroy();
-  }
 
   /** Reads every trail back once and compares it with the reference at every step. */
   async function compare(): Promise<void> {

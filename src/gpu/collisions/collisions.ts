@@ -22,7 +22,7 @@ import { RadiusBound, type ContactSettings } from '../../core/collisions/world';
 import { CollidePass } from './collidePass';
 import { ContactPass, type ContactModeName, type ContactStep } from './contactPass';
 import { GridPass } from './gridPass';
-import { bindGroupLayoutEntries } from '../shared/kernel';
+import { computeLayout } from '../shared/kernel';
 import type { ParticleBuffer } from '../shared/particleBuffer';
 
 /** The fused colliders' table, a uniform array (shaders/collisions/fusedColliders.wgsl). */
@@ -67,10 +67,7 @@ export class GpuCollisions {
   ) {
     this.colliderBuffer = this.createColliderBuffer(prepareColliders([]));
     this.noDeltas = device.createBuffer({ label: 'GpuCollisions.noDeltas', size: 32, usage: GPUBufferUsage.STORAGE });
-    this.fusedLayout = device.createBindGroupLayout({
-      label: 'GpuCollisions.fusedLayout',
-      entries: bindGroupLayoutEntries([FUSED_COLLIDERS_BINDING]),
-    });
+    this.fusedLayout = computeLayout(device, 'GpuCollisions.fusedLayout', [FUSED_COLLIDERS_BINDING]);
     if (settings.particleCollisions) this.ensureContacts();
   }
 

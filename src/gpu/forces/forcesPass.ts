@@ -17,7 +17,7 @@
  */
 import type { ForceRegistry } from '../../core/forces/registry';
 import { TABLE_BYTES, compositionKey, encodeForceTable, type ForceComposition } from '../../core/forces/records';
-import { Kernel, KernelCache, bindGroupLayoutEntries } from '../shared/kernel';
+import { Kernel, KernelCache, computeLayout } from '../shared/kernel';
 import type { LiveDispatch } from '../lifecycle/lifeBuffers';
 import type { ParticleBuffer } from '../shared/particleBuffer';
 import { shaders } from '../../shaders';
@@ -77,10 +77,7 @@ export class ForcesPass {
 
   /** Created synchronously: the caller's error scopes catch any failure. */
   static create(device: GPUDevice, particles: ParticleBuffer, workgroupSize: number): ForcesPass {
-    const layout = device.createBindGroupLayout({
-      label: 'ForcesPass.layout',
-      entries: bindGroupLayoutEntries(FORCES_BINDINGS),
-    });
+    const layout = computeLayout(device, 'ForcesPass.layout', FORCES_BINDINGS);
     return new ForcesPass(device, particles, layout, workgroupSize);
   }
 

@@ -27,7 +27,7 @@ import {
 import { initialLifecycle } from '../../core/emitters/lifecycle';
 import type { PreparedLifecycle } from '../../core/emitters/options';
 import { INDIRECT_ARGS, MAX_SCAN_LEVELS } from '../../shaders/indirectArgs';
-import type { Dispatch } from '../shared/kernel';
+import { computeLayout, type Dispatch } from '../shared/kernel';
 
 /**
  * What a pass needs to run over the live list instead of every slot: its
@@ -71,7 +71,7 @@ const FRAME_BYTES = FRAME_PARAMS.words * 4;
 /**
  * Scan levels for `items` items: level l+1 holds one item per block of level
  * l, up to a single block, and at least two levels: level 0 is counted and
- * scanned by the deaths' words pass (shaders/lifecycle/deathWords.wgsl), the top by
+ * scanned by the countDeaths pass (shaders/lifecycle/countDeaths.wgsl), the top by
  * planEmit's (shaders/lifecycle/lifePlan.wgsl).
  */
 export function scanLevels(items: number): number[] {
@@ -155,14 +155,14 @@ export class LifeBuffers {
   readonly deadIndexAt: number;
   /**
    * Level 0's block-local exclusive sums of each word's (deaths, children,
-   * records, 0) (shaders/lifecycle/deathWords.wgsl counts and scans them), then (from `level1At`, in vec4u)
-   * level 1's scanned block sums: the compaction and the fill add the two
+   * records, 0) (shaders/lifecycle/countDeaths.wgsl counts and scans them), then (from `blockOffsetsAt`, in vec4u)
+   * level 1's scanned block sums, each block's offset: the compaction and the fill add the two
    * themselves, so level 0 is never rewritten with its offsets (a pass over
    * the live list saved).
    */
   readonly scanned: GPUBuffer;
-  /** Where level 1's output starts in `scanned`, in vec4u. */
-  readonly level1At: number;
+  /** Where level 1's output, each level-0 block's scanned offset, starts in `scanned`, in vec4u. */
+  readonly blockOffsetsAt: number;
   /** Per scan level l >= 1: its input (the block sums of level l - 1), at index l - 1. The top level's total goes straight to planEmit (shaders/lifecycle/lifePlan.wgsl). */
   readonly levelInputs: GPUBuffer[] = [];
   /** Per scan level l: where its scanned output lives. */
@@ -223,7 +223,7 @@ export class LifeBuffers {
     // Level 1's output at a 256-byte boundary (minStorageBufferOffsetAlignment's largest value).
     const level0Bytes = Math.ceil((words * SCAN_ITEM_BYTES) / 256) * 256;
     const level1Items = this.levels[1] as number;
-    this.level1At = level0Bytes / SCAN_ITEM_BYTES;
+    this.blockOffsetsAt = level0Bytes / SCAN_ITEM_BYTES;
     this.scanned = buffer('scanned', level0Bytes + level1Items * SCAN_ITEM_BYTES, STORAGE);
     this.levelOutputs.push({ buffer: this.scanned, offset: 0, size: words * SCAN_ITEM_BYTES });
     this.levelOutputs.push({ buffer: this.scanned, offset: level0Bytes, size: level1Items * SCAN_ITEM_BYTES });
@@ -239,13 +239,7 @@ export class LifeBuffers {
     this.rules = buffer('rules', MAX_SPAWN_RULES * SPAWN_RULE.words * 4, UNIFORM | COPY_DST);
     this.frames = new UniformRing(device, 'LifeBuffers.frames', FRAME_BYTES, submissions);
 
-    this.liveLayout = device.createBindGroupLayout({
-      label: 'LifeBuffers.liveLayout',
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
-      ],
-    });
+    this.liveLayout = computeLayout(device, 'LifeBuffers.liveLayout', ['read-only-storage', 'read-only-storage']);
     this.liveBindGroup = device.createBindGroup({
       label: 'LifeBuffers.liveBindGroup',
       layout: this.liveLayout,
@@ -254,18 +248,15 @@ export class LifeBuffers {
         { binding: 1, resource: { buffer: this.counters } },
       ],
     });
-    const compute = GPUShaderStage.COMPUTE;
-    this.stepLayout = device.createBindGroupLayout({
-      label: 'LifeBuffers.stepLayout',
-      entries: [
-        { binding: 0, visibility: compute, buffer: { type: 'read-only-storage' } },
-        { binding: 1, visibility: compute, buffer: { type: 'read-only-storage' } },
-        { binding: 2, visibility: compute, buffer: { type: 'storage' } },
-        { binding: 3, visibility: compute, buffer: { type: 'uniform' } },
-        { binding: 4, visibility: compute, buffer: { type: 'storage' } },
-        { binding: 5, visibility: compute, buffer: { type: 'read-only-storage' } },
-      ],
-    });
+    // liveIndexOf, counters, life, rules, dead, highWater (the bind group below).
+    this.stepLayout = computeLayout(device, 'LifeBuffers.stepLayout', [
+      'read-only-storage',
+      'read-only-storage',
+      'storage',
+      'uniform',
+      'storage',
+      'read-only-storage',
+    ]);
     this.stepBindGroup = device.createBindGroup({
       label: 'LifeBuffers.stepBindGroup',
       layout: this.stepLayout,

@@ -2,7 +2,7 @@
  * Owns the lifecycle's scan (shaders/lifecycle/lifeScan.wgsl): the exclusive prefix
  * sums of (deaths, children) over the words of the death bits (32 live
  * indices a word), the levels between level 0 (counted and scanned by the
- * deaths' words pass, shaders/lifecycle/deathWords.wgsl) and the top (a single block,
+ * countDeaths pass, shaders/lifecycle/countDeaths.wgsl) and the top (a single block,
  * scanned with planEmit: src/gpu/lifecycle/lifePlanPass.ts), dispatched over a full
  * pool's blocks, those past the live count's returning at once. A pool of up to
  * 2^25 slots has none: two levels.

@@ -9,9 +9,9 @@
  *    the step ages each particle too: age += dt, and a death (past its lifetime, below its
  *    floor, or killed) sets its bit in the death bits; with the colliders
  *    fused in, it resolves them first and sets the collision events' bits]
- *   [collisions, then age (recheck): the deaths judged again after them]
- *   deathWords (deaths, children) a word of 32 death bits, and their prefix
- *              sums in blocks of 1,024 words (the scan's level 0)
+ *   [collisions, then age (judgeAgain): the deaths judged again after them]
+ *   countDeaths (deaths, children) a word of 32 death bits, and their prefix
+ *               sums in blocks of 1,024 words (the scan's level 0)
  *   scan       the levels above (the top in planEmit's pass)
  *   compact    deaths to the free list, parked; survivors are not visited
  *   planEmit   deaths, requests, what fits, the draw arguments (one invocation)
@@ -57,15 +57,15 @@ export class GpuLifecycle {
    * another pass, passes ran between them (the collisions), and the deaths
    * are judged again.
    */
-  private agedIn: GPUComputePassEncoder | null = null;
+  private agingPass: GPUComputePassEncoder | null = null;
   /**
-   * Whether a particle's collision-event lane may say it touched a collider
+   * Whether a particle's collision-event lane (shaders/collisions/contactLane.wgsl) may say it touched a collider
    * (4 + 2): after a step with collisions, and at the start (a restored state
    * may hold such lanes). The ageing of a step without them has no event code,
    * so the first such step judges again, and its lanes go back to 4 as the
    * CPU reference's ageing has them every step.
    */
-  private lanesMayBeTouched = true;
+  private contactLanesMayHoldTouches = true;
   /** The last frame record made (frameOffset): for the emitters at `version` and a step of `dt`. */
   private lastFrame: { version: number; dt: number; words: Uint32Array<ArrayBuffer>; key: string } | null = null;
 
@@ -136,7 +136,7 @@ export class GpuLifecycle {
    */
   recordIntegrate(pass: GPUComputePassEncoder, dt: number, accumulator = true): void {
     this.integratePass.record(pass, dt, accumulator);
-    this.agedIn = pass;
+    this.agingPass = pass;
   }
 
   /**
@@ -147,7 +147,7 @@ export class GpuLifecycle {
    */
   recordIntegrateFused(pass: GPUComputePassEncoder, dt: number, fusion: FusedStep): void {
     this.integratePass.recordFused(pass, dt, fusion);
-    this.agedIn = pass;
+    this.agingPass = pass;
   }
 
   /**
@@ -155,17 +155,17 @@ export class GpuLifecycle {
    * after the step and the collisions (`collided`: the step had any, fused
    * or as passes). A step recorded into another pass (passes ran between),
    * or the first without collisions after steps with them
-   * (lanesMayBeTouched), has its deaths and events judged again; none
+   * (contactLanesMayHoldTouches), has its deaths and events judged again; none
    * recorded, the particles are aged here.
    */
   recordAfterStep(pass: GPUComputePassEncoder, frameOffset: number, collided = false): void {
-    const settleLanes = !collided && this.lanesMayBeTouched;
-    if (this.agedIn !== pass || settleLanes) {
-      (this.agedIn ? this.kernels.recheck : this.kernels.age).record(pass, frameOffset);
+    const clearStaleTouches = !collided && this.contactLanesMayHoldTouches;
+    if (this.agingPass !== pass || clearStaleTouches) {
+      (this.agingPass ? this.kernels.judgeAgain : this.kernels.age).record(pass, frameOffset);
     }
-    this.lanesMayBeTouched = collided;
-    this.agedIn = null;
-    this.kernels.deathWords.record(pass);
+    this.contactLanesMayHoldTouches = collided;
+    this.agingPass = null;
+    this.kernels.countDeaths.record(pass);
     this.scanPass.recordUp(pass);
     this.plan.recordTopAndEmit(pass, frameOffset);
     this.scanPass.recordDown(pass);
@@ -184,7 +184,8 @@ export class GpuLifecycle {
     const frame = this.frameOffset(dt);
     return [
       { name: 'step+age', record: (pass) => this.integratePass.record(pass, dt, accumulator) },
-      { name: 'deathWords+scan0', record: (pass) => this.kernels.deathWords.record(pass) },
+      // 'deathWords+scan0': the countDeaths pass under the name scripts/profile-lifecycle.ts has always printed.
+      { name: 'deathWords+scan0', record: (pass) => this.kernels.countDeaths.record(pass) },
       { name: 'scan', record: (pass) => this.scanPass.recordUp(pass) },
       {
         name: 'scan top+planEmit',
@@ -293,8 +294,8 @@ export class GpuLifecycle {
     for (const pass of [
       this.plan,
       this.kernels.age,
-      this.kernels.recheck,
-      this.kernels.deathWords,
+      this.kernels.judgeAgain,
+      this.kernels.countDeaths,
       this.scanPass,
       this.kernels.compact,
       this.kernels.fill,

@@ -13,17 +13,17 @@ export interface LifecycleKernels {
   /**
    * shaders/lifecycle/age.wgsl: one invocation per live index, over the capacity,
    * for a step whose ageing the step did not do in the same pass: `age` ages
-   * and judges, `recheck` judges again after the passes that ran between the
+   * and judges, `judgeAgain` (ALREADY_AGED) judges again, without ageing, after the passes that ran between the
    * step and the lifecycle.
    */
   readonly age: LiveKernel;
-  readonly recheck: LiveKernel;
+  readonly judgeAgain: LiveKernel;
   /**
-   * shaders/lifecycle/deathWords.wgsl: (deaths, children, records) a word of the death
+   * shaders/lifecycle/countDeaths.wgsl: (deaths, children, records) a word of the death
    * bits, and the deaths per rule, scanned as the scan's level 0 (a
    * workgroup a block of words); over a full pool's blocks.
    */
-  readonly deathWords: LiveKernel;
+  readonly countDeaths: LiveKernel;
   /**
    * shaders/lifecycle/compact.wgsl: the deaths onto the free list, their live indices
    * and records (payloads), by the scan's prefix sums; over a full pool's words.
@@ -62,15 +62,15 @@ export function createLifecycleKernels(
   const words = buffers.levels[0] as number;
   const kernel = ({ bound, ...spec }: Omit<LiveKernelSpec, 'dispatch'> & { bound: number }) =>
     LiveKernel.create(device, particles, { ...spec, dispatch: { count: bound } });
-  const age = (recheck: boolean) =>
+  const age = (alreadyAged: boolean) =>
     kernel({
-      name: recheck ? 'AgePass(recheck)' : 'AgePass',
+      name: alreadyAged ? 'AgePass(judgeAgain)' : 'AgePass',
       file: 'age.wgsl',
       code: (store) => shaders.age(store),
       constants: {
         ...overLiveList,
         ...deathConstants(buffers),
-        RECHECK: recheck ? 1 : 0,
+        ALREADY_AGED: alreadyAged ? 1 : 0,
         EVENT_BITS_AT: buffers.eventBitsAt,
       },
       bindings: [
@@ -86,11 +86,11 @@ export function createLifecycleKernels(
     });
   return {
     age: age(false),
-    recheck: age(true),
-    deathWords: LiveKernel.create(device, particles, {
-      name: 'DeathWordsPass',
-      file: 'deathWords.wgsl',
-      code: (store) => shaders.deathWords(store),
+    judgeAgain: age(true),
+    countDeaths: LiveKernel.create(device, particles, {
+      name: 'CountDeathsPass',
+      file: 'countDeaths.wgsl',
+      code: (store) => shaders.countDeaths(store),
       // Its workgroups are the scan's (shaders/shared/blockScan.wgsl, THREADS), not WORKGROUP_SIZE.
       constants: { CAPACITY: buffers.capacity, ...payloads, EVENT_BITS_AT: buffers.eventBitsAt },
       bindings: [
@@ -116,7 +116,7 @@ export function createLifecycleKernels(
       constants: {
         ...overLiveList,
         ...payloads,
-        LEVEL1_AT: buffers.level1At,
+        BLOCK_OFFSETS_AT: buffers.blockOffsetsAt,
         DEAD_INDEX_AT: buffers.deadIndexAt,
         EVENT_BITS_AT: buffers.eventBitsAt,
       },
@@ -137,7 +137,7 @@ export function createLifecycleKernels(
       name: 'FillPass',
       file: 'fill.wgsl',
       code: () => shaders.fill(),
-      constants: { ...overLiveList, DEAD_INDEX_AT: buffers.deadIndexAt, LEVEL1_AT: buffers.level1At },
+      constants: { ...overLiveList, DEAD_INDEX_AT: buffers.deadIndexAt, BLOCK_OFFSETS_AT: buffers.blockOffsetsAt },
       bindings: [
         ['storage', buffers.lists],
         ['read-only-storage', buffers.dead],

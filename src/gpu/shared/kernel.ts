@@ -9,14 +9,33 @@
  * module then holds only what is its own: the WGSL it runs, the buffers it
  * binds, the parameters it writes, and when it runs.
  */
+import { SparkworksInputError } from '../../core/errors';
 import type { ParticleStoreChunks } from '../../shaders';
 import { dispatchSize } from './dispatch';
 import type { ParticleBuffer } from './particleBuffer';
 
-/** Storage buffers a shader declares besides the particle store (the store's own are `particles` or `particlesK`). */
-function storageBindings(code: string): number {
-  return [...code.matchAll(/var<storage[^>]*>\s*(\w+)/g)].filter(([, name]) => !/^particles\d*$/.test(name ?? ''))
-    .length;
+/** How many storage buffers each layout made by `computeLayout` binds. */
+const storageBuffersOf = new WeakMap<GPUBindGroupLayout, number>();
+
+const isStorage = (kind: BindingKind) => kind === 'storage' || kind === 'read-only-storage';
+
+/**
+ * A bind group layout for compute, binding by binding, that more than one
+ * kernel (or its owner's bind groups) share; kernels count its storage
+ * buffers against the device's per-stage limit.
+ */
+export function computeLayout(device: GPUDevice, label: string, kinds: readonly BindingKind[]): GPUBindGroupLayout {
+  const layout = device.createBindGroupLayout({ label, entries: bindGroupLayoutEntries(kinds) });
+  storageBuffersOf.set(layout, kinds.filter(isStorage).length);
+  return layout;
+}
+
+/** Storage buffers a kernel's own groups bind (the particle store's are counted apart). */
+function storageBindings(groups: KernelSpec['groups']): number {
+  return groups.reduce(
+    (sum, group) => sum + (isKinds(group) ? group.filter(isStorage).length : (storageBuffersOf.get(group) ?? 0)),
+    0,
+  );
 }
 
 /** How a binding is read: a storage or uniform buffer, or a uniform block at a dynamic offset (a UniformRing slot). */
@@ -181,12 +200,14 @@ export class Kernel {
       bindGroupLayouts: [...(usesParticles && particleLayout ? [particleLayout] : []), ...layouts],
     });
     const chunks = usesParticles && !ownChunk ? (particles?.chunking?.chunks ?? 1) : 0;
-    const beside = storageBindings(spec.code({}));
+    const beside = storageBindings(spec.groups);
     const limit = device.limits.maxStorageBuffersPerShaderStage;
     if (chunks > 1 && beside + chunks > limit)
-      throw new RangeError(
+      throw new SparkworksInputError(
         `${spec.name} binds ${beside} storage buffers besides the particles' ${chunks} chunks, more than this device's maxStorageBuffersPerShaderStage of ${limit}: ` +
           'a system that needs this pass (particle contacts, links) holds fewer chunks; lower its capacity or request a device with more storage buffers per stage',
+        'capacity',
+        particles?.capacity,
       );
     const chunking = usesParticles ? (particles?.chunking ?? null) : null;
     const code = spec.code({ chunking, ownChunk });

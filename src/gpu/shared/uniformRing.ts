@@ -147,5 +147,3 @@ export function contentsKey(data: ArrayBufferView | ArrayBuffer): string {
   }
   return Array.from(bytes).join(',');
 }
-
-export const UNIFORM_DYNAMIC: GPUBufferBindingLayout = { type: 'uniform', hasDynamicOffset: true };

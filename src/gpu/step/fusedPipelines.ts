@@ -9,7 +9,7 @@
  */
 import { FUSED_COLLIDERS_BINDING, type FusedColliders } from '../collisions/collisions';
 import { FORCES_BINDINGS, type FusedForces } from '../forces/forcesPass';
-import { bindGroupLayoutEntries, Kernel, KernelCache, type BoundGroup, type PerChunk } from '../shared/kernel';
+import { computeLayout, Kernel, KernelCache, type BoundGroup, type PerChunk } from '../shared/kernel';
 import type { ParticleBuffer } from '../shared/particleBuffer';
 import type { ParticleStoreChunks, StepFusion } from '../../shaders';
 
@@ -90,10 +90,10 @@ export class FusedPipelineCache {
   }
 
   private get layoutShared(): GPUBindGroupLayout {
-    this.sharedLayout ??= this.device.createBindGroupLayout({
-      label: `${this.label}.forces+colliders`,
-      entries: bindGroupLayoutEntries([...FORCES_BINDINGS, FUSED_COLLIDERS_BINDING]),
-    });
+    this.sharedLayout ??= computeLayout(this.device, `${this.label}.forces+colliders`, [
+      ...FORCES_BINDINGS,
+      FUSED_COLLIDERS_BINDING,
+    ]);
     return this.sharedLayout;
   }
 

@@ -10,7 +10,8 @@
 import type { Variant } from '../../core/variants';
 import type { ParticleBuffer } from '../shared/particleBuffer';
 import { STEP_PARAMS } from '../../shaders/params';
-import { UNIFORM_DYNAMIC, UniformRing } from '../shared/uniformRing';
+import { computeLayout } from '../shared/kernel';
+import { UniformRing } from '../shared/uniformRing';
 
 /** The DAMPING_MODE override of shaders/step/integrate.wgsl for each damping mode; every step pipeline uses this one table. */
 export const DAMPING_MODE_CONSTANT = { 'per-second': 0, 'per-step': 1, off: 2 } as const;
@@ -31,14 +32,8 @@ export class StepParams {
   private readonly block = STEP_PARAMS.value();
 
   constructor(device: GPUDevice, label: string, particles: ParticleBuffer) {
-    this.layout = device.createBindGroupLayout({
-      label: `${label}.paramsLayout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: UNIFORM_DYNAMIC },
-        // The health record (src/gpu/shared/health.ts): the step counts particles it takes non-finite.
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-      ],
-    });
+    // The health record (src/gpu/shared/health.ts) after the params: the step counts particles it takes non-finite.
+    this.layout = computeLayout(device, `${label}.paramsLayout`, ['uniform-dynamic', 'storage']);
     this.ring = new UniformRing(device, `${label}.params`, STEP_PARAMS.size, particles.submissions);
     this.bindGroup = device.createBindGroup({
       label: `${label}.paramsBindGroup`,

@@ -1,14 +1,3 @@
-// piece: particleStruct
-// piece: particleStore.read_write
-// piece: lifeStruct
-// piece: lifecycleRecords
-const NO_RULE: u32 = 4294967295u;
-const DEAD_RADIUS: f32 = -1.0;
-// piece: shaders/lifecycle/lifeDeath.wgsl
-
-const SCAN_BLOCK: u32 = 1024u;
-// piece: shaders/shared/blockScan.wgsl
-
 // The deaths' scan's level 0 (shaders/shared/blockScan.wgsl), its items counted
 // here from the death bits over this step's live list (32 live indices a word)
 // rather than read: a word's (deaths, children, records, 0), the items the
@@ -24,7 +13,7 @@ const SCAN_BLOCK: u32 = 1024u;
 // payload if it hit. A word with no death costs one load. Each death is also counted in
 // its rule's deaths (ruleStats), each event in its rule's hits, here rather than in the compaction, which
 // binds as many buffers as a stage may.
-// Mirrored by src/core/emitters/lifecycle.ts (countDeaths).
+// Mirrored by src/core/emitters/lifecycle.ts (scanDeaths).
 // Prepended: the Particle struct and accessors, the Life struct, the
 // lifecycle records, shaders/lifecycle/lifeDeath.wgsl,
 // SCAN_BLOCK from src/gpu/lifecycle/lifeBuffers.ts, shaders/shared/blockScan.wgsl.
