@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join } from 'node:path';
+import { dirname, extname, join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ import { FLOATS_PER_PARTICLE } from '../src/core/layout';
 import { DEFAULT_VARIANT } from '../src/core/variants';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 import { StepErrorBound, compareWithBound } from './support/errorBound';
+import { docFiles, snippetsOf } from './support/docSnippets';
 import { quickStartFiles } from './support/quickStart';
 
 const run = promisify(execFile);
@@ -97,9 +98,29 @@ describe('the packed tarball', () => {
     }
     expect(listing.filter((path) => /\.(ts|wgsl)$/.test(path) && !path.endsWith('.d.ts'))).toEqual([]);
     expect(listing.filter((path) => path.startsWith('package/test/'))).toEqual([]);
+    // Nothing only this repository's developers use: run logs, scripts, CI, API reports.
+    expect(listing.filter((path) => /^package\/(docs\/runs|scripts|\.ci|etc|examples|demos)\//.test(path))).toEqual([]);
     console.log(
       `tarball ${tarball.split('/').pop()}: ${(tarballBytes / 1024).toFixed(1)} KiB, ${listing.length} files`,
     );
+    // The budget: the library and its maps, the docs and the pictures they show; twice what it is would mean
+    // something large came in unnoticed.
+    expect(tarballBytes).toBeLessThan(2.5 * 2 ** 20);
+  });
+
+  it('every relative link and picture in its Markdown resolves to a file it ships', async () => {
+    const listing = new Set((await run('tar', ['-tzf', tarball])).stdout.split('\n').filter(Boolean));
+    const broken: string[] = [];
+    for (const page of [...listing].filter((path) => path.endsWith('.md'))) {
+      const text = readFileSync(join(ROOT, page.replace(/^package\//, '')), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target!)) continue;
+        const path = posix.normalize(posix.join(posix.dirname(page), target!.split('#')[0]!));
+        const isFolder = [...listing].some((entry) => entry.startsWith(`${path.replace(/\/$/, '')}/`));
+        if (!listing.has(path) && !isFolder) broken.push(`${page.replace(/^package\//, '')}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
 
@@ -151,7 +172,8 @@ describe("consumer (b): a fresh Vite + TypeScript app with the README's quick st
   let folder: string;
 
   beforeAll(async () => {
-    folder = await consumer('vite', ['vite', 'typescript'], {});
+    // three.js for docs/three.md's example.
+    folder = await consumer('vite', ['vite', 'typescript', '@types/node', 'three', '@types/three'], {});
     for (const [path, text] of Object.entries(quickStartFiles())) {
       mkdirSync(join(folder, dirname(path)), { recursive: true });
       writeFileSync(join(folder, path), text);
@@ -160,6 +182,27 @@ describe("consumer (b): a fresh Vite + TypeScript app with the README's quick st
 
   it('type-checks in strict mode, library checks on (c)', async () => {
     expect(await typeCheck(folder)).toBe('');
+  });
+
+  it('every ts/js block of README.md and docs/ type-checks against the installed package', async () => {
+    const snippets = docFiles().flatMap((file) => snippetsOf(file));
+    mkdirSync(join(folder, 'snippets'));
+    snippets.forEach((snippet, k) => writeFileSync(join(folder, 'snippets', `block${k}.ts`), snippet.module));
+    writeFileSync(
+      join(folder, 'tsconfig.snippets.json'),
+      JSON.stringify({ extends: './tsconfig.json', compilerOptions: { types: ['node'] }, include: ['snippets'] }),
+    );
+    // Each diagnostic named by the block's place in the docs, not its scratch file.
+    const diagnostics = (await typeCheck(folder, 'tsconfig.snippets.json')).replace(
+      /snippets\/block(\d+)\.ts\((\d+),(\d+)\)/g,
+      (_, k: string, line: string, column: string) => {
+        const snippet = snippets[Number(k)]!;
+        const [file, fence] = snippet.at.split(':');
+        return `${file}:${Number(fence) + Number(line) - snippet.offset}:${column}`;
+      },
+    );
+    expect(diagnostics).toBe('');
+    expect(snippets.length).toBeGreaterThan(10);
   });
 
   it('builds with no plugin and draws particles in headless Chromium, with no error', async () => {
@@ -208,10 +251,10 @@ describe("consumer (b): a fresh Vite + TypeScript app with the README's quick st
   });
 });
 
-/** `tsc -p tsconfig.json` in `folder`: its diagnostics, empty when it passes. */
-async function typeCheck(folder: string): Promise<string> {
+/** `tsc -p project` in `folder`: its diagnostics, empty when it passes. */
+async function typeCheck(folder: string, project = 'tsconfig.json'): Promise<string> {
   try {
-    await run('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: folder });
+    await run('npx', ['tsc', '-p', project], { cwd: folder });
     return '';
   } catch (error) {
     const { stdout, stderr, message } = error as { stdout?: string; stderr?: string; message: string };
