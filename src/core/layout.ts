@@ -252,10 +252,13 @@ function onChunk(
 
 /** Where a shader binds the particle store and how it is split (wgslParticleStore). */
 export interface ParticleStoreBindings {
+  /** The bind group of the store's bindings (default 0). */
   group?: number;
+  /** The binding of the store, or of its first chunk (default 0). */
   binding?: number;
   /** The binding of chunk 1 (chunks 2, 3, ... follow it): after a render pass's other storage buffers. */
   moreChunksAt?: number;
+  /** How the store is split into chunks; null or absent: one binding. */
   chunking?: ParticleChunking | null;
   /**
    * With `chunking`: one chunk bound (chunk OWN_CHUNK, an override the
