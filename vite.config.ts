@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { TierClassifier } from './test/support/tiers.js';
 
 /** The gallery's demo pages (demos/<id>.html); each is a build input beside index.html. */
 const DEMO_PAGES = [
@@ -87,12 +88,30 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
-    // Each test file acquires its own device; the software adapter is slow
-    // and files compete for two cores, so they run one at a time.
-    fileParallelism: false,
+    // Two files at a time, whichever tier: each acquires its own device (or Chromium), and one file alone leaves
+    // a core idle much of the time (JavaScript references, shader compilation, waits on subprocesses and pages).
+    // More would only share the same two cores; docs/testing.md#tiers has the timings.
+    fileParallelism: true,
+    maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // Cases whose size is the point (2^20 particles, 2^24 slots, the longest runs): `npm test` runs them,
+    // `npm run test:gpu` leaves them out (docs/testing.md#tiers).
+    tags: [
+      {
+        name: 'large',
+        description: 'a case whose size is what it proves; left out of npm run test:gpu',
+        timeout: 300_000,
+      },
+    ],
+    // The tiers: each test file in the one project its imports say (test/support/tiers.ts).
+    projects: Object.entries(
+      new TierClassifier(
+        Object.fromEntries(
+          Object.entries(PUBLIC_ENTRIES).map(([name, file]) => [name, fileURLToPath(new URL(file, import.meta.url))]),
+        ),
+      ).classify(fileURLToPath(new URL('.', import.meta.url))),
+    ).map(([name, files]) => ({ extends: true, test: { name, include: files } })),
   },
 });

@@ -30,17 +30,9 @@ import {
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { WRITE_CHUNK } from '../src/gpu/shared/particleBuffer';
 import { acquireDevice } from '../src/node/device';
+import { positiveIntegerFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`bench:bulk: --${name} must be an integer >= 1, got ${process.argv[at + 1]}\n`);
-    process.exit(1);
-  }
-  return value;
-}
+const flag = (name: string, fallback: number) => positiveIntegerFlag('bench:bulk', name, fallback);
 
 const particles = flag('particles', 1 << 20);
 const repeats = flag('repeats', 7);
@@ -103,6 +95,19 @@ async function createAndWrite(write: (system: ParticleSystem) => Promise<void>):
 
 const existing = () => ParticleSystem.create(device, { capacity: n });
 
+/** The case of `write` alone, into a system made before the clock starts. */
+function writeAlone(label: string, write: (system: ParticleSystem) => Promise<void>): Case {
+  return {
+    label,
+    before: existing,
+    run: async (system) => {
+      if (system) await write(system);
+      await queue.onSubmittedWorkDone();
+      return system;
+    },
+  };
+}
+
 const cases: Case[] = [
   {
     label: '(i) plain: createBuffer + writeBuffer',
@@ -143,24 +148,8 @@ const cases: Case[] = [
       return system;
     },
   },
-  {
-    label: 'writeAttributes alone',
-    before: existing,
-    run: async (system) => {
-      await system?.writeAttributes(0, attributes);
-      await queue.onSubmittedWorkDone();
-      return system;
-    },
-  },
-  {
-    label: 'writePacked alone',
-    before: existing,
-    run: async (system) => {
-      await system?.writePacked(0, records);
-      await queue.onSubmittedWorkDone();
-      return system;
-    },
-  },
+  writeAlone('writeAttributes alone', (s) => s.writeAttributes(0, attributes)),
+  writeAlone('writePacked alone', (s) => s.writePacked(0, records)),
   {
     label: 'host: check attributes (no GPU)',
     run: async () => {

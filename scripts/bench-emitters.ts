@@ -36,17 +36,9 @@ import { measureEmitterRatio, type EmitterPoolTiming } from '../src/bench/emitte
 import { emitterRatioLines } from '../src/bench/emitterLines';
 import { lifecycleBytes, totalBytes } from '../src/bench/roofline';
 import type { LifecycleStats } from '../src/core/emitters/stats';
+import { positiveIntegerFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`bench:emitters: --${name} must be an integer >= 1, got ${process.argv[at + 1]}\n`);
-    process.exit(1);
-  }
-  return value;
-}
+const flag = (name: string, fallback: number) => positiveIntegerFlag('bench:emitters', name, fallback);
 
 const capacity = flag('capacity', 1 << 20);
 const frames = flag('frames', 10);

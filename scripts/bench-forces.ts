@@ -7,13 +7,9 @@
 import { acquireDevice } from '../src/node/device';
 import { measureForceToStepRatio } from '../src/bench/forceRatio';
 import { TYPICAL_EFFECT } from '../src/bench/typicalEffect';
+import { positiveIntegerFlag } from './flags';
 
-const countFlag = process.argv.indexOf('--count');
-const count = countFlag >= 0 ? Number(process.argv[countFlag + 1]) : 1 << 20;
-if (!Number.isInteger(count) || count < 1) {
-  process.stderr.write(`bench:forces: --count must be an integer >= 1, got ${process.argv[countFlag + 1]}\n`);
-  process.exit(1);
-}
+const count = positiveIntegerFlag('bench:forces', 'count', 1 << 20);
 
 const { device, adapterInfo } = await acquireDevice();
 try {

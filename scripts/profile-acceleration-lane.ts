@@ -11,9 +11,9 @@
 import { BENCH_PLANE, withoutAcceleration } from '../src/bench/state';
 import { SHOWER_FORCES } from '../src/bench/typicalEffect';
 import { BYTES, totalBytes } from '../src/bench/roofline';
+import { timeSteps } from '../src/bench/timing';
 import { BENCH_ACCELERATION, benchState } from '../src/bench/state';
 import type { ForceGenerator } from '../src/core/forces/generators';
-import { withHeldErrorScopes } from '../src/gpu/device/errors';
 import { ParticleSystem } from '../src/gpu/particleSystem';
 import { acquireDevice } from '../src/node/device';
 
@@ -33,16 +33,10 @@ const median = (values: readonly number[]) => {
 };
 
 /** Wall-clock per step of STEPS_PER_SUBMIT steps in one command buffer, submit to onSubmittedWorkDone. */
-async function timeSteps(device: GPUDevice, system: ParticleSystem): Promise<number> {
-  return withHeldErrorScopes(device, 'timing the acceleration lane', async () => {
-    const encoder = device.createCommandEncoder({ label: 'profile-acceleration-lane' });
-    system.encodeSteps(encoder, DT, STEPS_PER_SUBMIT);
-    const commands = encoder.finish();
-    const started = performance.now();
-    device.queue.submit([commands]);
-    system.submitted();
-    await device.queue.onSubmittedWorkDone();
-    return (performance.now() - started) / STEPS_PER_SUBMIT;
+function timeLaneSteps(device: GPUDevice, system: ParticleSystem): Promise<number> {
+  return timeSteps(device, system, DT, STEPS_PER_SUBMIT, {
+    label: 'profile-acceleration-lane',
+    scope: 'timing the acceleration lane',
   });
 }
 
@@ -96,7 +90,7 @@ try {
           // Alternating which goes first, so neither always follows the other's work.
           const order = round % 2 ? (['skipping', 'reading'] as const) : (['reading', 'skipping'] as const);
           for (const which of order) {
-            const ms = await timeSteps(device, which === 'reading' ? reading : skipping);
+            const ms = await timeLaneSteps(device, which === 'reading' ? reading : skipping);
             if (round > 0) times[k]?.[which].push(ms);
           }
         }

@@ -9,32 +9,23 @@
  * exact text. A downloaded file equals the editor's text, opens again through
  * the file picker, and runs under `simulate`. Pictures go to test-out/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/simulate';
 import { EXAMPLES } from '../src/demos/playground/examples';
 import type { PlaygroundCheck } from '../src/demos/playground/playground';
 import type { Checked } from '../src/demos/playground/validate';
 import { parseScene } from '../src/scene/scene';
 import { capture as captureIo, useTempDir } from './support/cli';
-import { OUT, expectNotBlank, measure, openSite, savePng, thumbnail, withPage, type Site } from './support/site';
+import { OUT, expectNotBlank, measure, savePng, thumbnail, useSite, withPage } from './support/site';
 
 /** A slower clock and few steps a frame: SwiftShader draws a frame in tens of milliseconds. */
 const QUERY = '?stepRate=30&maxSteps=4';
 
-let site: Site;
+const site = useSite();
 const dir = useTempDir('sparkworks-playground-');
-
-beforeAll(async () => {
-  site = await openSite();
-  mkdirSync(OUT, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await site?.close();
-});
 
 interface PageState {
   state: string;

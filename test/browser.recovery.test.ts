@@ -22,30 +22,19 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { IntegratorsCheck } from '../src/demos/integrators/integrators';
 import type { PlaygroundCheck } from '../src/demos/playground/playground';
 import type { SnapshotSummary } from '../src/demos/shared/recovery';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
-import { OUT, openSite, savePng, type Site } from './support/site';
+import { OUT, savePng, useSite } from './support/site';
 
-let site: Site;
-let browser: Browser;
-let baseUrl: string;
-
-beforeAll(async () => {
-  site = await openSite();
-  ({ browser, baseUrl } = site);
-}, 120_000);
-
-afterAll(async () => {
-  await site?.close();
-});
+const site = useSite();
 
 /** Runs `body` on a fresh page, closed afterwards; page errors and console errors are collected. */
 async function withPage(body: (page: Page, problems: string[]) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 640 } });
+  const context = await site.browser.newContext({ viewport: { width: 1024, height: 640 } });
   try {
     const page = await context.newPage();
     const problems: string[] = [];
@@ -212,7 +201,7 @@ describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () =
   for (const demo of CASES) {
     it(`${demo.id}: continues on a new device from the kept snapshot, not from the start`, async () => {
       await withPage(async (page, problems) => {
-        await page.goto(`${baseUrl}demos/${demo.id}.html${demo.query}&snapshotEvery=0.5${demo.hash ?? ''}`);
+        await page.goto(`${site.baseUrl}demos/${demo.id}.html${demo.query}&snapshotEvery=0.5${demo.hash ?? ''}`);
         await waitUntil(page, `h.steps >= ${demo.steps} && h.snapshotStep !== null`);
         // Paused, then a snapshot of the paused state: what the restored state must equal.
         await setPaused(page, true);
@@ -277,7 +266,7 @@ describe('recovery from a lost device in Chromium (WebGPU on SwiftShader)', () =
       'demos/three.html?count=16384&stepRate=60&maxSteps=8&snapshotEvery=0',
     ]) {
       await withPage(async (page, problems) => {
-        await page.goto(`${baseUrl}${url}`);
+        await page.goto(`${site.baseUrl}${url}`);
         await waitUntil(page, 'h.steps >= 20');
         expect((await figures(page)).snapshotStep).toBeNull();
         await page.evaluate(() => window.__sparkworks!.loseDevice());

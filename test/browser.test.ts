@@ -12,10 +12,10 @@
  * The bench page runs every case of the Node benchmark's harness.
  * Pictures of every demo go to test-out/ (git-ignored).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { floatIndex } from '../src/core/layout';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
@@ -28,28 +28,14 @@ import {
   OUT,
   expectNotBlank,
   measure,
-  openSite,
   savePng,
   setController,
   thumbnail,
+  useSite,
   withPage as withSitePage,
-  type Site,
 } from './support/site';
 
-let site: Site;
-let browser: Browser;
-let baseUrl: string;
-
-beforeAll(async () => {
-  // playwright gives every launch a fresh temporary profile (--user-data-dir).
-  site = await openSite();
-  ({ browser, baseUrl } = site);
-  mkdirSync(OUT, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await site?.close();
-});
+const site = useSite();
 
 /**
  * Runs `body` on a fresh page in a fresh context, closed afterwards even when
@@ -59,7 +45,7 @@ function withPage(
   options: Parameters<Browser['newContext']>[0],
   body: (page: Page, problems: string[], context: BrowserContext) => Promise<void>,
 ): Promise<void> {
-  return withSitePage(browser, options, body);
+  return withSitePage(site.browser, options, body);
 }
 
 type HookState = Omit<SparkworksHooks, 'loseDevice' | 'capture'>;
@@ -171,11 +157,11 @@ async function expectIntegratorsAgree(page: Page): Promise<void> {
 describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
   it('links every demo from index.html and says WebGPU is available', async () => {
     await withPage({}, async (page, problems) => {
-      await page.goto(baseUrl);
+      await page.goto(site.baseUrl);
       const hrefs = await page.$$eval('.cards a', (links) => links.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(DEMO_BROWSER_TESTS.map((demo) => `demos/${demo.id}.html`));
       for (const href of hrefs) {
-        const response = await page.request.get(new URL(href!, baseUrl).href);
+        const response = await page.request.get(new URL(href!, site.baseUrl).href);
         expect(response.status(), href!).toBe(200);
       }
       await expect.poll(() => page.textContent('#webgpu-status')).toContain('WebGPU is available');
@@ -194,14 +180,14 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
 
   it("the gallery's other links reach their pages (the API reference only where it is built), and each links back", async () => {
     await withPage({}, async (page, problems) => {
-      await page.goto(baseUrl);
+      await page.goto(site.baseUrl);
       // This site is built without TypeDoc's reference: its link is gone once the page has looked.
       await expect.poll(() => page.locator('#api-reference').count()).toBe(0);
       const hrefs = await page.$$eval('footer a', (links) => links.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(['bench.html', 'examples/minimal/index.html']);
-      const gallery = new URL('index.html', baseUrl).href;
+      const gallery = new URL('index.html', site.baseUrl).href;
       for (const href of hrefs) {
-        await page.goto(new URL(href!, baseUrl).href);
+        await page.goto(new URL(href!, site.baseUrl).href);
         const back = await page.$$eval('a', (links) => links.map((a) => (a as HTMLAnchorElement).href));
         expect(back, href!).toContain(gallery);
       }
@@ -219,7 +205,7 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
 
   async function checkDemo(demo: DemoBrowserTest): Promise<void> {
     await withPage({}, async (page, problems) => {
-      await page.goto(`${baseUrl}demos/${demo.id}.html${demo.query}`);
+      await page.goto(`${site.baseUrl}demos/${demo.id}.html${demo.query}`);
       await waitForFrames(page, 3, demo.steps, 90_000);
       if (demo.text) await expect.poll(() => page.textContent('body')).toContain(demo.text);
       if (demo.id === 'integrators') {
@@ -283,10 +269,10 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
       await context.addInitScript(() => {
         delete (Navigator.prototype as { gpu?: unknown }).gpu;
       });
-      await page.goto(baseUrl);
+      await page.goto(site.baseUrl);
       await expect.poll(() => page.textContent('#webgpu-status')).toContain('WebGPU is not available in this browser');
       for (const demo of DEMO_BROWSER_TESTS) {
-        await page.goto(`${baseUrl}demos/${demo.id}.html`);
+        await page.goto(`${site.baseUrl}demos/${demo.id}.html`);
         await page.waitForFunction(() => window.__sparkworks?.state === 'no-webgpu', null, { timeout: 10_000 });
         const message = page.locator('.sw-message');
         await expect.poll(() => message.isVisible()).toBe(true);
@@ -300,7 +286,7 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
   it('a lost device shows a message and a button that restarts the demo', async () => {
     await withPage({}, async (page, problems) => {
       // Snapshots off: with one kept, the page continues from it instead (test/browser.recovery.test.ts).
-      await page.goto(`${baseUrl}demos/fireworks.html?count=8192&snapshotEvery=0`);
+      await page.goto(`${site.baseUrl}demos/fireworks.html?count=8192&snapshotEvery=0`);
       await waitForFrames(page, 3);
       await page.evaluate(() => window.__sparkworks!.loseDevice());
       await page.waitForFunction(() => window.__sparkworks?.state === 'lost', null, { timeout: 10_000 });
@@ -318,7 +304,7 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
 
   it('draws at the device pixel ratio, follows a resize, restores its parameters from the URL, and rebuilds', async () => {
     await withPage({ viewport: { width: 800, height: 500 }, deviceScaleFactor: 2 }, async (page, problems) => {
-      await page.goto(`${baseUrl}demos/galaxy.html?count=16384&colorMode=index&arms=3`);
+      await page.goto(`${site.baseUrl}demos/galaxy.html?count=16384&colorMode=index&arms=3`);
       await waitForFrames(page, 3);
       const size = () =>
         page.evaluate(() => {
@@ -347,7 +333,7 @@ describe('the gallery in Chromium (WebGPU on SwiftShader)', () => {
   it('the bench page runs the same harness as `npm run bench`: every case, the targets, the plot', async () => {
     await withPage({}, async (page, problems) => {
       // One size and one repeat: what is checked is that the browser runs every case, not the figures.
-      await page.goto(`${baseUrl}bench.html?run&sizes=12&repeats=1`);
+      await page.goto(`${site.baseUrl}bench.html?run&sizes=12&repeats=1`);
       await page.waitForFunction(() => document.body.dataset.benchDone === 'true', null, { timeout: 240_000 });
       const firstColumn = await page.$$eval('#table tbody tr', (rows) =>
         rows.map((row) => row.querySelector('td')?.textContent ?? ''),

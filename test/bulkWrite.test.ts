@@ -31,6 +31,7 @@ import { ParticleSystem } from '../src/gpu/particleSystem';
 import { freshAdapter, useDevice, withFreshDevice } from './support/gpu';
 import { seededRandom } from './support/random';
 import { mixedScene } from './support/scenes';
+import { LARGE } from './support/tiers';
 
 const gpu = useDevice();
 const bits = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
@@ -483,7 +484,8 @@ describe('the fast loops apply writeParticles’ predicates', () => {
   });
 });
 
-describe('bring your own device: a capacity its limits cannot hold', () => {
+// 2^21 + 1 particles and more on WebGPU's default limits: the size is the point.
+describe('bring your own device: a capacity its limits cannot hold', LARGE, () => {
   it('holds more than one binding in chunks; past what its storage bindings allow, names the limits and requiredLimits', async () => {
     // adapter.requestDevice() with no requiredLimits: WebGPU's defaults, 128 MiB a storage binding, 256 MiB
     // a buffer, 8 storage buffers a shader stage. One binding holds 2^21 particles; a system without emitters

@@ -29,6 +29,7 @@ import { sceneCapacity } from '../src/scene/scene';
 import { useDevice, withFreshDevice } from './support/gpu';
 import { expectSameBytes, GALLERY_SCENES, GALLERY_STEPS, galleryScene } from './support/galleryScenes';
 import { gpuSystemFor } from './support/sceneSystems';
+import { LARGE } from './support/tiers';
 
 const gpu = useDevice();
 const DT = 1 / 60;
@@ -74,9 +75,17 @@ async function expectSameRun(
   }
 }
 
+/**
+ * Large: the gallery's pools (8,192 and 16,384 slots, emitters recycling them) and its contact-resolver scenes
+ * (the bridge's 32 and the cradle's 8 iterations a step, each a round of passes); the other scenes are small.
+ */
+const sized = (name: string) => (sceneCapacity(scene(name)) >= 8192 || hasContacts(name) ? LARGE : {});
+
 describe.each(SCENES)('scene %s in chunks equals one buffer, bit for bit', (name) => {
-  it('fused passes (the default)', () => expectSameRun(name, {}));
-  it('separate force and collider passes', () => expectSameRun(name, { fuseForces: false, fuseColliders: false }));
+  it('fused passes (the default)', sized(name), () => expectSameRun(name, {}));
+  it('separate force and collider passes', sized(name), () =>
+    expectSameRun(name, { fuseForces: false, fuseColliders: false }),
+  );
 });
 
 /** Whether a scene runs the contact resolver (particle contacts or links), whose passes bind every chunk and 7 more buffers. */
@@ -90,7 +99,8 @@ describe('on a device with WebGPU default limits (8 storage buffers a pass, as a
   // render passes every chunk and up to 3 more: 5 chunks. Chunks of a quarter of the capacity, rounded up to a
   // power of two: 3 or 4 of them.
   const quarterChunk = (name: string) => 2 ** Math.ceil(Math.log2(Math.max(4, sceneCapacity(scene(name)) / 4)));
-  it.each(SCENES.filter((name) => !hasContacts(name)))('%s in chunks equals one buffer, bit for bit', (name) =>
+  // The gallery again, on a second device: large.
+  it.each(SCENES.filter((name) => !hasContacts(name)))('%s in chunks equals one buffer, bit for bit', LARGE, (name) =>
     withFreshDevice(gpu, {}, async (device) => {
       expect(device.limits.maxStorageBuffersPerShaderStage).toBe(8);
       await expectSameRun(name, {}, DEFAULT_VARIANT, device, quarterChunk(name));
@@ -179,7 +189,7 @@ describe('chunking', () => {
     );
   });
 
-  it('runs emitters past 2^24 slots (the lifecycle cap before its sums saturated)', async () => {
+  it('runs emitters past 2^24 slots (the lifecycle cap before its sums saturated)', LARGE, async () => {
     const { device } = gpu.get();
     // 2^24 + 1 slots in chunks of 2^22 (SwiftShader backs 256 MiB allocations more readily than 1 GiB), a
     // 512 MiB binding of life records.
@@ -201,7 +211,7 @@ describe('chunking', () => {
       system.destroy();
     }
     // About two minutes on SwiftShader, which pays for every one of the fixed dispatches' invocations.
-  }, 300_000);
+  });
 
   it('a chunked system has no one buffer to bind: its buffer getter says why', async () => {
     const { device } = gpu.get();
@@ -270,6 +280,7 @@ describe('drawing a chunked system', () => {
 
   it.each(['fireworks', 'bridge'])(
     '%s: every draw of the chunked system equals the one-buffer draw, pixel for pixel',
+    LARGE,
     async (name) => {
       const { device } = gpu.get();
       const parsed = scene(name);

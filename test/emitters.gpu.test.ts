@@ -14,7 +14,7 @@ import { DEFAULT_VARIANT, ALL_VARIANTS, variantName, type Variant } from '../src
 import { StepErrorBound } from './support/errorBound';
 import { useDevice } from './support/gpu';
 import { cpuRig, gpuRig } from './support/lifecycleRig';
-import { spawnBound } from './support/spawnBound';
+import { boundBirths, spawnBound } from './support/spawnBound';
 
 const gpu = useDevice();
 // A power of two: ages (sums of dt) are exact on both backends, and compared exactly.
@@ -100,14 +100,9 @@ async function compareFrames(emitter: EmitterInit, variant: Variant, frames: num
       bound.advance(reference.state, Math.fround(DT));
       births = [];
       reference.step(DT);
-      for (const b of births) {
-        const s = spawnBound(table, b.rule, b.center, b.inheritFrom, b.key);
-        for (let c = 0; c < 3; c++) {
-          bound.position[3 * b.slot + c] = s.position[c] as number;
-          bound.velocity[3 * b.slot + c] = s.velocity[c] as number;
-        }
-        lifetimeBound[b.slot] = s.lifetime;
-        inverseMassBound[b.slot] = s.inverseMass;
+      for (const { birth, spawn } of boundBirths(table, births, bound)) {
+        lifetimeBound[birth.slot] = spawn.lifetime;
+        inverseMassBound[birth.slot] = spawn.inverseMass;
       }
       emitted += births.length;
       await system.stepMany(DT, 1);

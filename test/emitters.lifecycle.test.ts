@@ -12,6 +12,7 @@ import { useDevice } from './support/gpu';
 import { generations, lifecycleInvariantFailure } from './support/lifecycleChecks';
 import { cpuRig, gpuRig, type LifeRig, type RigOptions } from './support/lifecycleRig';
 import { seededRandom } from './support/random';
+import { LARGE } from './support/tiers';
 
 const gpu = useDevice();
 /**
@@ -51,7 +52,8 @@ function churn(random: () => number, rig: LifeRig): void {
   if (random() < 0.03) rig.emitters.burst(Math.floor(random() * 3), Math.floor(random() * 120));
 }
 
-describe('the pool over thousands of frames of random emission and death', () => {
+// Thousands of frames: the length is the point (the pool fills, the shortfall path runs, slots recycle).
+describe('the pool over thousands of frames of random emission and death', LARGE, () => {
   it('CPU reference, 5,000 frames: live + free = capacity, no slot twice, no live particle lost', async () => {
     const rig = cpuRig(CHURN);
     const random = seededRandom(11);
@@ -119,40 +121,38 @@ describe('the pool over thousands of frames of random emission and death', () =>
 describe('the scan across its levels', () => {
   // Blocks of 1,024: 5,000 slots need two levels, 1,048,600 three (the third only past 1,024^2 live). Every
   // level runs the blocks a full pool has, those past the live words returning at once.
-  it.each([
-    [5000, 8],
-    [1_048_600, 4],
-  ] as const)(
-    '%i slots, %i frames: the GPU’s lists equal the CPU reference’s while most die and are reborn',
-    async (capacity, frames) => {
-      const options: RigOptions = {
-        capacity,
-        emitters: [
-          // [0, 2^-3]: the same lifetimes on both backends (see DT).
-          { burst: capacity - 10, rate: capacity * 20, lifetime: [0, 0.125], velocity: { speed: 1, spread: 1 } },
-        ],
-      };
-      const { device } = gpu.get();
-      const system = await gpuRig(device, options);
-      const reference = cpuRig(options);
-      try {
-        for (let frame = 1; frame <= frames; frame++) {
-          await system.stepMany(DT, 1);
-          reference.step(DT);
-          const [view, expected] = await Promise.all([system.readLifecycle(), reference.readLifecycle()]);
-          expect(view.stats, `frame ${frame}`).toEqual(expected.stats);
-          if (view.live.join() !== expected.live.join()) expect.fail(`frame ${frame}: the GPU's live list differs`);
-          if (view.free.join() !== expected.free.join()) expect.fail(`frame ${frame}: the GPU's free list differs`);
-        }
-        const { stats } = await reference.readLifecycle();
-        // The pool was full past 1,024^2 live at the largest size, and particles died and were reborn.
-        expect(stats.killed).toBeGreaterThan(capacity / 4);
-        expect(stats.live).toBeGreaterThan(capacity / 2);
-      } finally {
-        system.destroy();
+  const name = '%i slots, %i frames: the GPU’s lists equal the CPU reference’s while most die and are reborn';
+  const scanAcrossLevels = async (capacity: number, frames: number) => {
+    const options: RigOptions = {
+      capacity,
+      emitters: [
+        // [0, 2^-3]: the same lifetimes on both backends (see DT).
+        { burst: capacity - 10, rate: capacity * 20, lifetime: [0, 0.125], velocity: { speed: 1, spread: 1 } },
+      ],
+    };
+    const { device } = gpu.get();
+    const system = await gpuRig(device, options);
+    const reference = cpuRig(options);
+    try {
+      for (let frame = 1; frame <= frames; frame++) {
+        await system.stepMany(DT, 1);
+        reference.step(DT);
+        const [view, expected] = await Promise.all([system.readLifecycle(), reference.readLifecycle()]);
+        expect(view.stats, `frame ${frame}`).toEqual(expected.stats);
+        if (view.live.join() !== expected.live.join()) expect.fail(`frame ${frame}: the GPU's live list differs`);
+        if (view.free.join() !== expected.free.join()) expect.fail(`frame ${frame}: the GPU's free list differs`);
       }
-    },
-  );
+      const { stats } = await reference.readLifecycle();
+      // The pool was full past 1,024^2 live at the largest size, and particles died and were reborn.
+      expect(stats.killed).toBeGreaterThan(capacity / 4);
+      expect(stats.live).toBeGreaterThan(capacity / 2);
+    } finally {
+      system.destroy();
+    }
+  };
+  it.each([[5000, 8]] as const)(name, scanAcrossLevels);
+  // The third level exists only past 1,024^2 slots: size is the point.
+  it.each([[1_048_600, 4]] as const)(name, LARGE, scanAcrossLevels);
 });
 
 describe('rates and bursts', () => {
@@ -167,7 +167,7 @@ describe('rates and bursts', () => {
     ['37.3 per second', 37.3],
     ['1,000 per second', 1000],
     ['0 per second', 0],
-  ])('a rate of %s for 10 s emits r * T within one particle, on both backends', async (_, rate) => {
+  ])('a rate of %s for 10 s emits r * T within one particle, on both backends', LARGE, async (_, rate) => {
     const options: RigOptions = { capacity: 20_000, emitters: [{ rate, lifetime: 100 }] };
     const steps = 600;
     const seconds = steps * DT32;
@@ -281,6 +281,8 @@ describe('Cyclone’s fireworks as sub-emitters', () => {
 
   it.each(['GPU', 'CPU'] as const)(
     '%s: each type is born as often as its launches plus its parents’ payloads say',
+    // 900 steps: long enough for children's children to be born and die.
+    LARGE,
     async (backend) => {
       const rig = backend === 'CPU' ? cpuRig(options) : await gpuRig(gpu.get().device, options);
       try {

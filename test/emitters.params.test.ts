@@ -12,6 +12,7 @@ import { packColor } from '../src/core/emitters/params';
 import { prepareSpawnRules } from '../src/core/emitters/spawnRules';
 import { NO_FLOOR, type EmitterInit, type FireworkRuleInit } from '../src/core/emitters/types';
 import { refusal } from './support/refusal';
+import { EXAMPLE_EMITTER } from './support/scenes';
 
 const emitter = (fields: Record<string, unknown>) => [fields as EmitterInit];
 
@@ -97,17 +98,7 @@ describe('emitter parameters', () => {
   });
 
   it('accepts the issue’s example and the defaults', () => {
-    const rules = prepareSpawnRules([
-      {
-        rate: 1000,
-        burst: 0,
-        lifetime: [1, 2],
-        shape: { type: 'sphere', center: [0, 0, 0], radius: 1 },
-        velocity: { direction: [0, 1, 0], spread: 0.3, speed: [2, 4] },
-        seed: 7,
-      },
-      {},
-    ]);
+    const rules = prepareSpawnRules([EXAMPLE_EMITTER, {}]);
     expect(rules.emitterCount).toBe(2);
     expect(rules.table.get(0, 'seed')).toBe(7);
     expect(rules.table.get(1, 'lifetimeMin')).toBe(1);

@@ -6,23 +6,20 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
 import { main, runSimulate } from '../src/cli/simulate';
-import { capture, useTempDir } from './support/cli';
+import { capture, scenePath, simulateOnBoth, useTempDir } from './support/cli';
 import { parseScene, sceneCapacity, sceneToLifecycle } from '../src/scene/scene';
 import { useAcquiredDevices } from './support/gpu';
+import { EXAMPLE_EMITTER } from './support/scenes';
+import { LARGE } from './support/tiers';
 
 // The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
 vi.mock('../src/node/device', async (original) =>
   (await import('./support/acquired')).watchingAcquisitions(await original()),
 );
 useAcquiredDevices();
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const EMITTERS = join(ROOT, 'public/scenes/emitters.json');
-const FIREWORKS = join(ROOT, 'public/scenes/fireworks.json');
 
 const dir = useTempDir('sparkworks-emitters-');
 
@@ -32,16 +29,7 @@ describe('scene files with emitters', () => {
       JSON.stringify({
         capacity: 100000,
         particles: [{ position: [0, 0, 0] }],
-        emitters: [
-          {
-            rate: 1000,
-            burst: 0,
-            lifetime: [1, 2],
-            shape: { type: 'sphere', center: [0, 0, 0], radius: 1 },
-            velocity: { direction: [0, 1, 0], spread: 0.3, speed: [2, 4] },
-            seed: 7,
-          },
-        ],
+        emitters: [EXAMPLE_EMITTER],
       }),
       'scene.json',
     );
@@ -91,17 +79,17 @@ describe('scene files with emitters', () => {
 
 describe('simulate with emitters', () => {
   it.each([
-    ['public/scenes/emitters.json', EMITTERS],
-    ['public/scenes/fireworks.json', FIREWORKS],
-  ])('%s: the output adds stats; GPU and CPU emit, kill and keep the same particles', async (_, scene) => {
+    ['public/scenes/emitters.json', scenePath('emitters.json')],
+    ['public/scenes/fireworks.json', scenePath('fireworks.json')],
+  ])('%s: the output adds stats; GPU and CPU emit, kill and keep the same particles', LARGE, async (_, scene) => {
     // dt a power of two: ages and the fireworks' fuses are compared on exact sums.
-    const flags = ['--scene', scene, '--steps', '240', '--dt', '0.015625'];
-    const gpu = (await runSimulate(flags, capture())).output;
-    const cpu = (await runSimulate([...flags, '--cpu'], capture())).output;
+    const { gpu, cpu } = await simulateOnBoth(['--scene', scene, '--steps', '240', '--dt', '0.015625']);
     expect(gpu.stats).toBeDefined();
     expect(Object.keys(gpu.stats ?? {})).toEqual(['live', 'emitted', 'killed', 'shortfall']);
     expect(gpu.stats!.emitted).toBeGreaterThan(0);
-    expect(gpu.stats!.emitted - gpu.stats!.killed).toBe(gpu.stats!.live - (scene === EMITTERS ? 1 : 0));
+    expect(gpu.stats!.emitted - gpu.stats!.killed).toBe(
+      gpu.stats!.live - (scene === scenePath('emitters.json') ? 1 : 0),
+    );
     // Counts and slots are integer bookkeeping, equal on both backends as long as no death decision falls
     // within the few ULPs the backends' lifetimes and positions may differ by (lifetimes of [1, 2] and the
     // fireworks' floors are not exact sums): with these seeds and steps none does. The exact-by-construction
@@ -114,10 +102,7 @@ describe('simulate with emitters', () => {
 
   it('a scene without emitters has no stats and no slots, as before', async () => {
     const output = (
-      await runSimulate(
-        ['--scene', join(ROOT, 'public/scenes/ballistic.json'), '--steps', '3', '--dt', '0.01', '--cpu'],
-        capture(),
-      )
+      await runSimulate(['--scene', scenePath('ballistic.json'), '--steps', '3', '--dt', '0.01', '--cpu'], capture())
     ).output;
     expect(output.stats).toBeUndefined();
     expect(output.particles[0]).not.toHaveProperty('slot');

@@ -16,7 +16,7 @@ import { StepErrorBound } from './support/errorBound';
 import { forceBound } from './support/forceBound';
 import { useDevice } from './support/gpu';
 import { lifecycleInvariantFailure } from './support/lifecycleChecks';
-import { spawnBound } from './support/spawnBound';
+import { boundBirths } from './support/spawnBound';
 
 const gpu = useDevice();
 const DT = 1 / 64;
@@ -100,13 +100,8 @@ describe('forces over the live list', () => {
           reference.integrateOnly(DT);
           births = [];
           lifecycle.afterStep(reference.state, DT);
-          for (const b of births) {
-            const s = spawnBound(table, b.rule, b.center, b.inheritFrom, b.key);
-            for (let c = 0; c < 3; c++) {
-              bound.position[3 * b.slot + c] = s.position[c] as number;
-              bound.velocity[3 * b.slot + c] = s.velocity[c] as number;
-            }
-            inverseMassBound[b.slot] = s.inverseMass;
+          for (const { birth, spawn } of boundBirths(table, births, bound)) {
+            inverseMassBound[birth.slot] = spawn.inverseMass;
           }
           await system.step(DT);
 

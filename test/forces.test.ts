@@ -27,9 +27,27 @@ import {
 import { useDevice } from './support/gpu';
 import { mixedScene } from './support/scenes';
 
-const gpu = useDevice();
 const DT = 1 / 60;
 const EXPLICIT: Variant = { integrator: 'explicit', damping: 'per-second' };
+const gpu = useDevice();
+
+/**
+ * One accumulateForces on both backends: the GPU's accumulators must be the
+ * reference's within forceBound's bound, returned for further checks.
+ */
+async function accumulateBoth(system: ParticleSystem, reference: CpuParticleSystem, count: number, what: string) {
+  const bound = forceBound(reference.state, count, reference.forces, reference.springs, DT);
+  await system.accumulateForces(DT);
+  reference.accumulateForces(DT);
+  const failure = compareForces(
+    accumulators(await system.readPacked(), count),
+    accumulators(reference.state, count),
+    bound.error,
+    what,
+  );
+  expect(failure).toBeNull();
+  return bound;
+}
 
 // Field forces alone run fused into the step by default (shaders/forces/integrateForces.wgsl);
 // `fuseForces: false` runs them as a pass of their own first. Both must match.
@@ -113,16 +131,7 @@ describe('dispatch', () => {
       await s.writeParticles(0, particles);
       setup(s);
     }
-    const bound = forceBound(reference.state, count, reference.forces, reference.springs, DT);
-    await system.accumulateForces(DT);
-    reference.accumulateForces(DT);
-    const failure = compareForces(
-      accumulators(await system.readPacked(), count),
-      accumulators(reference.state, count),
-      bound.error,
-      '2D dispatch',
-    );
-    expect(failure).toBeNull();
+    await accumulateBoth(system, reference, count, '2D dispatch');
     system.destroy();
   });
 });
@@ -142,17 +151,8 @@ describe('one accumulation', () => {
       await s.addForces(0, scene.forces);
       setup(s);
     }
-    const bound = forceBound(reference.state, count, reference.forces, reference.springs, DT);
-    await system.accumulateForces(DT);
-    reference.accumulateForces(DT);
+    const bound = await accumulateBoth(system, reference, count, 'one accumulation');
     expect(firstDifference(bound.value, accumulators(reference.state, count))).toBeNull();
-    const failure = compareForces(
-      accumulators(await system.readPacked(), count),
-      accumulators(reference.state, count),
-      bound.error,
-      'one accumulation',
-    );
-    expect(failure).toBeNull();
     system.destroy();
   });
 

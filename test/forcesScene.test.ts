@@ -4,15 +4,13 @@
  * them, and every malformed force refused with its JSON path.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
 import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
-import { runSimulate, type SimulateIo } from '../src/cli/simulate';
 import { parseScene, sceneToForces, sceneToParticles } from '../src/scene/scene';
 import { StepErrorBound } from './support/errorBound';
 import { forceBound } from './support/forceBound';
+import { scenePath, simulateOnBoth } from './support/cli';
 import { useAcquiredDevices } from './support/gpu';
 
 // The CLI acquires its own devices: each is checked for uncaptured GPU errors after every test.
@@ -21,20 +19,13 @@ vi.mock('../src/node/device', async (original) =>
 );
 useAcquiredDevices();
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FORCES = join(ROOT, 'public/scenes/forces.json');
-
-function quiet(): SimulateIo {
-  return { out: () => {}, err: () => {} };
-}
+const FORCES = scenePath('forces.json');
 
 describe('simulate: public/scenes/forces.json', () => {
   it('GPU and CPU agree within the carried float32 bound after 50 steps', async () => {
     const steps = 50;
     const dt = 0.01;
-    const flags = ['--scene', FORCES, '--steps', String(steps), '--dt', String(dt)];
-    const gpu = (await runSimulate(flags, quiet())).output;
-    const cpu = (await runSimulate([...flags, '--cpu'], quiet())).output;
+    const { gpu, cpu } = await simulateOnBoth(['--scene', FORCES, '--steps', String(steps), '--dt', String(dt)]);
     const scene = parseScene(await readFile(FORCES, 'utf8'), FORCES);
     const particles = sceneToParticles(scene);
     const { generators, links } = sceneToForces(scene);

@@ -63,53 +63,36 @@ describe('GPU errors', () => {
     }
   }, 120_000);
 
-  it('an error another call makes while stepMany awaits is not reported against stepMany', async () => {
-    const { device } = gpu.get();
-    const s = await ParticleSystem.create(device, { capacity: 8 });
-    try {
+  it('an error another call makes while stepMany awaits is not reported against stepMany', () =>
+    withSystem(async (s, device) => {
       const stepping = s.stepMany(0.01, 3);
       // A render loop's frame, submitted while stepMany is still pending, that fails validation.
       submitInvalidFrame(device);
       await expect(stepping).resolves.toBeUndefined();
       // The frame's error is its own: no scope of stepMany caught it, so it arrives uncaptured.
       gpu.expectUncapturedErrors(INVALID_FRAME);
-    } finally {
-      s.destroy();
-    }
-  });
+    }));
 
-  it('an error another call makes while read awaits its mapping is not reported against read', async () => {
-    const { device } = gpu.get();
-    const s = await ParticleSystem.create(device, { capacity: 8 });
-    try {
+  it('an error another call makes while read awaits its mapping is not reported against read', () =>
+    withSystem(async (s, device) => {
       const reading = s.read();
       submitInvalidFrame(device);
       const snapshot = await reading;
       expect(snapshot.count).toBe(8);
       gpu.expectUncapturedErrors(INVALID_FRAME);
-    } finally {
-      s.destroy();
-    }
-  });
+    }));
 
-  it('a frame with an error scope of its own gets its own error while stepMany awaits, and stepMany none', async () => {
-    const { device } = gpu.get();
-    const s = await ParticleSystem.create(device, { capacity: 8 });
-    try {
+  it('a frame with an error scope of its own gets its own error while stepMany awaits, and stepMany none', () =>
+    withSystem(async (s, device) => {
       const stepping = s.stepMany(0.01, 3);
       device.pushErrorScope('validation');
       submitInvalidFrame(device);
       const frameError = device.popErrorScope();
       await expect(stepping).resolves.toBeUndefined();
       expect((await frameError)?.message).toMatch(INVALID_FRAME);
-    } finally {
-      s.destroy();
-    }
-  });
-  it('a scope another caller holds open across stepMany is neither popped by stepMany nor reported against it', async () => {
-    const { device } = gpu.get();
-    const s = await ParticleSystem.create(device, { capacity: 8 });
-    try {
+    }));
+  it('a scope another caller holds open across stepMany is neither popped by stepMany nor reported against it', () =>
+    withSystem(async (s, device) => {
       // A frame pushes its scope, submits, and pops only later: stepMany starts in between.
       device.pushErrorScope('validation');
       submitInvalidFrame(device);
@@ -117,10 +100,7 @@ describe('GPU errors', () => {
       const frameError = device.popErrorScope();
       await expect(stepping).resolves.toBeUndefined();
       expect((await frameError)?.message).toMatch(INVALID_FRAME);
-    } finally {
-      s.destroy();
-    }
-  });
+    }));
 });
 
 describe('the check after each test for uncaptured GPU errors', () => {
@@ -139,6 +119,17 @@ describe('the check after each test for uncaptured GPU errors', () => {
     gpu.expectUncapturedErrors(INVALID_FRAME);
   });
 });
+
+/** A system of 8 particles on the test's device for `body`, destroyed after. */
+async function withSystem(body: (s: ParticleSystem, device: GPUDevice) => Promise<void>): Promise<void> {
+  const { device } = gpu.get();
+  const s = await ParticleSystem.create(device, { capacity: 8 });
+  try {
+    await body(s, device);
+  } finally {
+    s.destroy();
+  }
+}
 
 /** What the invalid frame's errors say: its copy, or the command buffer that copy left invalid. */
 const INVALID_FRAME = /gpuErrors\.invalidFrame/;

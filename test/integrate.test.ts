@@ -9,6 +9,7 @@ import { ParticleSystem } from '../src/gpu/particleSystem';
 import { StepErrorBound, compareWithBound } from './support/errorBound';
 import { useDevice } from './support/gpu';
 import { mixedScene } from './support/scenes';
+import { LARGE } from './support/tiers';
 
 const gpu = useDevice();
 const DT = 1 / 60;
@@ -72,7 +73,7 @@ describe('size', () => {
   // stepped, and stepped alike: the dispatch and the addressing, which no variant changes (a variant is the
   // step's arithmetic, checked above at every count for 1,000 steps). One variant, the one with the most
   // arithmetic: semi-implicit with per-second damping (pow).
-  it('1,048,576 particles after 3 steps (semi-implicit/per-second)', { tags: ['large'] }, async () => {
+  it('1,048,576 particles after 3 steps (semi-implicit/per-second)', LARGE, async () => {
     await runBoth({ integrator: 'semi-implicit', damping: 'per-second' }, 1 << 20, [1, 3]);
   });
 });

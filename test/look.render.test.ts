@@ -113,6 +113,20 @@ describe('the look: sprites that are images', () => {
       atlas.set([...cell, 255], (y * 4 + x) * 4);
     }
   const image = { width: 4, height: 4, data: atlas };
+  /** Additive sprites of world radius `size` drawn as `sprite`, white by their curves unless `extra` says otherwise. */
+  const whiteSprites = (
+    size: number,
+    sprite: ParticleLook['sprite'],
+    extra: Partial<ParticleLook> = {},
+  ): ParticleLook => ({
+    ...DEFAULT_LOOK,
+    mode: 'sprites',
+    blend: 'additive',
+    size,
+    curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
+    sprite,
+    ...extra,
+  });
 
   it('shows the flipbook frame chosen by age, and the image’s texels', async () => {
     const { device } = gpu.get();
@@ -120,15 +134,11 @@ describe('the look: sprites that are images', () => {
     const shares = [0.1, 0.3, 0.6, 0.9, 1];
     const frames = [0, 1, 2, 3, 3];
     const particles = shares.map((share, k) => ({ px: 8 + 12 * k, py: 32, age: share, lifetime: 1 }));
-    const look: ParticleLook = {
-      ...DEFAULT_LOOK,
-      mode: 'sprites',
-      blend: 'additive',
-      size: 0.1,
-      curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
-      sprite: { shape: 'image', flipbook: { rows: 2, columns: 2 }, filter: 'nearest' },
-      spriteImage: image,
-    };
+    const look: ParticleLook = whiteSprites(
+      0.1,
+      { shape: 'image', flipbook: { rows: 2, columns: 2 }, filter: 'nearest' },
+      { spriteImage: image },
+    );
     const pixels = await drawLive(device, SIZE, particles, look);
     particles.forEach((p, k) => {
       expect(pixelAt(pixels, SIZE, p.px, p.py), `age share ${shares[k]}: frame ${frames[k]}`).toEqual([
@@ -142,15 +152,7 @@ describe('the look: sprites that are images', () => {
     const { device } = gpu.get();
     const SIZE = 32;
     const particles = [{ px: 16, py: 16, age: 0, lifetime: 1 }];
-    const base: ParticleLook = {
-      ...DEFAULT_LOOK,
-      mode: 'sprites',
-      blend: 'additive',
-      size: 0.5,
-      curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
-      sprite: { shape: 'image', filter: 'nearest' },
-      spriteImage: image,
-    };
+    const base: ParticleLook = whiteSprites(0.5, { shape: 'image', filter: 'nearest' }, { spriteImage: image });
     // Unturned: red at the top left, white at the bottom right.
     const still = await drawLive(device, SIZE, particles, base);
     expect(pixelAt(still, SIZE, 12, 12)).toEqual([255, 0, 0, 255]);
@@ -167,14 +169,7 @@ describe('the look: sprites that are images', () => {
   it('shows a built-in shape’s texels one for one where the sprite covers as many pixels as the shape has texels', async () => {
     const { device } = gpu.get();
     // Radius 32 px about the target's centre: pixel (x, y) samples texel (x, y) at its centre.
-    const look = (shape: BuiltInShape): ParticleLook => ({
-      ...DEFAULT_LOOK,
-      mode: 'sprites',
-      blend: 'additive',
-      size: 1,
-      curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
-      sprite: { shape },
-    });
+    const look = (shape: BuiltInShape): ParticleLook => whiteSprites(1, { shape });
     for (const shape of BUILT_IN_SHAPES) {
       const pixels = await drawLive(
         device,
@@ -200,20 +195,19 @@ describe('the look: sprites that are images', () => {
     const SIZE = 64;
     const ages = [0.05, 0.15, 0.25, 0.35, 0.45];
     const particles = ages.map((age, k) => ({ px: 8 + 12 * k, py: 32, age, lifetime: 1e6 }));
-    const look: ParticleLook = {
-      ...DEFAULT_LOOK,
-      mode: 'sprites',
-      blend: 'additive',
-      size: 0.1,
-      curves: {
-        color: [
-          { at: 0, color: [1, 1, 1, 1] },
-          { at: 1, color: [0, 0, 0, 1] },
-        ],
+    const look: ParticleLook = whiteSprites(
+      0.1,
+      { shape: 'image', flipbook: { rows: 2, columns: 2, mode: 'fps', fps: 10 }, filter: 'nearest' },
+      {
+        spriteImage: image,
+        curves: {
+          color: [
+            { at: 0, color: [1, 1, 1, 1] },
+            { at: 1, color: [0, 0, 0, 1] },
+          ],
+        },
       },
-      sprite: { shape: 'image', flipbook: { rows: 2, columns: 2, mode: 'fps', fps: 10 }, filter: 'nearest' },
-      spriteImage: image,
-    };
+    );
     const pixels = await drawLive(device, SIZE, particles, look);
     // Ages 0.05 .. 0.45 s at 10 frames a second: frames 0, 1, 2, 3, then 0 again; colour at share <= 4.5e-7 rounds to white.
     [0, 1, 2, 3, 0].forEach((frame, k) =>
@@ -230,15 +224,7 @@ describe('the look: sprites that are images', () => {
     // Red on the left, green on the right: the image's x axis is the sprite's.
     const halves = { width: 2, height: 1, data: new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255]) };
     const moving = [{ px: 16, py: 16, age: 0, lifetime: 1, velocity: [0, 10, 0] as [number, number, number] }];
-    const look: ParticleLook = {
-      ...DEFAULT_LOOK,
-      mode: 'sprites',
-      blend: 'additive',
-      size: 0.4,
-      curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
-      sprite: { shape: 'image', filter: 'nearest' },
-      spriteImage: halves,
-    };
+    const look: ParticleLook = whiteSprites(0.4, { shape: 'image', filter: 'nearest' }, { spriteImage: halves });
     const screen = await drawLive(device, SIZE, moving, look);
     expect(pixelAt(screen, SIZE, 12, 16)).toEqual([255, 0, 0, 255]);
     expect(pixelAt(screen, SIZE, 20, 16)).toEqual([0, 255, 0, 255]);
@@ -289,16 +275,11 @@ describe('the look: sprites that are images', () => {
             .end();
           device.queue.submit([encoder.finish()]);
         });
-        const look: ParticleLook = {
-          ...DEFAULT_LOOK,
-          mode: 'sprites',
-          blend: 'additive',
-          size: 0.5,
-          curves: { color: [{ at: 0, color: [1, 1, 1, 1] }] },
-          sprite: { shape: 'image', filter: 'nearest', softDistance: 0.5 },
-          spriteImage: white,
-          sceneDepth,
-        };
+        const look = whiteSprites(
+          0.5,
+          { shape: 'image', filter: 'nearest', softDistance: 0.5 },
+          { spriteImage: white, sceneDepth },
+        );
         const pixels = await drawLive(device, SIZE, particles, look, {
           viewProjection: perspective,
           focalPixels: SIZE / 2,

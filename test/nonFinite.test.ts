@@ -36,15 +36,22 @@ const backends = [
 ] as const;
 
 describe.each(backends)('non-finite state on the %s', (_, create) => {
-  async function system(nonFinite: NonFinitePolicy | undefined): Promise<ParticleSystemApi> {
+  /** The four particles under the policy `nonFinite` for `body`, the system destroyed after. */
+  async function withSystem(
+    nonFinite: NonFinitePolicy | undefined,
+    body: (made: ParticleSystemApi) => Promise<void>,
+  ): Promise<void> {
     const made = await create({ capacity: particles.length, ...(nonFinite ? { nonFinite } : {}) });
-    await made.writeParticles(0, particles);
-    return made;
+    try {
+      await made.writeParticles(0, particles);
+      await body(made);
+    } finally {
+      made.destroy();
+    }
   }
 
-  it('report (the default): counts the particle once, the step it overflows, and changes nothing else', async () => {
-    const made = await system(undefined);
-    try {
+  it('report (the default): counts the particle once, the step it overflows, and changes nothing else', () =>
+    withSystem(undefined, async (made) => {
       expect(await made.readStats()).toMatchObject({ nonFinite: 0, firstNonFinite: -1 });
       await made.step(1);
       expect(await made.readStats()).toMatchObject({ nonFinite: 1, firstNonFinite: 2 });
@@ -56,14 +63,10 @@ describe.each(backends)('non-finite state on the %s', (_, create) => {
       expect(await made.readStats()).toMatchObject({ nonFinite: 1, firstNonFinite: 2 });
       const others = await made.read(0, 2);
       expect([...others.position, ...others.velocity].every(Number.isFinite)).toBe(true);
-    } finally {
-      made.destroy();
-    }
-  });
+    }));
 
-  it('park: the particle is made immovable and collision-free, at rest where it went bad', async () => {
-    const made = await system('park');
-    try {
+  it('park: the particle is made immovable and collision-free, at rest where it went bad', () =>
+    withSystem('park', async (made) => {
       await made.stepMany(1, 3);
       expect(await made.readStats()).toMatchObject({ nonFinite: 1, firstNonFinite: 2 });
       const parked = await made.read(2, 1);
@@ -72,14 +75,10 @@ describe.each(backends)('non-finite state on the %s', (_, create) => {
       expect(Array.from(parked.velocity)).toEqual([0, 0, 0]);
       // It went bad in its velocity (3e38 + 3e38); the position moved with the old one and is still finite.
       expect(parked.position[0]).toBe(Math.fround(HUGE));
-    } finally {
-      made.destroy();
-    }
-  });
+    }));
 
-  it('throw: the next read throws, naming the count and the particle, once per new count', async () => {
-    const made = await system('throw');
-    try {
+  it('throw: the next read throws, naming the count and the particle, once per new count', () =>
+    withSystem('throw', async (made) => {
       await made.step(1);
       const error = await made.read().then(
         () => null,
@@ -89,23 +88,16 @@ describe.each(backends)('non-finite state on the %s', (_, create) => {
       expect((error as Error).message).toMatch(/^1 particle\(s\) became non-finite .*particle 2 first/);
       // Reported: the state can be read now, to look at it.
       expect((await made.read(2, 1)).velocity[0]).toBe(Infinity);
-    } finally {
-      made.destroy();
-    }
-  });
+    }));
 
-  it('off: nothing is looked for (the test compiled out), nothing counted, nothing changed', async () => {
-    const made = await system('off');
-    try {
+  it('off: nothing is looked for (the test compiled out), nothing counted, nothing changed', () =>
+    withSystem('off', async (made) => {
       await made.step(1);
       expect(await made.readStats()).toMatchObject({ nonFinite: 0, firstNonFinite: -1 });
       const after = await made.read(2, 1);
       expect(after.velocity[0]).toBe(Infinity);
       expect(after.inverseMass[0]).toBe(1);
-    } finally {
-      made.destroy();
-    }
-  });
+    }));
 
   it('counts what the colliders pass takes non-finite too: a particle 6e38 behind a plane', async () => {
     const made = await create({

@@ -27,6 +27,19 @@ const backends = [
   ['GPU', (): Promise<ParticleSystemApi> => ParticleSystem.create(gpu.get().device, { capacity: 2 })],
 ] as const;
 
+/** A system from `create` for `body`, destroyed after. */
+async function withSystem(
+  create: () => Promise<ParticleSystemApi>,
+  body: (system: ParticleSystemApi) => Promise<void>,
+): Promise<void> {
+  const system = await create();
+  try {
+    await body(system);
+  } finally {
+    system.destroy();
+  }
+}
+
 describe('scene files (fixed)', () => {
   it('a value nested 6,000 deep is refused with its path, not a stack overflow in the message', () => {
     // Found by "mutated gallery scenes": showValue recursed once per level before cutting.
@@ -70,11 +83,10 @@ describe('scene files (fixed)', () => {
 describe('API (fixed)', () => {
   it.each(backends)(
     'a subnormal damping is refused on the %s: a GPU flushes it to 0 where the CPU kept d^dt',
-    async (_, create) => {
-      // Found by "API call sequences": damping 7e-46 (2^-150) stored as a subnormal; per-second
-      // damping kept about a fifth of the velocity a step on the CPU, none on the GPU.
-      const system = await create();
-      try {
+    (_, create) =>
+      withSystem(create, async (system) => {
+        // Found by "API call sequences": damping 7e-46 (2^-150) stored as a subnormal; per-second
+        // damping kept about a fifth of the velocity a step on the CPU, none on the GPU.
         await expect(async () => system.writeParticles(0, [{ position: [0, 0, 0], damping: 1e-40 }])).rejects.toThrow(
           /damping = 1e-40 is invalid: damping must be in \[0, 1\].*normal float32/,
         );
@@ -87,10 +99,7 @@ describe('API (fixed)', () => {
           { position: [0, 0, 0], damping: 2 ** -126 },
           { position: [0, 0, 0], damping: 1e-50 },
         ]);
-      } finally {
-        system.destroy();
-      }
-    },
+      }),
   );
 
   it('a subnormal damping is refused in a scene file and an emitter', () => {
@@ -112,9 +121,8 @@ describe('bugs the properties found, fixed since', () => {
   // 20170015). changed() now clears the cache whatever changed.
   it.each(backends)(
     'a generator added after the registry was used applies on the %s (registry mask cache)',
-    async (_, create) => {
-      const system = await create();
-      try {
+    (_, create) =>
+      withSystem(create, async (system) => {
         await system.writeParticles(0, [{ position: [0, 0, 0] }, { position: [0, 0, 0] }]);
         system.forces.add({ type: 'wind', force: [1, 0, 0] });
         await system.accumulateForces(1);
@@ -128,10 +136,7 @@ describe('bugs the properties found, fixed since', () => {
         // Each accumulation and step adds every registered wind once (dt 1, mass 1): x 4, y 3, and
         // z 1 + 2 (the listed one, twice) for particle 0, 1 for particle 1.
         expect(Array.from((await system.read()).velocity)).toEqual([4, 3, 3, 4, 3, 1]);
-      } finally {
-        system.destroy();
-      }
-    },
+      }),
   );
 
   // Fixed: the non-finite detector counted particles whose state goes from finite to non-finite in the
@@ -151,14 +156,14 @@ describe('bugs the properties found, fixed since', () => {
       '{"capacity": 1, "emitters": [{"burst": 1, "emitterVelocity": [3e38, 0, 0], "inherit": 2}]}',
       'x.json',
     );
-    const system = await build(scene, EXPLICIT);
-    try {
-      await system.stepMany(1 / 30, 2);
-      expect(Number.isFinite((await system.read()).velocity[0])).toBe(false);
-      expect((await system.readStats()).nonFinite).toBe(1);
-    } finally {
-      system.destroy();
-    }
+    await withSystem(
+      () => build(scene, EXPLICIT),
+      async (system) => {
+        await system.stepMany(1 / 30, 2);
+        expect(Number.isFinite((await system.read()).velocity[0])).toBe(false);
+        expect((await system.readStats()).nonFinite).toBe(1);
+      },
+    );
   });
 
   // Fixed: parseScene accepted a scene with emitters and neither particles nor a capacity; its capacity

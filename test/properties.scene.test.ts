@@ -53,6 +53,7 @@ import { runs } from './support/propertyRuns';
 import { DEFAULT_LIMITS, validScene } from './support/sceneArbitraries';
 import { useDevice } from './support/gpu';
 import { cpuSystemFor, gpuSystemFor } from './support/sceneSystems';
+import { LARGE } from './support/tiers';
 
 const gpu = useDevice();
 const SOURCE = 'x.json';
@@ -137,15 +138,26 @@ async function acceptedOrRefused(text: string): Promise<'accepted' | 'refused'> 
   return 'accepted';
 }
 
-/** Counts of the outcomes, to check a property exercised both. */
-function tally() {
+/**
+ * Asserts the property `of(check)` makes (with fc.assert's `parameters`),
+ * `check` telling each text it is given accepted or refused and counting the
+ * outcomes; then each outcome came up more often than `least` says, or the
+ * property proved little.
+ */
+async function assertOutcomes<Ts extends [unknown, ...unknown[]]>(
+  parameters: fc.Parameters<unknown>,
+  least: { accepted?: number; refused: number },
+  of: (check: (text: string) => Promise<void>) => fc.IAsyncProperty<Ts>,
+): Promise<void> {
   const counts = { accepted: 0, refused: 0 };
-  return {
-    counts,
-    async check(text: string) {
+  await fc.assert(
+    of(async (text) => {
       counts[await acceptedOrRefused(text)]++;
-    },
-  };
+    }),
+    parameters as fc.Parameters<Ts>,
+  );
+  if (least.accepted !== undefined) expect(counts.accepted).toBeGreaterThan(least.accepted);
+  expect(counts.refused).toBeGreaterThan(least.refused);
 }
 
 describe('scene files: accepted, or refused with a SparkworksInputError naming a JSON path', () => {
@@ -158,52 +170,33 @@ describe('scene files: accepted, or refused with a SparkworksInputError naming a
     );
   });
 
-  it('mutated scenes drawn from the format', async () => {
-    const { counts, check } = tally();
-    await fc.assert(
-      fc.asyncProperty(validScene(), fc.array(mutation(), { minLength: 1, maxLength: 4 }), async (scene, mutations) => {
-        await check(render(mutate(toTree(scene), mutations)));
-      }),
-      runs(2, 1500),
-    );
-    // Both outcomes come up, or the property proved little.
-    expect(counts.accepted).toBeGreaterThan(50);
-    expect(counts.refused).toBeGreaterThan(500);
-  });
+  it('mutated scenes drawn from the format', () =>
+    assertOutcomes(runs(2, 1500), { accepted: 50, refused: 500 }, (check) =>
+      fc.asyncProperty(validScene(), fc.array(mutation(), { minLength: 1, maxLength: 4 }), (scene, mutations) =>
+        check(render(mutate(toTree(scene), mutations))),
+      ),
+    ));
 
-  it('mutated gallery scenes (public/scenes)', async () => {
-    const { counts, check } = tally();
-    await fc.assert(
+  it('mutated gallery scenes (public/scenes)', () =>
+    assertOutcomes(runs(3, 600), { accepted: 20, refused: 200 }, (check) =>
       fc.asyncProperty(
         fc.constantFrom(...gallery),
         fc.array(mutation(), { minLength: 1, maxLength: 3 }),
-        async ({ tree }, mutations) => {
-          await check(render(mutate(tree, mutations)));
-        },
+        ({ tree }, mutations) => check(render(mutate(tree, mutations))),
       ),
-      runs(3, 600),
-    );
-    expect(counts.accepted).toBeGreaterThan(20);
-    expect(counts.refused).toBeGreaterThan(200);
-  });
+    ));
 
-  it('scenes whose JSON text is edited character by character', async () => {
-    const { counts, check } = tally();
-    await fc.assert(
+  it('scenes whose JSON text is edited character by character', () =>
+    assertOutcomes(runs(4, 800), { refused: 400 }, (check) =>
       fc.asyncProperty(
         fc.oneof(
           validScene().map((scene) => JSON.stringify(scene, null, 1)),
           fc.constantFrom(...gallery).map(({ tree }) => render(tree)),
         ),
         fc.array(textEdit(), { minLength: 1, maxLength: 4 }),
-        async (text, edits) => {
-          await check(editText(text, edits));
-        },
+        (text, edits) => check(editText(text, edits)),
       ),
-      runs(4, 800),
-    );
-    expect(counts.refused).toBeGreaterThan(400);
-  });
+    ));
 
   it('arbitrary JSON documents, at the top level and as each top-level key', async () => {
     const keys = Object.keys(sceneObject.shape);
@@ -289,7 +282,7 @@ describe('tame scenes drawn from the format stay finite', () => {
     );
   });
 
-  it('on the GPU', async () => {
+  it('on the GPU', LARGE, async () => {
     await fc.assert(
       fc.asyncProperty(validScene(), runOf(120), async (scene, run) => {
         const parsed = parseScene(JSON.stringify(scene), SOURCE);
@@ -347,7 +340,7 @@ describe('accepted scenes with extreme values: non-finite output is reported', (
     expect(counts.reported).toBeGreaterThan(0);
   });
 
-  it('on the GPU', async () => {
+  it('on the GPU', LARGE, async () => {
     await fc.assert(
       fc.asyncProperty(extreme, runOf(30), async (input, run) => {
         await check(input, run, (scene, variant) => gpuSystemFor(gpu.get().device, scene, variant));

@@ -1,24 +1,36 @@
 /**
  * The scene keys' JSDoc comments (what TypeDoc and editors show) and their `.describe` texts (what the JSON Schema
- * and the playground's editor show) are written side by side in src/scene/scene.ts: TypeDoc cannot read a
+ * and the playground's editor show) are written side by side in src/scene/sceneSchema.ts: TypeDoc cannot read a
  * runtime string, and a comment is not one. This test keeps the two copies the same.
  */
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const path = 'src/scene/scene.ts';
+const path = 'src/scene/sceneSchema.ts';
 const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
 
-/** The string of a `.describe('...')` ending the key's schema, if it ends with one. */
+/**
+ * The string of a `.describe('...')` ending the key's schema, if it ends with one, or the description the
+ * schema's helpers give it (`checkedArray(error, description)`, `fromSimulate(what)`).
+ */
 function describeText(expression: ts.Expression): string | undefined {
+  if (ts.isCallExpression(expression) && ts.isIdentifier(expression.expression)) {
+    const [first, second] = expression.arguments;
+    const literal = (node: ts.Expression | undefined) => (node && ts.isStringLiteralLike(node) ? node.text : undefined);
+    if (expression.expression.text === 'checkedArray') return literal(second);
+    if (expression.expression.text === 'fromSimulate') {
+      const what = literal(first);
+      return what === undefined ? undefined : `From \`simulate\`'s output: ${what}. Not read.`;
+    }
+  }
   if (!ts.isCallExpression(expression) || !ts.isPropertyAccessExpression(expression.expression)) return undefined;
   if (expression.expression.name.text !== 'describe') return undefined;
   const text = expression.arguments[0];
   return text && ts.isStringLiteralLike(text) ? text.text : undefined;
 }
 
-/** Every key of an object literal in scene.ts whose schema ends with `.describe(...)`, with its JSDoc comment. */
+/** Every key of an object literal in sceneSchema.ts whose schema ends with `.describe(...)`, with its JSDoc comment. */
 function describedKeys(): { key: string; described: string; comment: string | undefined }[] {
   const keys: { key: string; described: string; comment: string | undefined }[] = [];
   const visit = (node: ts.Node) => {

@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { SparkworksInputError } from '../src/core/errors';
@@ -16,7 +15,7 @@ import { CpuParticleSystem } from '../src/core/cpuParticleSystem';
 import { ALL_VARIANTS, variantName } from '../src/core/variants';
 import { StepErrorBound } from './support/errorBound';
 import { parseScene, sceneToParticles } from '../src/scene/scene';
-import { capture, useTempDir } from './support/cli';
+import { ROOT, capture, scenePath, simulateOnBoth, useTempDir } from './support/cli';
 import { INTERRUPTED_EXIT_CODE, main, runSimulate } from '../src/cli/simulate';
 import { MAX_STEPS } from '../src/cli/simulateOptions';
 import type { SimulationOutput } from '../src/cli/simulateOutput';
@@ -28,9 +27,8 @@ vi.mock('../src/node/device', async (original) =>
 );
 useAcquiredDevices();
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BALLISTIC = join(ROOT, 'public/scenes/ballistic.json');
-const DRAG = join(ROOT, 'public/scenes/drag.json');
+const BALLISTIC = scenePath('ballistic.json');
+const DRAG = scenePath('drag.json');
 
 const dir = useTempDir('sparkworks-simulate-');
 
@@ -47,10 +45,10 @@ describe('simulate: GPU against the CPU reference on public/scenes/ballistic.jso
   it.each(ALL_VARIANTS.map((variant) => [variantName(variant), variant] as const))(
     '%s: positions and velocities agree within the float32 bound, the rest exactly',
     async (_, variant) => {
-      const flags = ['--scene', BALLISTIC, '--steps', String(steps), '--dt', String(dt)];
-      flags.push('--integrator', variant.integrator, '--damping', variant.damping);
-      const gpu = (await runSimulate(flags, capture())).output;
-      const cpu = (await runSimulate([...flags, '--cpu'], capture())).output;
+      const { gpu, cpu } = await simulateOnBoth([
+        ...['--scene', BALLISTIC, '--steps', String(steps), '--dt', String(dt)],
+        ...['--integrator', variant.integrator, '--damping', variant.damping],
+      ]);
       expect(gpu.backend).toBe('gpu');
       expect(cpu.backend).toBe('cpu');
       expect(cpu.adapter).toEqual({ description: 'CPU reference (float32)' });

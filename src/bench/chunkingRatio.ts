@@ -14,11 +14,11 @@
  * bench page and `npm run bench:chunking`.
  */
 import { BYTES_PER_PARTICLE } from '../core/layout';
-import { GpuOutOfMemoryError, withHeldErrorScopes } from '../gpu/device/errors';
+import { GpuOutOfMemoryError } from '../gpu/device/errors';
 import { ParticleBuffer, STORAGE_BESIDE_PARTICLES } from '../gpu/shared/particleBuffer';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { benchStatePacker } from './state';
-import { median } from './timing';
+import { median, timeSteps } from './timing';
 
 /** The sizes the issue names, as exponents of two: 2^24 (one binding's worth on SwiftShader) and 2^25 (two). */
 export const CHUNKING_RATIO_SIZES: readonly number[] = [24, 25];
@@ -66,18 +66,12 @@ async function benchSystem(device: GPUDevice, count: number, chunkParticles?: nu
   return system;
 }
 
-/** Wall time of `steps` plain steps of `system`, submitted alone after the queue drained, a step. */
-async function timeSteps(device: GPUDevice, system: ParticleSystem, dt: number): Promise<number> {
-  return withHeldErrorScopes(device, 'timing chunked steps', async () => {
-    const encoder = device.createCommandEncoder({ label: 'measureChunkingRatio' });
-    system.encodeSteps(encoder, dt, STEPS);
-    const commands = encoder.finish();
-    await device.queue.onSubmittedWorkDone();
-    const started = performance.now();
-    device.queue.submit([commands]);
-    system.submitted();
-    await device.queue.onSubmittedWorkDone();
-    return (performance.now() - started) / STEPS;
+/** Wall time of STEPS plain steps of `system`, submitted alone after the queue drained, a step. */
+function timeChunkedSteps(device: GPUDevice, system: ParticleSystem, dt: number): Promise<number> {
+  return timeSteps(device, system, dt, STEPS, {
+    label: 'measureChunkingRatio',
+    scope: 'timing chunked steps',
+    drain: true,
   });
 }
 
@@ -133,8 +127,8 @@ export async function measureChunkingRatio(
       const references: number[] = [];
       // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
       for (let round = 0; round <= rounds; round++) {
-        const step = await timeSteps(device, chunked, dt);
-        const referenceStep = await timeSteps(device, reference, dt);
+        const step = await timeChunkedSteps(device, chunked, dt);
+        const referenceStep = await timeChunkedSteps(device, reference, dt);
         if (round > 0) {
           steps.push(step);
           references.push(referenceStep);

@@ -11,18 +11,12 @@
 import type { ColliderInit } from '../core/collisions/colliders';
 import type { ForceGenerator } from '../core/forces/generators';
 import { OFFSET, FLOATS_PER_PARTICLE } from '../core/layout';
-import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem, type GpuParticleSystemOptions } from '../gpu/particleSystem';
 import { BENCH_BOUNCING_PLANE, BENCH_PLANE, benchState, withoutAcceleration } from './state';
 import { SHOWER_FORCES } from './typicalEffect';
-import { median } from './timing';
+import { median, ratioDefaults, timeSteps, type RatioOptions } from './timing';
 
-export interface ColliderRatioOptions {
-  /** Steps per submitted command buffer. Default 5. */
-  passesPerSubmit?: number;
-  /** Timed rounds; the median is reported. Default 15. */
-  rounds?: number;
-  dt?: number;
+export interface ColliderRatioOptions extends RatioOptions {
   /** Also time each collider case with the colliders as a pass of their own (`fuseColliders: false`). */
   separate?: boolean;
 }
@@ -52,20 +46,6 @@ export interface ColliderRatioResult {
   cases: ColliderCaseTiming[];
 }
 
-/** Wall-clock per step of `passes` steps in one command buffer, submit to onSubmittedWorkDone. */
-async function timeSteps(device: GPUDevice, system: ParticleSystem, dt: number, passes: number): Promise<number> {
-  return withHeldErrorScopes(device, 'timing the colliders against the step', async () => {
-    const encoder = device.createCommandEncoder({ label: 'measureColliderRatio' });
-    system.encodeSteps(encoder, dt, passes);
-    const commands = encoder.finish();
-    const started = performance.now();
-    device.queue.submit([commands]);
-    system.submitted();
-    await device.queue.onSubmittedWorkDone();
-    return (performance.now() - started) / passes;
-  });
-}
-
 interface Configured {
   name: string;
   system: ParticleSystem;
@@ -82,9 +62,7 @@ export async function measureColliderRatio(
   count: number,
   options: ColliderRatioOptions = {},
 ): Promise<ColliderRatioResult> {
-  const passes = options.passesPerSubmit ?? 5;
-  const rounds = options.rounds ?? 15;
-  const dt = options.dt ?? 1 / 60;
+  const { passes, rounds, dt } = ratioDefaults(options);
   const systems: Configured[] = [];
   const open = async (
     name: string,
@@ -116,7 +94,10 @@ export async function measureColliderRatio(
     // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
     for (let round = 0; round <= rounds; round++) {
       for (let k = 0; k < systems.length; k++) {
-        const time = await timeSteps(device, (systems[k] as Configured).system, dt, passes);
+        const time = await timeSteps(device, (systems[k] as Configured).system, dt, passes, {
+          label: 'measureColliderRatio',
+          scope: 'timing the colliders against the step',
+        });
         if (round > 0) (times[k] as number[]).push(time);
       }
     }

@@ -11,7 +11,7 @@ import { DEFAULT_CONTACT_SETTINGS } from '../core/collisions/world';
 import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { contactCube } from './contactScene';
-import { stepsPerSubmission, timeSubmitted, median } from './timing';
+import { alternatingRounds, stepsPerSubmission, timeSubmitted, median } from './timing';
 
 /** The target: contacts (grid + 8 iterations) at most this many plain steps, at CONTACT_TARGET_COUNT particles. */
 export const CONTACT_TARGET_RATIO = 60;
@@ -81,23 +81,25 @@ export async function measureContactRatio(
     const plain = await ParticleSystem.create(device, { capacity: count });
     let colliding: ParticleSystem | null = null;
     try {
-      colliding = await ParticleSystem.create(device, {
+      const pool = await ParticleSystem.create(device, {
         capacity: count,
         collisions: { particleCollisions: true, iterations },
       });
+      colliding = pool;
       await plain.writeParticles(0, particles);
-      const passes = colliding.collisionPasses!;
+      const passes = pool.collisionPasses!;
       // Enough steps a submission that the step, not the submission, is what the contacts are divided by.
       const perSubmission = await stepsPerSubmission(
         (k) => timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, k)),
         1,
       );
-      const steps: number[] = [];
-      const contacts: number[] = [];
-      // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
-      for (let round = 0; round <= rounds; round++) {
+      const {
+        steps,
+        others: contacts,
+        ratios,
+      } = await alternatingRounds(rounds, async () => {
         // The same scene every round: the resolver separates the balls it pushes apart.
-        await colliding.writeParticles(0, particles);
+        await pool.writeParticles(0, particles);
         const stepSamples: number[] = [];
         for (let k = 0; k < STEP_SAMPLES_PER_ROUND; k++)
           stepSamples.push(await timeRecorded(device, (encoder) => plain.encodeSteps(encoder, dt, perSubmission)));
@@ -106,12 +108,8 @@ export async function measureContactRatio(
           passes.encodeGrid(encoder, dt, count);
           for (let k = 0; k < iterations; k++) passes.encodeIteration(encoder, dt, count);
         });
-        if (round > 0) {
-          steps.push(step);
-          contacts.push(contact);
-        }
-      }
-      const ratios = contacts.map((c, r) => c / (steps[r] as number));
+        return [step, contact] as const;
+      });
       sizes.push({
         count,
         stepMs: median(steps),

@@ -4,6 +4,7 @@
  * gives the second roofline, the copy engine's (or the driver's memcpy).
  */
 import { Kernel } from '../gpu/shared/kernel';
+import { BenchPass } from './benchPass';
 import { COPY_PARAMS } from '../shaders/params';
 import { UniformBlock } from '../gpu/shared/uniformBlock';
 import { shaders } from '../shaders';
@@ -11,20 +12,20 @@ import { shaders } from '../shaders';
 /** Bytes one invocation of copy.wgsl copies: four vec4s, today's particle record. */
 export const COPY_BYTES_PER_INVOCATION = 64;
 
-export class CopyPass {
+export class CopyPass extends BenchPass {
   readonly source: GPUBuffer;
   readonly destination: GPUBuffer;
   private readonly params: UniformBlock<typeof COPY_PARAMS.fields>;
   private readonly bindGroup: GPUBindGroup;
   private readonly invocations: number;
-  private destroyed = false;
 
   private constructor(
-    private readonly device: GPUDevice,
-    private readonly kernel: Kernel,
+    device: GPUDevice,
+    kernel: Kernel,
     readonly bytes: number,
     readonly workgroupSize: number,
   ) {
+    super(device, kernel);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.source = device.createBuffer({ label: 'CopyPass.source', size: bytes, usage });
     this.destination = device.createBuffer({ label: 'CopyPass.destination', size: bytes, usage });
@@ -63,11 +64,7 @@ export class CopyPass {
     for (let r = 0; r < repeats; r++) encoder.copyBufferToBuffer(this.source, 0, this.destination, 0, this.bytes);
   }
 
-  destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.source.destroy();
-    this.destination.destroy();
-    this.params.destroy();
+  protected owned() {
+    return [this.source, this.destination, this.params];
   }
 }

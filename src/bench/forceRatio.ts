@@ -11,15 +11,10 @@ import type { ParticleInit } from '../core/particles';
 import { withHeldErrorScopes } from '../gpu/device/errors';
 import { ParticleSystem } from '../gpu/particleSystem';
 import { TYPICAL_EFFECT } from './typicalEffect';
-import { median } from './timing';
+import { median, ratioDefaults, type RatioOptions } from './timing';
 
-export interface ForceRatioOptions {
-  /** Dispatches per submitted command buffer. Default 5. */
-  passesPerSubmit?: number;
-  /** Timed rounds (each: forces, then the step); the median is reported. Default 15 (single rounds on a shared machine spread by a factor of 2). */
-  rounds?: number;
-  dt?: number;
-}
+/** Each round times the forces, then the step. */
+export type ForceRatioOptions = RatioOptions;
 
 export interface ForceRatioResult {
   count: number;
@@ -82,10 +77,8 @@ export async function measureForceToStepRatio(
   count: number,
   options: ForceRatioOptions = {},
 ): Promise<ForceRatioResult> {
-  const passes = options.passesPerSubmit ?? 5;
-  const rounds = options.rounds ?? 15;
-  const dt = options.dt ?? 1 / 60;
   const system = await ParticleSystem.create(device, { capacity: count });
+  const { passes, rounds, dt } = ratioDefaults(options);
   try {
     await system.writeParticles(0, particles(count));
     const forceTimes: number[] = [];

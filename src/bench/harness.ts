@@ -95,72 +95,51 @@ export async function runBench(
   let contactRatio: ContactRatioResult | null = null;
   let sortRatio: SortRatioResult | null = null;
   let chunkingRatio: ChunkingRatioResult | null = null;
+  /** One ratio measured with the device's errors held (named `label`); skipped (null) where it runs out of memory. */
+  const measured = <T>(label: string, measure: () => Promise<T>): Promise<T | null> =>
+    withHeldErrorScopes(device, label, measure).catch((error: unknown) => {
+      if (!(error instanceof GpuOutOfMemoryError)) throw error;
+      skipped.push(`${label}: out of memory`);
+      return null;
+    });
   try {
     for (const group of groups) results.push(...(await runCount(context, group)));
     // Timed apart, the step and the fused step drift on a shared machine: the ratio's own rounds alternate them.
     const largest = groups.at(-1)?.[0]?.particles;
     if (largest !== undefined) {
       onProgress({ done, total, current: caseLabel('forces vs step, alternating rounds', largest) });
-      forceRatio = await withHeldErrorScopes(device, caseLabel('force ratio', largest), () =>
-        measureForceToStepRatio(device, largest),
-      ).catch((error: unknown) => {
-        if (!(error instanceof GpuOutOfMemoryError)) throw error;
-        skipped.push(`${caseLabel('force ratio', largest)}: out of memory`);
-        return null;
-      });
+      forceRatio = await measured(caseLabel('force ratio', largest), () => measureForceToStepRatio(device, largest));
       // At the size the collider targets are stated at.
       const colliderCount = statedSizeOf(groups.map((group) => group[0]?.particles ?? 0)) ?? largest;
       onProgress({ done, total, current: caseLabel('colliders vs step, alternating rounds', colliderCount) });
-      colliderRatio = await withHeldErrorScopes(device, caseLabel('collider ratio', colliderCount), () =>
+      colliderRatio = await measured(caseLabel('collider ratio', colliderCount), () =>
         measureColliderRatio(device, colliderCount),
-      ).catch((error: unknown) => {
-        if (!(error instanceof GpuOutOfMemoryError)) throw error;
-        skipped.push(`${caseLabel('collider ratio', colliderCount)}: out of memory`);
-        return null;
-      });
+      );
       // The emitter targets at the size they are stated at, the pools and the step in alternating rounds.
       onProgress({ done, total, current: caseLabel('emitters vs step, alternating rounds', colliderCount) });
-      emitterRatio = await withHeldErrorScopes(device, caseLabel('emitter ratio', colliderCount), () =>
+      emitterRatio = await measured(caseLabel('emitter ratio', colliderCount), () =>
         measureEmitterRatio(device, colliderCount, { dt: options.dt }),
-      ).catch((error: unknown) => {
-        if (!(error instanceof GpuOutOfMemoryError)) throw error;
-        skipped.push(`${caseLabel('emitter ratio', colliderCount)}: out of memory`);
-        return null;
-      });
+      );
       // Particle contacts cost hundreds of steps on a software adapter: three timed rounds (a median: one round's
       // step moves by 2x with the load), at the sizes the run reaches.
       const contactSizes = CONTACT_RATIO_SIZES.filter((e) => 2 ** e <= largest);
       if (contactSizes.length > 0) {
         onProgress({ done, total, current: 'particle contacts vs step, alternating rounds' });
-        contactRatio = await withHeldErrorScopes(device, 'contact ratio', () =>
+        contactRatio = await measured('contact ratio', () =>
           measureContactRatio(device, { sizes: contactSizes, rounds: 3 }),
-        ).catch((error: unknown) => {
-          if (!(error instanceof GpuOutOfMemoryError)) throw error;
-          skipped.push('contact ratio: out of memory');
-          return null;
-        });
+        );
       }
       // The depth sort at the issue's 2^18 and 2^20 where the run reaches them, else at its largest size.
       const within = SORT_RATIO_SIZES.filter((e) => 2 ** e <= largest);
       const sortSizes = within.length > 0 ? within : [Math.floor(Math.log2(largest))];
       onProgress({ done, total, current: 'depth sort vs step, alternating rounds' });
-      sortRatio = await withHeldErrorScopes(device, 'sort ratio', () =>
-        measureSortRatio(device, { sizes: sortSizes, dt: options.dt }),
-      ).catch((error: unknown) => {
-        if (!(error instanceof GpuOutOfMemoryError)) throw error;
-        skipped.push('sort ratio: out of memory');
-        return null;
-      });
+      sortRatio = await measured('sort ratio', () => measureSortRatio(device, { sizes: sortSizes, dt: options.dt }));
       // Chunked state at 2^24 and 2^25 once a run reaches 2^24 (the full run), else at its largest size in four chunks.
       const chunkingSizes = largest >= 2 ** 24 ? CHUNKING_RATIO_SIZES : [Math.floor(Math.log2(largest))];
       onProgress({ done, total, current: 'chunked state vs one chunk, alternating rounds' });
-      chunkingRatio = await withHeldErrorScopes(device, 'chunking ratio', () =>
+      chunkingRatio = await measured('chunking ratio', () =>
         measureChunkingRatio(device, { sizes: chunkingSizes, dt: options.dt }),
-      ).catch((error: unknown) => {
-        if (!(error instanceof GpuOutOfMemoryError)) throw error;
-        skipped.push('chunking ratio: out of memory');
-        return null;
-      });
+      );
     }
   } finally {
     timer.destroy();

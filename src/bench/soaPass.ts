@@ -7,6 +7,7 @@
 import { ATTRIBUTES, FLOATS_PER_PARTICLE, attributeOffset, type AttributeName } from '../core/layout';
 import type { Variant } from '../core/variants';
 import { Kernel } from '../gpu/shared/kernel';
+import { BenchPass } from './benchPass';
 import { STEP_PARAMS } from '../shaders/params';
 import { UniformBlock } from '../gpu/shared/uniformBlock';
 import { stepConstants } from '../gpu/step/stepParams';
@@ -29,18 +30,18 @@ export const SOA_BYTES_WRITTEN = (['position', 'velocity', 'forceAccum'] as cons
   0,
 );
 
-export class SoAStepPass {
+export class SoAStepPass extends BenchPass {
   readonly buffers: readonly GPUBuffer[];
   private readonly params: UniformBlock<typeof STEP_PARAMS.fields>;
   private readonly stateBindGroup: GPUBindGroup;
   private readonly paramsBindGroup: GPUBindGroup;
-  private destroyed = false;
 
   private constructor(
-    private readonly device: GPUDevice,
-    private readonly kernel: Kernel,
+    device: GPUDevice,
+    kernel: Kernel,
     readonly capacity: number,
   ) {
+    super(device, kernel);
     this.buffers = SOA_ATTRIBUTES.map((name) =>
       device.createBuffer({
         label: `SoAStepPass.${name}`,
@@ -107,11 +108,8 @@ export class SoAStepPass {
     pass.end();
   }
 
-  destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    for (const buffer of this.buffers) buffer.destroy();
-    this.params.destroy();
+  protected owned() {
+    return [...this.buffers, this.params];
   }
 }
 

@@ -12,7 +12,7 @@ import { ParticleSystem } from '../gpu/particleSystem';
 import { OrbitCamera } from '../render/camera';
 import { DepthSort } from '../render/depthSort';
 import { benchState } from './state';
-import { stepsPerSubmission, median } from './timing';
+import { alternatingRounds, stepsPerSubmission, median } from './timing';
 
 /** The sizes the issue names, as exponents of two; the main benchmark times those within its largest size. */
 export const SORT_RATIO_SIZES: readonly number[] = [18, 20];
@@ -102,10 +102,11 @@ export async function measureSortRatio(device: GPUDevice, options: SortRatioOpti
           () => system.submitted(),
         );
       const perSubmission = await stepsPerSubmission(timeSteps, STEPS);
-      const steps: number[] = [];
-      const sorts: number[] = [];
-      // Round 0 warms up: pipelines, uploads, the driver's first dispatches.
-      for (let round = 0; round <= rounds; round++) {
+      const {
+        steps,
+        others: sorts,
+        ratios,
+      } = await alternatingRounds(rounds, async () => {
         const step = (await timeSteps(perSubmission)) / perSubmission;
         const sorted = await timeRecorded(
           device,
@@ -114,12 +115,8 @@ export async function measureSortRatio(device: GPUDevice, options: SortRatioOpti
           },
           SORTS,
         );
-        if (round > 0) {
-          steps.push(step);
-          sorts.push(sorted);
-        }
-      }
-      const ratios = sorts.map((s, r) => s / (steps[r] as number));
+        return [step, sorted] as const;
+      });
       sizes.push({
         count,
         chunkSize: sort.chunkSize,

@@ -10,6 +10,9 @@
  * Encoding happens before the clock starts, and the queue is drained first.
  */
 
+import { withHeldErrorScopes } from '../gpu/device/errors';
+import type { ParticleSystem } from '../gpu/particleSystem';
+
 export type TimingMethod = 'timestamp-query' | 'wall (onSubmittedWorkDone)' | 'wall (host)';
 
 export interface Sample {
@@ -85,10 +88,33 @@ export class GpuTimer {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.querySet?.destroy();
-    this.resolve?.destroy();
-    this.readback?.destroy();
+    for (const resource of [this.querySet, this.resolve, this.readback]) resource?.destroy();
   }
+}
+
+/**
+ * Wall-clock a step of `steps` steps of `system` recorded into one command
+ * buffer (labelled `label`), submit to onSubmittedWorkDone, the queue
+ * drained first where `drain` says; the device's errors held, named `scope`.
+ */
+export function timeSteps(
+  device: GPUDevice,
+  system: ParticleSystem,
+  dt: number,
+  steps: number,
+  options: { label: string; scope: string; drain?: boolean },
+): Promise<number> {
+  return withHeldErrorScopes(device, options.scope, async () => {
+    const encoder = device.createCommandEncoder({ label: options.label });
+    system.encodeSteps(encoder, dt, steps);
+    const commands = encoder.finish();
+    if (options.drain) await device.queue.onSubmittedWorkDone();
+    const started = performance.now();
+    device.queue.submit([commands]);
+    system.submitted();
+    await device.queue.onSubmittedWorkDone();
+    return (performance.now() - started) / steps;
+  });
 }
 
 /**
@@ -178,4 +204,40 @@ export async function stepsPerSubmission(
     steps = Math.min(most, Math.max(2 * steps, Math.ceil((steps * targetMs) / Math.max(ms, 0.001))));
   }
   return steps;
+}
+
+/** What a ratio timed in alternating rounds takes: steps (or passes) a submission, timed rounds, dt. */
+export interface RatioOptions {
+  /** Steps or dispatches per submitted command buffer. Default 5. */
+  passesPerSubmit?: number;
+  /** Timed rounds; the median is reported. Default 15 (single rounds on a shared machine spread by a factor of 2). */
+  rounds?: number;
+  dt?: number;
+}
+
+/** `options` with the defaults filled in: 5 a submission, 15 rounds, dt 1/60. */
+export function ratioDefaults(options: RatioOptions): { passes: number; rounds: number; dt: number } {
+  return { passes: options.passesPerSubmit ?? 5, rounds: options.rounds ?? 15, dt: options.dt ?? 1 / 60 };
+}
+
+/**
+ * `rounds` timed rounds after a round 0 that warms up (pipelines, uploads,
+ * the driver's first dispatches) and is not kept: each round's `time()`
+ * gives the plain step's time and the other work's, taken moments apart.
+ * The kept times, and the other's over the step's, round by round.
+ */
+export async function alternatingRounds(
+  rounds: number,
+  time: () => Promise<readonly [step: number, other: number]>,
+): Promise<{ steps: number[]; others: number[]; ratios: number[] }> {
+  const steps: number[] = [];
+  const others: number[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const [step, other] = await time();
+    if (round > 0) {
+      steps.push(step);
+      others.push(other);
+    }
+  }
+  return { steps, others, ratios: others.map((o, r) => o / (steps[r] as number)) };
 }

@@ -6,21 +6,19 @@
  */
 import type { Variant } from '../core/variants';
 import { Kernel } from '../gpu/shared/kernel';
+import { BenchPass } from './benchPass';
 import type { ParticleBuffer } from '../gpu/shared/particleBuffer';
 import { UNIFORM_STEP_PARAMS } from '../shaders/params';
 import { UniformBlock } from '../gpu/shared/uniformBlock';
 import { stepConstants } from '../gpu/step/stepParams';
 import { shaders } from '../shaders';
 
-export class UniformAccelerationPass {
+export class UniformAccelerationPass extends BenchPass {
   private readonly params: UniformBlock<typeof UNIFORM_STEP_PARAMS.fields>;
   private readonly paramsBindGroup: GPUBindGroup;
-  private destroyed = false;
 
-  private constructor(
-    private readonly device: GPUDevice,
-    private readonly kernel: Kernel,
-  ) {
+  private constructor(device: GPUDevice, kernel: Kernel) {
+    super(device, kernel);
     this.params = new UniformBlock(device, 'UniformAccelerationPass.params', UNIFORM_STEP_PARAMS);
     this.paramsBindGroup = kernel.bindGroup(0, [this.params.buffer], 'UniformAccelerationPass.paramsBindGroup');
   }
@@ -57,9 +55,7 @@ export class UniformAccelerationPass {
     pass.end();
   }
 
-  destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.params.destroy();
+  protected owned() {
+    return [this.params];
   }
 }

@@ -1,8 +1,47 @@
 /**
- * The gallery page (index.html): the demos are plain links; this script only
- * says, before anyone clicks, whether this browser has WebGPU and how to get it.
+ * The gallery page (index.html): a card a demo, each a plain link, made here
+ * from galleryCards.json; and, before anyone clicks, whether this browser has
+ * WebGPU and how to get it.
  */
+import cards from './galleryCards.json';
 import { missingWebGpu, noAdapter } from './shared/support';
+
+interface Card {
+  /** The page demos/<id>.html; its thumbnail is public/images/<id>.jpg. */
+  id: string;
+  title: string;
+  /** The thumbnail's alt text. */
+  alt: string;
+  /** What the demo shows (trusted markup: a <code> here and there). */
+  text: string;
+  /** The thumbnail's loading; lazy unless said. */
+  loading?: 'eager' | 'lazy';
+}
+
+/** The card of `card`: its thumbnail and text, linking to its page. */
+function cardItem(card: Card): HTMLLIElement {
+  const item = document.createElement('li');
+  item.className = 'card';
+  const link = document.createElement('a');
+  link.setAttribute('href', `demos/${card.id}.html`);
+  const image = document.createElement('img');
+  // Lazy before the source is set, or the image would be fetched at once.
+  image.loading = card.loading ?? 'lazy';
+  image.alt = card.alt;
+  image.setAttribute('src', `images/${card.id}.jpg`);
+  const text = document.createElement('div');
+  text.className = 'text';
+  const title = document.createElement('h2');
+  title.textContent = card.title;
+  const about = document.createElement('p');
+  about.innerHTML = card.text;
+  text.append(title, about);
+  link.append(image, text);
+  item.append(link);
+  return item;
+}
+
+document.querySelector<HTMLElement>('ul.cards')?.append(...(cards as Card[]).map(cardItem));
 
 async function describeSupport(box: HTMLElement): Promise<void> {
   const missing = missingWebGpu();

@@ -1,4 +1,5 @@
 /** Seeded test scenes: mixed masses (immovable ones too), dampings and forces. */
+import type { EmitterInit } from '../../src/core/emitters/types';
 import type { ParticleInit } from '../../src/core/particles';
 import { seededRandom } from './random';
 
@@ -30,3 +31,13 @@ export function mixedScene(count: number, seed: number): TestScene {
   const forces = Float32Array.from({ length: count * 3 }, () => (random() * 2 - 1) * 20);
   return { particles, forces };
 }
+
+/** The emitter issue's example: 1,000 a second in a unit sphere, living 1 to 2 s, upward at 2 to 4 m/s. */
+export const EXAMPLE_EMITTER: EmitterInit = {
+  rate: 1000,
+  burst: 0,
+  lifetime: [1, 2],
+  shape: { type: 'sphere', center: [0, 0, 0], radius: 1 },
+  velocity: { direction: [0, 1, 0], spread: 0.3, speed: [2, 4] },
+  seed: 7,
+};

@@ -6,12 +6,12 @@
  * canvas picture that tell a blank one, the pictures saved to test-out/, and
  * lil-gui's controllers set as a user sets them.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium';
 
 /** Where the browser tests' pictures go (git-ignored). */
@@ -48,6 +48,34 @@ export async function openSite(): Promise<Site> {
     await close();
     throw error;
   }
+}
+
+/**
+ * The site for a test file: opened (and OUT made) before its tests, closed
+ * after them; its URL and browser are read once it is open.
+ */
+export function useSite(): Pick<Site, 'baseUrl' | 'browser'> {
+  let site: Site | undefined;
+  beforeAll(async () => {
+    // playwright gives every launch a fresh temporary profile (--user-data-dir).
+    site = await openSite();
+    mkdirSync(OUT, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await site?.close();
+  });
+  const open = (): Site => {
+    if (!site) throw new Error('the site is not open yet (useSite opens it before the tests)');
+    return site;
+  };
+  return {
+    get baseUrl() {
+      return open().baseUrl;
+    },
+    get browser() {
+      return open().browser;
+    },
+  };
 }
 
 /** Page errors, console errors, and console warnings from WebGPU, as they come. */

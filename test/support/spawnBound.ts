@@ -28,6 +28,7 @@
  * - min(x, max) is 1-Lipschitz: it passes the error through.
  */
 import { SPAWN_RULE, SHAPE, VELOCITY_MODE } from '../../src/core/emitters/gpuRecords';
+import type { Emission } from '../../src/core/emitters/lifecycle';
 import { DRAW, draw, open01, uniform01 } from '../../src/core/emitters/random';
 import type { StructArray } from '../../src/core/schema';
 import { ONE_THIRD, TAU_BELOW } from '../../src/core/emitters/sampling';
@@ -97,6 +98,12 @@ function unitVector(a: number, b: number): [B, B, B] {
   return [mul(rxy, trig(turn, Math.cos)), mul(rxy, trig(turn, Math.sin)), z];
 }
 
+/** r cos(t) and r sin(t) for the turn t = (share - 0.5) TAU_BELOW, as the samplers compute them. */
+function polar(r: B, share: number): [B, B] {
+  const turn = mul(exact(share - 0.5), exact(TAU_BELOW));
+  return [mul(r, trig(turn, Math.cos)), mul(r, trig(turn, Math.sin))];
+}
+
 /** A sum c + x p + y q (+ z r), left to right, each step possibly fused. */
 function chain(center: B, terms: [B, B][]): B {
   return terms.reduce((s, [axis, scale]) => mulAdd(s, axis, scale), center);
@@ -146,9 +153,7 @@ export function spawnBound(
     }
     case SHAPE.disc: {
       const r = mul(radius, sqrt(exact(open01(draw(key, DRAW.shape0)))));
-      const turn = mul(exact(b - 0.5), exact(TAU_BELOW));
-      const p = mul(r, trig(turn, Math.cos));
-      const q = mul(r, trig(turn, Math.sin));
+      const [p, q] = polar(r, b);
       position = centre.map((x, k) =>
         chain(x, [
           [vec('shapeX', k), p],
@@ -160,9 +165,7 @@ export function spawnBound(
     case SHAPE.cone: {
       const along = mul(exact(table.get(rule, 'height')), cubeRoot(open01(draw(key, DRAW.shape0))));
       const r = mul(mul(along, exact(table.get(rule, 'tanAngle'))), sqrt(exact(open01(draw(key, DRAW.shape1)))));
-      const turn = mul(exact(c - 0.5), exact(TAU_BELOW));
-      const p = mul(r, trig(turn, Math.cos));
-      const q = mul(r, trig(turn, Math.sin));
+      const [p, q] = polar(r, c);
       position = centre.map((x, k) =>
         chain(x, [
           [vec('shapeZ', k), along],
@@ -191,9 +194,7 @@ export function spawnBound(
     const cosAngle = mulAdd(exact(1), exact(-share), exact(k));
     const twoMinusW = mulAdd(exact(2), exact(-share), exact(k));
     const sinAngle = sqrt(mul(w, twoMinusW));
-    const turn = mul(exact(uniform01(draw(key, DRAW.spreadTurn)) - 0.5), exact(TAU_BELOW));
-    const p = mul(sinAngle, trig(turn, Math.cos));
-    const q = mul(sinAngle, trig(turn, Math.sin));
+    const [p, q] = polar(sinAngle, uniform01(draw(key, DRAW.spreadTurn)));
     const direction = [0, 1, 2].map((c) =>
       chain(mul(vec('velocityX', c), p), [
         [vec('velocityY', c), q],
@@ -219,4 +220,24 @@ export function spawnBound(
     damping: within(table, rule, 'damping', key).e,
     size: within(table, rule, 'size', key).e,
   };
+}
+
+/**
+ * The bound of each of `births` (as the reference's lifecycle emits them),
+ * its position and velocity written into `bound` at the birth's slot; each
+ * returned beside its birth, for the other fields.
+ */
+export function boundBirths(
+  table: Table,
+  births: readonly Emission[],
+  bound: { position: Float64Array; velocity: Float64Array },
+): { birth: Emission; spawn: SpawnBound }[] {
+  return births.map((birth) => {
+    const spawn = spawnBound(table, birth.rule, birth.center, birth.inheritFrom, birth.key);
+    for (let c = 0; c < 3; c++) {
+      bound.position[3 * birth.slot + c] = spawn.position[c] as number;
+      bound.velocity[3 * birth.slot + c] = spawn.velocity[c] as number;
+    }
+    return { birth, spawn };
+  });
 }

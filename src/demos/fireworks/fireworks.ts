@@ -19,25 +19,18 @@
  */
 import { CYCLONE_FIREWORK_RULES, cycloneLaunchers } from '../../core/emitters/cyclone';
 import type { FireworkRuleInit } from '../../core/emitters/types';
-import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
+import { defineDemo, type DemoContext, type DemoScene, type SceneFrame } from '../shared/demo';
 import { LiveStatsPoller } from '../shared/liveStats';
-import { applyLookParams } from '../shared/commonParams';
+import { applyLookParams, lifeColours, speedColours } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FIREWORKS_PARAMS, type LaunchType } from './params';
-import { groundGrid } from '../../render/ground';
-import { resumedSystem } from '../shared/recovery';
+import { DemoGround } from '../shared/ground';
+import { demoSystem, lifecycleOf, systemSceneParts } from '../shared/systemScene';
 
 type Params = ParamValues<typeof FIREWORKS_PARAMS>;
 
 const BACKGROUND = [0.012, 0.014, 0.03] as const;
-const GROUND_GRID = groundGrid({
-  halfSize: 60,
-  lineColor: [0.16, 0.19, 0.28],
-  planeColor: [0.03, 0.035, 0.06],
-  background: BACKGROUND,
-});
 
 /**
  * The mix's share of launches per type (Cyclone's keys 1 to 9): mostly the
@@ -72,28 +65,24 @@ function launchRate(type: number, launch: LaunchType, rate: number): number {
 }
 
 export async function createFireworks(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params, resume } = context;
+  const { passes, params, resume } = context;
   const capacity = params.count;
   const launchers = cycloneLaunchers(0, (params.seed * 64) >>> 0);
   // Restored, the launchers' rates, pending bursts and random streams are the snapshot's.
-  const system = resume
-    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
-    : await ParticleSystem.create(device, {
-        capacity,
-        integrator: params.integrator,
-        damping: params.damping,
-        emitters: launchers,
-        fireworks: fireworkRules(params.payload, params.gravity, params.seed),
-      });
-  const lifecycle = system.lifecycle;
-  const emitters = system.emitters;
-  if (!lifecycle || !emitters) {
-    system.destroy();
-    throw new Error('the fireworks system has no lifecycle');
-  }
+  const system = await demoSystem(context, {
+    capacity,
+    emitters: launchers,
+    fireworks: fireworkRules(params.payload, params.gravity, params.seed),
+  });
+  const { lifecycle, emitters } = lifecycleOf(system, 'fireworks');
   const types = launchers.map((l) => l.firework as number);
   const binding = passes.particles.bindLive('Fireworks.particles', system.particleStore, lifecycle.buffers);
-  const ground = passes.grid.bind('Fireworks.ground');
+  const ground = new DemoGround(passes, 'Fireworks.ground', {
+    halfSize: 60,
+    lineColor: [0.16, 0.19, 0.28],
+    planeColor: [0.03, 0.035, 0.06],
+    background: BACKGROUND,
+  });
 
   /** Fires one firework of each of `fire`'s types at the next step (a key press in Cyclone). */
   const press = (fire: readonly number[]) => {
@@ -125,35 +114,24 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
 
   const look: ParticleLook = {
     ...DEFAULT_LOOK,
-    hotTime: 0.08,
-    fadeStart: 0.55,
-    endSize: 0.6,
+    ...lifeColours(0.08, 0.55, 0.6),
     saturation: 0.95,
     minPixels: 1.2,
-    colorA: [1, 0.55, 0.2],
-    colorB: [1, 0.85, 0.5],
-    speedRange: 25,
+    ...speedColours([1, 0.55, 0.2], [1, 0.85, 0.5], 25),
   };
 
   return {
+    ...systemSceneParts(system, { host: () => ({ launchKey }), owned: [binding, ground], live }),
     /** The live count, as last read back (nothing is live before the first step). */
     get particleCount() {
-      return live.stats?.live ?? 0;
+      return live.live;
     },
     beforeSteps() {
       applyLaunch();
       live.poll();
     },
-    encodeSteps(encoder, dt, steps) {
-      system.encodeSteps(encoder, dt, steps);
-    },
-    submitted() {
-      system.submitted();
-    },
     render(pass, frame: SceneFrame) {
-      if (params.ground) {
-        passes.grid.draw(pass, ground, GROUND_GRID, frame.view);
-      }
+      if (params.ground) ground.draw(pass, frame.view);
       applyLookParams(look, params);
       look.stretch = params.stretch;
       passes.particles.draw(pass, binding, look, frame.view, frame.time);
@@ -168,24 +146,11 @@ export async function createFireworks(context: DemoContext<Params>): Promise<Dem
     check() {
       return summary();
     },
-    snapshot() {
-      const host = { launchKey };
-      return system.snapshot().then((bytes) => ({ systems: [bytes], host }));
-    },
-    dispose() {
-      live.stop();
-      binding.destroy();
-      ground.destroy();
-      system.destroy();
-    },
   };
 }
 
-export const fireworks: DemoDefinition<typeof FIREWORKS_PARAMS> = {
-  id: 'fireworks',
-  title: 'Fireworks',
-  params: FIREWORKS_PARAMS,
+export const fireworks = defineDemo('fireworks', 'Fireworks', FIREWORKS_PARAMS, {
   camera: { target: [0, 6, 0], distance: 24, yaw: 0, pitch: 0.1 },
   background: BACKGROUND,
   create: createFireworks,
-};
+});

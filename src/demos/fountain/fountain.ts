@@ -28,25 +28,18 @@
 import type { ColliderInit } from '../../core/collisions/colliders';
 import type { EmitterInit } from '../../core/emitters/types';
 import type { ForceHandle } from '../../core/forces/registry';
-import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene, SceneFrame } from '../shared/demo';
+import { defineDemo, type DemoContext, type DemoScene, type SceneFrame } from '../shared/demo';
 import { LiveStatsPoller } from '../shared/liveStats';
-import { applyLookParams } from '../shared/commonParams';
+import { applyLookParams, lifeColours, palette, speedColours } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { FOUNTAIN_PARAMS } from './params';
-import { groundGrid } from '../../render/ground';
-import { resumedSystem } from '../shared/recovery';
+import { DemoGround } from '../shared/ground';
+import { demoSystem, lifecycleOf, systemSceneParts } from '../shared/systemScene';
 
 type Params = ParamValues<typeof FOUNTAIN_PARAMS>;
 
 const BACKGROUND = [0.02, 0.025, 0.04] as const;
-const GROUND_GRID = groundGrid({
-  halfSize: 40,
-  lineColor: [0.2, 0.24, 0.33],
-  planeColor: [0.05, 0.06, 0.085],
-  background: BACKGROUND,
-});
 const NOZZLE_Y = 0.3;
 const RING_RADIUS = 1.6;
 /** Outer jets lean out by this much (radians). */
@@ -113,24 +106,21 @@ interface Sent {
 }
 
 export async function createFountain(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params, resume } = context;
+  const { passes, params, resume } = context;
   const capacity = params.count;
   const jets = Math.max(1, Math.round(params.jets));
-  const system = resume
-    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
-    : await ParticleSystem.create(device, {
-        capacity,
-        integrator: params.integrator,
-        damping: params.damping,
-        emitters: fountainEmitters(params, capacity),
-        collisions: { colliders: groundColliders(params) },
-      });
-  const lifecycle = system.lifecycle;
-  const emitters = system.emitters;
-  if (!lifecycle || !emitters) {
-    system.destroy();
-    throw new Error('the fountain system has no lifecycle');
-  }
+  const system = await demoSystem(context, {
+    capacity,
+    emitters: fountainEmitters(params, capacity),
+    collisions: { colliders: groundColliders(params) },
+  });
+  const { lifecycle, emitters } = lifecycleOf(system, 'fountain');
+  const ground = new DemoGround(passes, 'Fountain.ground', {
+    halfSize: 40,
+    lineColor: [0.2, 0.24, 0.33],
+    planeColor: [0.05, 0.06, 0.085],
+    background: BACKGROUND,
+  });
   // A restored system has its drag generator already (the registry is in the snapshot).
   const drag = resume
     ? (system.forces.handles[0] as ForceHandle)
@@ -148,7 +138,6 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
   /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
   let failure: unknown = null;
   const binding = passes.particles.bindLive('Fountain.particles', system.particleStore, lifecycle.buffers);
-  const ground = passes.grid.bind('Fountain.ground');
 
   /** Sends the panel's flow, drag, restitution and friction to the GPU when they changed. */
   const applyPanel = (): void => {
@@ -170,37 +159,26 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
 
   const look: ParticleLook = {
     ...DEFAULT_LOOK,
-    colorA: [0.08, 0.25, 0.95],
-    colorB: [0.45, 0.8, 1],
-    speedRange: 18,
-    saturation: 0.85,
-    hotTime: 0.06,
-    fadeStart: 0.85,
+    ...speedColours([0.08, 0.25, 0.95], [0.45, 0.8, 1], 18),
     // Full size to the end: the sprite is the droplet's collision sphere, sitting on the ground.
-    endSize: 1,
-    hueOffset: 0.5,
-    hueSpan: 0.15,
+    ...lifeColours(0.06, 0.85, 1),
+    ...palette(0.5, 0.15, 0.85),
     stretch: 0.02,
   };
 
   return {
+    ...systemSceneParts(system, { host: () => ({ sent: { ...sent } }), owned: [binding, ground], live }),
     /** The live count, as last read back (nothing is live before the first step). */
     get particleCount() {
-      return live.stats?.live ?? 0;
+      return live.live;
     },
     beforeSteps() {
       if (failure) throw failure;
       applyPanel();
       live.poll();
     },
-    encodeSteps(encoder, dt, steps) {
-      system.encodeSteps(encoder, dt, steps);
-    },
-    submitted() {
-      system.submitted();
-    },
     render(pass, frame: SceneFrame) {
-      passes.grid.draw(pass, ground, GROUND_GRID, frame.view);
+      ground.draw(pass, frame.view);
       applyLookParams(look, params);
       passes.particles.draw(pass, binding, look, frame.view, frame.time);
     },
@@ -214,27 +192,13 @@ export async function createFountain(context: DemoContext<Params>): Promise<Demo
       return `${n(live.stats.live)} droplets live of ${n(capacity)} slots${short} · ${ground}`;
     },
     check() {
-      const s = live.stats;
-      return s && { live: s.live, emitted: s.emitted, killed: s.killed, shortfall: s.shortfall };
-    },
-    snapshot() {
-      const host = { sent: { ...sent } };
-      return system.snapshot().then((bytes) => ({ systems: [bytes], host }));
-    },
-    dispose() {
-      live.stop();
-      binding.destroy();
-      ground.destroy();
-      system.destroy();
+      return live.counts();
     },
   };
 }
 
-export const fountain: DemoDefinition<typeof FOUNTAIN_PARAMS> = {
-  id: 'fountain',
-  title: 'Fountain',
-  params: FOUNTAIN_PARAMS,
+export const fountain = defineDemo('fountain', 'Fountain', FOUNTAIN_PARAMS, {
   camera: { target: [0, 2.2, 0], distance: 23, yaw: 0.5, pitch: 0.3 },
   background: BACKGROUND,
   create: createFountain,
-};
+});

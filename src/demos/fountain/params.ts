@@ -1,5 +1,5 @@
 /** The Fountain demo's parameters: the panel, the URL, and their defaults. */
-import { clockParams, lookParams, variantParams } from '../shared/commonParams';
+import { clockParams, jetParams, lookParams, variantParams } from '../shared/commonParams';
 import { param } from '../shared/params';
 
 /**
@@ -12,10 +12,7 @@ export const FOUNTAIN_PARAMS = {
   count: param.integer(65536, 1024, 1 << 20, { folder: 'Fountain', rebuild: true, label: 'capacity' }),
   flow: param.number(1, 0, 1, { folder: 'Fountain', step: 0.01, label: 'flow (1: fills the pool)' }),
   jets: param.integer(7, 1, 16, { folder: 'Fountain', rebuild: true, label: 'jets' }),
-  speed: param.number(9.5, 1, 30, { folder: 'Fountain', step: 0.1, rebuild: true }),
-  spread: param.number(4, 0, 45, { folder: 'Fountain', step: 0.5, rebuild: true, label: 'spread (degrees)' }),
-  lifetime: param.number(3.2, 0.3, 8, { folder: 'Fountain', step: 0.1, rebuild: true }),
-  seed: param.integer(7, 0, 1e6, { folder: 'Fountain', rebuild: true }),
+  ...jetParams('Fountain', { speed: 9.5, maxSpeed: 30, spread: 4, lifetime: 3.2, seed: 7 }),
   gravity: param.number(9.81, 0, 30, { folder: 'Forces', step: 0.01, rebuild: true }),
   k1: param.number(0.25, 0, 5, { folder: 'Forces', step: 0.01, label: 'drag k1 (N s/m)' }),
   k2: param.number(0.01, 0, 1, { folder: 'Forces', step: 0.001, label: 'drag k2 (N s²/m²)' }),

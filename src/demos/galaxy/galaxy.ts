@@ -43,27 +43,18 @@
 import { vec3 } from 'gl-matrix';
 import type { ForceHandle } from '../../core/forces/registry';
 import { seededRandom } from '../../core/random';
-import { ParticleSystem } from '../../gpu/particleSystem';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene } from '../shared/demo';
+import { defineDemo, type DemoContext, type DemoScene } from '../shared/demo';
 import { ParticleRecords } from '../shared/packing';
-import { applyLookParams } from '../shared/commonParams';
+import { applyLookParams, palette, speedColours } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { GALAXY_PARAMS } from './params';
-import { groundGrid } from '../../render/ground';
-import { resumedSystem } from '../shared/recovery';
+import { DemoGround } from '../shared/ground';
+import { demoSystem, systemSceneParts } from '../shared/systemScene';
 
 type Params = ParamValues<typeof GALAXY_PARAMS>;
 
 const BACKGROUND = [0.004, 0.004, 0.012] as const;
-const GROUND_GRID = groundGrid({
-  centre: [0, -8, 0],
-  halfSize: 70,
-  spacing: 2,
-  lineColor: [0.1, 0.12, 0.2],
-  planeColor: [0.012, 0.014, 0.03],
-  background: BACKGROUND,
-});
 /** The count at which `intensity` is a point's own brightness. */
 const DENSITY_REFERENCE = 1 << 17;
 /** Records packed per queue write. */
@@ -155,17 +146,18 @@ interface GalaxyHost {
 }
 
 export async function createGalaxy(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params, resume } = context;
+  const { passes, params, resume } = context;
   const count = params.count;
-  const system = resume
-    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
-    : await ParticleSystem.create(device, {
-        capacity: count,
-        integrator: params.integrator,
-        damping: params.damping,
-      });
+  const system = await demoSystem(context, { capacity: count });
   const binding = passes.particles.bind('Galaxy.particles', system.particleStore);
-  const grid = passes.grid.bind('Galaxy.grid');
+  const grid = new DemoGround(passes, 'Galaxy.grid', {
+    centre: [0, -8, 0],
+    halfSize: 70,
+    spacing: 2,
+    lineColor: [0.1, 0.12, 0.2],
+    planeColor: [0.012, 0.014, 0.03],
+    background: BACKGROUND,
+  });
   const coupling = params.coupling;
   const discs = makeDiscs(params, count);
   const host = resume ? (resume.host as GalaxyHost) : null;
@@ -277,16 +269,14 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
 
   const look: ParticleLook = {
     ...DEFAULT_LOOK,
-    colorA: [1, 0.72, 0.42],
-    colorB: [0.5, 0.65, 1],
-    speedRange: 10,
+    ...speedColours([1, 0.72, 0.42], [0.5, 0.65, 1], 10),
     minPixels: 1,
-    hueOffset: 0.55,
-    hueSpan: 0.5,
-    saturation: 0.6,
+    ...palette(0.55, 0.5, 0.6),
   };
 
+  const snapshotHost = (): GalaxyHost => ({ phases: discs.map((disc) => disc.phase), phaseTime, sent: { ...sent } });
   return {
+    ...systemSceneParts(system, { host: snapshotHost, owned: [binding, grid] }),
     particleCount: count,
     beforeSteps(time) {
       stateTime = time;
@@ -298,13 +288,8 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
       updateAttractors(stateTime + (steps * dt) / 2);
       system.encodeSteps(encoder, dt, steps);
     },
-    submitted() {
-      system.submitted();
-    },
     render(pass, frame) {
-      if (params.grid) {
-        passes.grid.draw(pass, grid, GROUND_GRID, frame.view);
-      }
+      if (params.grid) grid.draw(pass, frame.view);
       applyLookParams(look, params);
       // White at about the fastest circular speed about the core, 0.62 sqrt(S / s) (at r = s sqrt(2)).
       look.speedRange = 1.5 * Math.sqrt(params.strength / params.softening);
@@ -316,28 +301,16 @@ export async function createGalaxy(context: DemoContext<Params>): Promise<DemoSc
       const pull = coupling === 'all' ? 'each pulling every particle' : 'each pulling its own disc';
       return `${discs.length} attractor${discs.length === 1 ? '' : 's'} ${pull} · strength ${params.strength}, softening ${params.softening}`;
     },
-    snapshot() {
-      const kept: GalaxyHost = { phases: discs.map((disc) => disc.phase), phaseTime, sent: { ...sent } };
-      return system.snapshot().then((bytes) => ({ systems: [bytes], host: kept }));
-    },
-    dispose() {
-      binding.destroy();
-      grid.destroy();
-      system.destroy();
-    },
   };
 }
 
-export const galaxy: DemoDefinition<typeof GALAXY_PARAMS> = {
-  id: 'galaxy',
-  title: 'Galaxy',
+export const galaxy = defineDemo('galaxy', 'Galaxy', GALAXY_PARAMS, {
   note:
     'Orbits under real attraction, computed on the GPU: each attractor is a softened attractor force generator ' +
     '(strength d / (|d|² + softening²)^(3/2)) run inside the step, and the particles start on circular orbits. ' +
     'Satellites circle the core and their tides tear at the discs. Semi-implicit Euler is the default because it is ' +
     'symplectic: orbits close, where explicit Euler spirals them out.',
-  params: GALAXY_PARAMS,
   camera: { target: [0, 0, 0], distance: 70, yaw: 0.4, pitch: 0.55 },
   background: BACKGROUND,
   create: createGalaxy,
-};
+});

@@ -19,7 +19,7 @@ import { FixedStepClock } from '../../render/fixedStep';
 import { OrbitControls } from '../../render/orbitControls';
 import type { ClockDefs, ClockValues, DemoContext, DemoDefinition, DemoScene } from './demo';
 import { createRenderer, openDevice, releaseGpu, type GpuState } from './deviceLifecycle';
-import { FrameLoop, recordFrame, statsLine } from './frameLoop';
+import { FrameLoop, Rebuilds, recordFrame, statsLine } from './frameLoop';
 import { installHooks, type SparkworksHooks } from './hooks';
 import { Hud } from './hud';
 import { SceneLayout } from './layout';
@@ -48,8 +48,12 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
   private readonly loop: FrameLoop;
   private gpu: GpuState | null = null;
   private scene: DemoScene | null = null;
-  private building = false;
-  private rebuildQueued = false;
+  /** Disposes the scene and makes it again from the current parameters (same device). */
+  private readonly rebuilds = new Rebuilds(
+    () => this.gpu !== null && this.loop.isRunning,
+    () => this.createScene(),
+    (error) => this.fail('The demo could not be rebuilt', error),
+  );
   private releasing: GPUDevice | null = null;
   private lastStats = 0;
   private lastSteps = 0;
@@ -80,7 +84,7 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
     this.gui = new GUI({ title: 'Parameters' });
     this.layout = new SceneLayout(canvas, this.gui, this.hud.root);
     this.loop = new FrameLoop(
-      () => this.gpu !== null && this.scene !== null && !this.building,
+      () => this.gpu !== null && this.scene !== null && !this.rebuilds.building,
       (now, seconds) => this.frame(now, seconds),
     );
     this.buildGui();
@@ -116,12 +120,12 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
         '',
         `${location.pathname}${queryFromValues(this.definition.params, this.params)}${location.hash}`,
       );
-      if (def.rebuild) void this.rebuild();
+      if (def.rebuild) void this.rebuilds.rebuild();
     });
     const simulation = folders.get('Simulation') ?? this.gui;
     simulation.add({ step: () => this.clock.requestStep() }, 'step').name('single step');
     const actions = {
-      restart: () => void this.rebuild(),
+      restart: () => void this.rebuilds.rebuild(),
       resetView: () => this.resetView(),
       copyLink: () => void this.copyLink(),
     };
@@ -228,26 +232,6 @@ export class DemoApp<D extends ParamDefs & ClockDefs> {
     );
     this.hooks.particles = this.scene.particleCount;
     this.scene.fitCamera?.(this.camera);
-  }
-
-  /** Disposes the scene and makes it again from the current parameters (same device). */
-  private async rebuild(): Promise<void> {
-    if (this.building) {
-      this.rebuildQueued = true;
-      return;
-    }
-    if (!this.gpu || !this.loop.isRunning) return;
-    this.building = true;
-    try {
-      do {
-        this.rebuildQueued = false;
-        await this.createScene();
-      } while (this.rebuildQueued);
-    } catch (error) {
-      this.fail('The demo could not be rebuilt', error);
-    } finally {
-      this.building = false;
-    }
   }
 
   /** One frame, called by the loop while the device and the scene are ready. */

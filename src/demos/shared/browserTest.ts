@@ -15,3 +15,16 @@ export interface DemoBrowserTest {
   /** Text the page must show (e.g. what waits for another issue). */
   text?: string;
 }
+
+/** The browser test of the page demos/<id>.html. */
+export function demoBrowserTest(id: string, test: Omit<DemoBrowserTest, 'id'>): DemoBrowserTest {
+  return { id, ...test };
+}
+
+/** The change the pages drawn from a scene file's look are tested with: the brightness doubled. */
+export const BRIGHTER: DemoBrowserTest['change'] = { label: 'brightness', key: 'intensity', value: 2 };
+
+/** The change the pages with a colour choice are tested with: colour by `mode`. */
+export function colourBy(mode: string): DemoBrowserTest['change'] {
+  return { label: 'colour', key: 'colorMode', value: mode };
+}

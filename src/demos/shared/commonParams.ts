@@ -12,6 +12,7 @@ import {
   type ColorMode,
   type DrawMode,
   type ParticleLook,
+  type Rgb,
 } from '../../render/particleLook';
 import { param } from './params';
 
@@ -41,6 +42,28 @@ export function variantParams(integrator: IntegrationOrder = 'explicit', damping
   };
 }
 
+export interface JetDefaults {
+  speed: number;
+  maxSpeed: number;
+  spread: number;
+  lifetime: number;
+  seed: number;
+}
+
+/**
+ * What the emitters of a demo's jets are made with, in the panel's `folder`:
+ * fixed when the system is made, so a change rebuilds it (the fountain, the
+ * three.js page's sparks).
+ */
+export function jetParams(folder: string, defaults: JetDefaults) {
+  return {
+    speed: param.number(defaults.speed, 1, defaults.maxSpeed, { folder, step: 0.1, rebuild: true }),
+    spread: param.number(defaults.spread, 0, 45, { folder, step: 0.5, rebuild: true, label: 'spread (degrees)' }),
+    lifetime: param.number(defaults.lifetime, 0.3, 8, { folder, step: 0.1, rebuild: true }),
+    seed: param.integer(defaults.seed, 0, 1e6, { folder, rebuild: true }),
+  };
+}
+
 export interface LookDefaults {
   mode: DrawMode;
   blend: BlendMode;
@@ -66,4 +89,23 @@ export function applyLookParams(look: ParticleLook, params: LookDefaults): void 
   look.colorMode = params.colorMode;
   look.size = params.size;
   look.intensity = params.intensity;
+}
+
+type SpeedColours = Pick<ParticleLook, 'colorA' | 'colorB' | 'speedRange'>;
+type LifeColours = Pick<ParticleLook, 'hotTime' | 'fadeStart' | 'endSize'>;
+type Palette = Pick<ParticleLook, 'hueOffset' | 'hueSpan' | 'saturation'>;
+
+/** A look's speed colours: `colorA` at rest, `colorB` halfway to `speedRange` (m/s), white beyond. */
+export function speedColours(colorA: Rgb, colorB: Rgb, speedRange: number): SpeedColours {
+  return { colorA, colorB, speedRange };
+}
+
+/** A look's life colours: white-hot for the first `hotTime` of a life, fading after `fadeStart`, `endSize` at its end. */
+export function lifeColours(hotTime: number, fadeStart: number, endSize: number): LifeColours {
+  return { hotTime, fadeStart, endSize };
+}
+
+/** A look's index colours: hues from `hueOffset` over `hueSpan` turns, at `saturation` (which life colours have too). */
+export function palette(hueOffset: number, hueSpan: number, saturation: number): Palette {
+  return { hueOffset, hueSpan, saturation };
 }

@@ -97,3 +97,13 @@ export interface DemoDefinition<D extends ParamDefs & ClockDefs> {
   background: Rgb;
   create(context: DemoContext<ParamValues<D>>): Promise<DemoScene>;
 }
+
+/** A demo's definition: the page demos/<id>.html, titled `title`, with the panel `params`. */
+export function defineDemo<D extends ParamDefs & ClockDefs>(
+  id: string,
+  title: string,
+  params: D,
+  page: Omit<DemoDefinition<D>, 'id' | 'title' | 'params'>,
+): DemoDefinition<D> {
+  return { id, title, params, ...page };
+}

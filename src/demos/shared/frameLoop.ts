@@ -11,6 +11,47 @@ import type { Rgb } from '../../render/particleLook';
 import type { DemoScene } from './demo';
 import type { GpuState } from './deviceLifecycle';
 
+/**
+ * A page's rebuilds (a new scene from the panel's values, on the same
+ * device), never two at once: one asked for while another runs is queued,
+ * and however many were asked for meanwhile, one more runs after it. The
+ * loop draws no frame while one runs.
+ */
+export class Rebuilds {
+  private running = false;
+  private queued = false;
+
+  constructor(
+    /** Whether a rebuild can start now (a device, a running loop). */
+    private readonly ready: () => boolean,
+    private readonly build: () => Promise<void>,
+    private readonly fail: (error: unknown) => void,
+  ) {}
+
+  get building(): boolean {
+    return this.running;
+  }
+
+  async rebuild(): Promise<void> {
+    if (this.running) {
+      this.queued = true;
+      return;
+    }
+    if (!this.ready()) return;
+    this.running = true;
+    try {
+      do {
+        this.queued = false;
+        await this.build();
+      } while (this.queued);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
 export class FrameLoop {
   private running = false;
   private lastNow: number | null = null;

@@ -36,6 +36,17 @@ export class LiveStatsPoller {
       });
   }
 
+  /** The live count as last read back (0 before the first read: nothing is live before the first step). */
+  get live(): number {
+    return this.stats?.live ?? 0;
+  }
+
+  /** The counts the browser tests check, as last read back (null before the first read). */
+  counts(): Pick<LifecycleStats, 'live' | 'emitted' | 'killed' | 'shortfall'> | null {
+    const s = this.stats;
+    return s && { live: s.live, emitted: s.emitted, killed: s.killed, shortfall: s.shortfall };
+  }
+
   /** No more reads (call before destroying the system). */
   stop(): void {
     this.stopped = true;

@@ -20,7 +20,16 @@ import type { SpriteImage } from '../../render/spriteTextures';
 import type { SceneLook } from '../../scene/look';
 import { parseScene, sceneCapacity, sceneToLook, type Scene } from '../../scene/scene';
 import { createSceneSystem } from '../../scene/sceneSystem';
-import type { DemoContext, DemoScene, SceneFrame } from './demo';
+import {
+  defineDemo,
+  type ClockDefs,
+  type DemoContext,
+  type DemoDefinition,
+  type DemoScene,
+  type SceneFrame,
+} from './demo';
+import type { variantParams } from './commonParams';
+import type { NumberParam, ParamDefs, ParamValues } from './params';
 import { LiveStatsPoller } from './liveStats';
 import { resumedSystem } from './recovery';
 import type { DampingMode, IntegrationOrder } from '../../core/variants';
@@ -132,7 +141,7 @@ export function sceneLookDemo(
   const live = new LiveStatsPoller(drawing.system);
   return {
     get particleCount() {
-      return live.stats?.live ?? 0;
+      return live.live;
     },
     beforeSteps() {
       live.poll();
@@ -153,8 +162,7 @@ export function sceneLookDemo(
       return `${n(live.stats.live)} live of ${n(drawing.capacity)} slots · ${options.describes}`;
     },
     check() {
-      const s = live.stats;
-      return s && { live: s.live, emitted: s.emitted, killed: s.killed, shortfall: s.shortfall };
+      return live.counts();
     },
     // Everything the page runs is the system's: the scene file and the panel rebuild the rest.
     snapshot() {
@@ -166,4 +174,49 @@ export function sceneLookDemo(
       drawing.destroy();
     },
   };
+}
+
+/** A scene file page's panel: the clock, the variant and a brightness, at least. */
+type SceneFileDefs = ParamDefs & ClockDefs & ReturnType<typeof variantParams> & { intensity: NumberParam };
+type SceneFileValues = { intensity: number; integrator: IntegrationOrder; damping: DampingMode };
+
+/**
+ * A gallery page that shows public/scenes/<id>.json with its look and nothing
+ * else: its scene is sceneLookDemo's under a ground grid of the page's
+ * colours, its brightness the panel's `intensity`, and its trails shown
+ * where `trails` says (always, without).
+ */
+export function sceneFileDemo<D extends SceneFileDefs>(
+  id: string,
+  title: string,
+  params: D,
+  page: Pick<DemoDefinition<D>, 'camera' | 'background'> & {
+    ground: Omit<Parameters<typeof groundGrid>[0], 'centre' | 'background'>;
+    /** The image of the look's `image` sprites, made once per system. */
+    spriteImage?: () => SpriteImage;
+    trails?: (params: ParamValues<D>) => boolean;
+    /** What the status line says the scene draws, after the counts. */
+    describes: (drawing: SceneDrawing) => string;
+  },
+): DemoDefinition<D> {
+  const { camera, background, ground, spriteImage, trails = () => true, describes } = page;
+  return defineDemo(id, title, params, {
+    camera,
+    background,
+    async create(context) {
+      // What SceneFileDefs declares (TypeScript does not resolve ParamValues of a generic D).
+      const values = context.params as ParamValues<D> & SceneFileValues;
+      const scene = await loadScene(id);
+      const drawing = await SceneDrawing.create(context as DemoContext<unknown>, scene, values, {
+        spriteImage: spriteImage?.(),
+      });
+      return sceneLookDemo(context as DemoContext<unknown>, drawing, {
+        label: title,
+        ground: { ...ground, background },
+        intensity: () => values.intensity,
+        trails: () => trails(values),
+        describes: describes(drawing),
+      });
+    },
+  });
 }

@@ -24,27 +24,20 @@
  */
 import type { ForceHandle } from '../../core/forces/registry';
 import type { SpringLink } from '../../core/forces/generators';
-import { ParticleSystem } from '../../gpu/particleSystem';
 import type { OrbitCamera } from '../../render/camera';
 import { DEFAULT_LINK_STYLE, type LinkStyle } from '../../render/linkPass';
 import { DEFAULT_LOOK, type ParticleLook } from '../../render/particleLook';
-import type { DemoContext, DemoDefinition, DemoScene } from '../shared/demo';
+import { defineDemo, type DemoContext, type DemoScene } from '../shared/demo';
 import { ParticleRecords } from '../shared/packing';
 import { applyLookParams } from '../shared/commonParams';
 import type { ParamValues } from '../shared/params';
 import { SPRINGS_PARAMS } from './params';
-import { groundGrid } from '../../render/ground';
-import { resumedSystem } from '../shared/recovery';
+import { DemoGround } from '../shared/ground';
+import { demoSystem, systemSceneParts } from '../shared/systemScene';
 
 type Params = ParamValues<typeof SPRINGS_PARAMS>;
 
 const BACKGROUND = [0.03, 0.032, 0.045] as const;
-const GROUND_GRID = groundGrid({
-  halfSize: 30,
-  lineColor: [0.2, 0.23, 0.3],
-  planeColor: [0.06, 0.065, 0.085],
-  background: BACKGROUND,
-});
 /** Lowest height of the top edge, m. */
 const MIN_TOP = 9;
 /** Turbulence lattice cells per metre, and its drift (m/s) through the cloth. */
@@ -83,13 +76,12 @@ interface Sent {
 }
 
 export async function createSprings(context: DemoContext<Params>): Promise<DemoScene> {
-  const { device, passes, params, resume } = context;
+  const { passes, params, resume } = context;
   const { columns, rows, spacing, shear } = params;
   const count = columns * rows;
-  const variant = { integrator: params.integrator, damping: params.damping } as const;
-  const system = resume
-    ? await ParticleSystem.restore(device, resumedSystem(resume, 0))
-    : await ParticleSystem.create(device, { capacity: count, ...variant });
+  const system = await demoSystem(context, { capacity: count });
+  // Changing it rebuilds the demo: the status line says the system's.
+  const integrator = params.integrator;
   const restored = resume ? (resume.host as { sent: Sent }).sent : null;
   const width = (columns - 1) * spacing;
   const height = (rows - 1) * spacing;
@@ -163,25 +155,25 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
   const springLines = passes.links.bind('Springs.links', system.particleStore, links);
   // Blue at rest length or shorter, turning orange as a spring stretches by 30%.
   const springStyle: LinkStyle = { ...DEFAULT_LINK_STYLE, stretchRange: 0.3 };
-  const ground = passes.grid.bind('Springs.ground');
+  const ground = new DemoGround(passes, 'Springs.ground', {
+    halfSize: 30,
+    lineColor: [0.2, 0.23, 0.3],
+    planeColor: [0.06, 0.065, 0.085],
+    background: BACKGROUND,
+  });
   const look: ParticleLook = { ...DEFAULT_LOOK, hueOffset: 0.5, hueSpan: 0.3, saturation: 0.55 };
 
   return {
+    // Every step: gravity, drag, wind and turbulence, then the springs, then the integration.
+    ...systemSceneParts(system, { host: () => ({ sent: { ...sent } }), owned: [binding, springLines, ground] }),
     particleCount: count,
     beforeSteps(time) {
       if (failure) throw failure;
       applyPanel();
       blow({ wind, turbulence }, time);
     },
-    encodeSteps(encoder, dt, steps) {
-      // Every step: gravity, drag, wind and turbulence, then the springs, then the integration.
-      system.encodeSteps(encoder, dt, steps);
-    },
-    submitted() {
-      system.submitted();
-    },
     render(pass, frame) {
-      passes.grid.draw(pass, ground, GROUND_GRID, frame.view);
+      ground.draw(pass, frame.view);
       // Under the particles: neither writes depth, so what is drawn later lies on top.
       if (params.drawSprings) passes.links.draw(pass, springLines, springStyle, frame.view, frame.time);
       applyLookParams(look, params);
@@ -189,34 +181,21 @@ export async function createSprings(context: DemoContext<Params>): Promise<DemoS
     },
     status() {
       const cloth = `${columns} x ${rows} cloth · ${links.length.toLocaleString('en-US')} pair springs · top row immovable`;
-      return variant.integrator === 'explicit' ? `${cloth} · explicit Euler: unstable at these stiffnesses` : cloth;
+      return integrator === 'explicit' ? `${cloth} · explicit Euler: unstable at these stiffnesses` : cloth;
     },
     fitCamera(camera: OrbitCamera) {
       const extent = Math.max(width, height * 1.2);
       camera.set({ target: [0, top - height * 0.6, 0], distance: Math.max(14, extent * 2.4) });
     },
-    snapshot() {
-      const host = { sent: { ...sent } };
-      return system.snapshot().then((bytes) => ({ systems: [bytes], host }));
-    },
-    dispose() {
-      binding.destroy();
-      springLines.destroy();
-      ground.destroy();
-      system.destroy();
-    },
   };
 }
 
-export const springs: DemoDefinition<typeof SPRINGS_PARAMS> = {
-  id: 'springs',
-  title: 'Springs',
+export const springs = defineDemo('springs', 'Springs', SPRINGS_PARAMS, {
   note:
     'A cloth of pair springs (structural and shear) hung from its top row (immovable), under gravity, drag, a gusting ' +
     'wind and turbulence, all accumulated on the GPU before each step. Semi-implicit Euler is stable at these ' +
     "stiffnesses; explicit Euler (Cyclone's order) gains energy every oscillation and blows up.",
-  params: SPRINGS_PARAMS,
   camera: { target: [0, 5.5, 0], distance: 20, yaw: 0.6, pitch: 0.15 },
   background: BACKGROUND,
   create: createSprings,
-};
+});

@@ -22,7 +22,7 @@
 import GUI from 'lil-gui';
 import { FixedStepClock } from 'sparkworks/render';
 import '../shared/style.css';
-import { FrameLoop } from '../shared/frameLoop';
+import { FrameLoop, Rebuilds } from '../shared/frameLoop';
 import { installHooks } from '../shared/hooks';
 import {
   continuedNotice,
@@ -55,15 +55,19 @@ const gui = new GUI({ title: 'Parameters' });
 
 let stage: ThreeStage | null = null;
 let sparks: Sparks | null = null;
-let building = false;
-let rebuildQueued = false;
 /** The device this page is letting go of: its loss is expected. */
 let releasing: GPUDevice | null = null;
 let lastStats = 0;
 let captures: ((dataUrl: string) => void)[] = [];
 
-const loop = new FrameLoop(
-  () => stage !== null && sparks !== null && !building,
+/** A new particle system from the panel's values (same device, same three.js scene). */
+const rebuilds: Rebuilds = new Rebuilds(
+  (): boolean => stage !== null && loop.isRunning,
+  () => createSparks(),
+  (error) => fail('The demo could not be rebuilt', error),
+);
+const loop: FrameLoop = new FrameLoop(
+  (): boolean => stage !== null && sparks !== null && !rebuilds.building,
   (now, seconds) => frame(now, seconds),
 );
 hooks.capture = () => new Promise((resolve) => captures.push(resolve));
@@ -92,10 +96,10 @@ hooks.readState = async () => {
 
 const { folders } = buildPanel(gui, THREE_PARAMS, params, (_key, def) => {
   history.replaceState(null, '', `${location.pathname}${queryFromValues(THREE_PARAMS, params)}`);
-  if (def.rebuild) void rebuild();
+  if (def.rebuild) void rebuilds.rebuild();
 });
 (folders.get('Simulation') ?? gui).add({ step: () => clock.requestStep() }, 'step').name('single step');
-gui.add({ restart: () => void rebuild() }, 'restart');
+gui.add({ restart: () => void rebuilds.rebuild() }, 'restart');
 gui.add({ resetView: () => stage?.resetView() }, 'resetView').name('reset view');
 
 // lil-gui reports the panel and each folder, and only when one changes between open and closed.
@@ -194,26 +198,6 @@ async function createSparks(resume?: KeptSnapshot): Promise<void> {
     sparks = await Sparks.create(stage.device, stage.formats, params);
   }
   hooks.particles = sparks.capacity;
-}
-
-/** A new particle system from the panel's values (same device, same three.js scene). */
-async function rebuild(): Promise<void> {
-  if (building) {
-    rebuildQueued = true;
-    return;
-  }
-  if (!stage || !loop.isRunning) return;
-  building = true;
-  try {
-    do {
-      rebuildQueued = false;
-      await createSparks();
-    } while (rebuildQueued);
-  } catch (error) {
-    fail('The demo could not be rebuilt', error);
-  } finally {
-    building = false;
-  }
 }
 
 function frame(now: number, seconds: number): void {

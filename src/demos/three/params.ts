@@ -1,6 +1,6 @@
 /** The three.js demo's parameters: the panel, the URL, and their defaults. */
 import { BLEND_MODES, COLOR_MODES, DRAW_MODES } from 'sparkworks/render';
-import { clockParams } from '../shared/commonParams';
+import { clockParams, jetParams } from '../shared/commonParams';
 import { param, type ParamValues } from '../shared/params';
 
 /**
@@ -12,10 +12,7 @@ import { param, type ParamValues } from '../shared/params';
 export const THREE_PARAMS = {
   count: param.integer(65536, 1024, 1 << 20, { folder: 'Sparks', rebuild: true, label: 'capacity' }),
   flow: param.number(1, 0, 1, { folder: 'Sparks', step: 0.01, label: 'flow (1: fills the pool)' }),
-  speed: param.number(7.4, 1, 20, { folder: 'Sparks', step: 0.1, rebuild: true }),
-  spread: param.number(6, 0, 45, { folder: 'Sparks', step: 0.5, rebuild: true, label: 'spread (degrees)' }),
-  lifetime: param.number(3, 0.3, 8, { folder: 'Sparks', step: 0.1, rebuild: true }),
-  seed: param.integer(11, 0, 1e6, { folder: 'Sparks', rebuild: true }),
+  ...jetParams('Sparks', { speed: 7.4, maxSpeed: 20, spread: 6, lifetime: 3, seed: 11 }),
   gravity: param.number(9.81, 0, 30, { folder: 'Forces', step: 0.01, rebuild: true }),
   k1: param.number(0.3, 0, 5, { folder: 'Forces', step: 0.01, label: 'drag k1 (N s/m)' }),
   restitution: param.number(0.5, 0, 1, { folder: 'Colliders', step: 0.01 }),

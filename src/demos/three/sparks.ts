@@ -23,6 +23,8 @@ import {
   type ParticleBinding,
   type ParticleLook,
 } from 'sparkworks/render';
+import { applyLookParams, lifeColours, speedColours } from '../shared/commonParams';
+import { LiveStatsPoller } from '../shared/liveStats';
 import type { ThreeParams } from './params';
 import { BALL, NOZZLE, nozzleXZ } from './stage';
 
@@ -104,25 +106,18 @@ export interface SparksSnapshot {
 }
 
 export class Sparks {
-  /** The last lifecycle counters read back (null before the first lands). */
-  stats: LifecycleStats | null = null;
   private readonly look: ParticleLook = {
     ...DEFAULT_LOOK,
-    colorA: [0.9, 0.3, 0.05],
-    colorB: [1, 0.85, 0.45],
-    speedRange: 9,
+    ...speedColours([0.9, 0.3, 0.05], [1, 0.85, 0.45], 9),
     saturation: 0.9,
-    hotTime: 0.08,
-    fadeStart: 0.7,
-    endSize: 0.6,
+    ...lifeColours(0.08, 0.7, 0.6),
     stretch: 0.025,
   };
   private sent: SentParams;
   /** A failure of an asynchronous update, thrown from the next frame so the page shows it. */
   private failure: unknown = null;
-  private reading = false;
-  private lastRead = -Infinity;
-  private disposed = false;
+  /** The live count, read back at most every 200 ms, one read in flight, never waited on. */
+  private readonly live: LiveStatsPoller;
 
   private constructor(
     private readonly system: ParticleSystem,
@@ -135,6 +130,12 @@ export class Sparks {
   ) {
     const { flow, k1, restitution, friction } = params;
     this.sent = sent ?? { flow, k1, restitution, friction };
+    this.live = new LiveStatsPoller(system);
+  }
+
+  /** The last lifecycle counters read back (null before the first lands). */
+  get stats(): LifecycleStats | null {
+    return this.live.stats;
   }
 
   /**
@@ -216,25 +217,7 @@ export class Sparks {
       });
     }
     this.sent = { flow, k1, restitution, friction };
-    this.pollStats();
-  }
-
-  /** Reads the live count back at most every 200 ms, one read in flight, never waited on. */
-  private pollStats(): void {
-    const now = performance.now();
-    if (this.reading || now - this.lastRead < 200) return;
-    this.reading = true;
-    this.lastRead = now;
-    this.system
-      .readStats()
-      .then((stats) => {
-        if (!this.disposed) this.stats = stats;
-      })
-      // Refused only once the system is destroyed; a GPU error reaches the device's uncaptured-error listener.
-      .catch(() => undefined)
-      .finally(() => {
-        this.reading = false;
-      });
+    this.live.poll();
   }
 
   encodeSteps(encoder: GPUCommandEncoder, dt: number, steps: number): void {
@@ -243,13 +226,8 @@ export class Sparks {
 
   /** Records the sparks into `pass` (over three's frame) through three's camera. */
   draw(pass: GPURenderPassEncoder, view: DrawView, time: DrawTime): void {
-    const { look, params } = this;
-    look.mode = params.mode;
-    look.blend = params.blend;
-    look.colorMode = params.colorMode;
-    look.size = params.size;
-    look.intensity = params.intensity;
-    this.pass.draw(pass, this.binding, look, view, time);
+    applyLookParams(this.look, this.params);
+    this.pass.draw(pass, this.binding, this.look, view, time);
   }
 
   /**
@@ -267,10 +245,9 @@ export class Sparks {
     this.system.submitted();
   }
 
-  /** Frees the binding, the pass and the system (not the device: three's). Safe twice. */
+  /** Stops the reads and frees the binding, the pass and the system (not the device: three's). Safe twice, as each is. */
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+    this.live.stop();
     this.binding.destroy();
     this.pass.destroy();
     this.system.destroy();
