@@ -121,6 +121,6 @@ export class TierClassifier {
 /**
  * The options of a case whose size is what it proves (2^20 particles, 2^24
  * slots, a limit's worth of state): tagged `large` (vite.config.ts), which
- * `npm test` runs and `npm run test:gpu` leaves out. Such a case has 300 s.
+ * `npm test` runs and `npm run test:gpu` leaves out. Such a case has 600 s.
  */
 export const LARGE: { tags: string[] } = { tags: ['large'] };
